@@ -1,0 +1,57 @@
+"""`urnscan check` as a user runs it: a subprocess, real exit codes."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "urnscan", *args], capture_output=True, text=True, input=stdin)
+
+
+def test_check_valid_exits_zero():
+    out = run("check", "URN:ISBN:0451450523", "urn:example:a%2c?+r#f")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("valid") and "key=urn:isbn:0451450523" in lines[0]
+    assert "canonical=urn:example:a%2C?+r#f" in lines[1]
+    assert "rfc2141:ok[reserved-char-unencoded(w)]" in lines[1]
+
+
+def test_check_invalid_exits_one_and_says_why():
+    out = run("check", "urn:example:a", "urn:a:x")
+    assert out.returncode == 1
+    assert out.stdout.splitlines()[1].startswith("INVALID  urn:a:x  rfc8141:invalid[nid-too-short]")
+
+
+def test_check_profile_decides_exit_code():
+    assert run("check", "--profile", "rfc2141", "urn:a:x").returncode == 0
+
+
+def test_check_json():
+    out = run("check", "--json", "urn:X-foo:bar")
+    record = json.loads(out.stdout)
+    assert record["valid"] is True and record["key"] == "urn:x-foo:bar"
+    codes = [f["code"] for f in record["profiles"]["rfc8141"]["findings"]]
+    assert codes == ["experimental-nid"]
+    assert set(record["profiles"]) == {"rfc8141", "rfc2141", "draft-2012", "draft-1995"}
+
+
+def test_check_reads_stdin():
+    out = run("check", "-", stdin="urn:example:a\n\nurn:example:b\n")
+    assert out.returncode == 0 and len(out.stdout.splitlines()) == 2
+
+
+@pytest.mark.parametrize("args", [("check",), ("check", "--profile", "nope", "urn:a:b"), ("frobnicate",), ()])
+def test_usage_errors_exit_two(args):
+    out = run(*args)
+    assert out.returncode == 2 and "error" in out.stderr
+
+
+def test_version_and_help():
+    from urnscan import __version__
+
+    assert run("--version").stdout.strip() == f"urnscan {__version__}"
+    assert "check" in run("--help").stdout

@@ -1,0 +1,37 @@
+"""The shared conformance corpus: every case, both profiles."""
+import json
+
+import pytest
+
+from urnscan import equivalence_key, parse, validate
+
+from .conftest import SHARED
+
+
+def _cases():
+    path = SHARED / "conformance" / "syntax.jsonl"
+    if not path.exists():
+        return [pytest.param(None, marks=pytest.mark.skip(reason="shared conformance corpus not beside this checkout"))]
+    return [pytest.param(json.loads(line), id=f"{i}") for i, line in enumerate(path.open(encoding="utf-8"))]
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_syntax_case(case):
+    for profile in ("rfc8141", "rfc2141"):
+        assert validate(case["input"], profile).valid is case[profile]["valid"], (profile, case["note"])
+    expected = case["rfc8141"]
+    if expected["valid"]:
+        urn = parse(case["input"])
+        got = {"canonical": urn.canonical, "key": urn.key, "nid": urn.nid, "nss": urn.nss,
+               "r": urn.r_component, "q": urn.q_component, "f": urn.f_component}
+        assert got == {k: expected[k] for k in got}
+
+
+def test_equivalence_classes():
+    from .conftest import shared_path
+
+    groups = json.loads(shared_path("conformance", "equivalence.json").read_text(encoding="utf-8"))
+    for group in groups:
+        keys = [{equivalence_key(u, group["profile"]) for u in cls} for cls in group["equivalent"]]
+        assert all(len(k) == 1 for k in keys), group["source"]
+        assert len(set().union(*keys)) == len(keys), group["source"]

@@ -1,0 +1,17 @@
+"""urnscan: find Uniform Resource Names in free text, validate them against
+the URN specifications, and index them.
+
+The core (syntax, validation, equivalence) is pure and imports neither pandas
+nor pyarrow; the pandas helpers are loaded on first use.
+"""
+from ._version import __version__
+from .equivalence import canonical, display_form, equivalence_key
+from .errors import ProfileError, SinkError, SourceError, UrnError, UrnscanError
+from .model import DEFAULT_PROFILE, PROFILES, Finding, Hit, Urn, Verdict
+from .syntax import is_valid, parse, validate
+
+__all__ = [
+    "__version__", "parse", "validate", "is_valid", "canonical", "equivalence_key", "display_form",
+    "Urn", "Verdict", "Finding", "Hit", "PROFILES", "DEFAULT_PROFILE",
+    "UrnscanError", "UrnError", "ProfileError", "SourceError", "SinkError",
+]

@@ -1,0 +1,116 @@
+"""Canonical form and URN-equivalence keys.
+
+Seed 001 (RFC 8141) section 3.1: two URNs are URN-equivalent when their
+assigned-names are octet-by-octet equal after (1) lower-casing the scheme
+"urn", (2) lower-casing the NID, (3) upper-casing the hex digits of
+percent-encoded octets in the NSS.  Percent-encoding MUST NOT be decoded;
+r-, q- and f-components MUST be ignored.  Seed 000 (RFC 2141) section 5 is
+the same procedure over the whole NSS; seed 002 section 5 adds step 4
+(remove the fragment) and step 5a (remove the query) or 5b (reorder its
+directives).
+"""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .model import DEFAULT_PROFILE, Urn
+
+_PCT = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def upper_percent(s: str) -> str:
+    """Upper-case the hex digits of every ``%HH`` triplet; decode nothing."""
+    if "%" not in s:
+        return s
+    return _PCT.sub(lambda m: m.group().upper(), s)
+
+
+def canonical_of(urn: Urn) -> str:
+    """The canonical form of a parsed URN: steps 1-3 of section 3.1 applied,
+    components kept as written."""
+    nss = upper_percent(urn.nss)
+    out = f"urn:{urn.nid.lower()}:{nss}"
+    if urn.profile == "draft-2012":
+        # seed 002 section 5 step 3 normalises percent-encoding everywhere
+        if urn.q_component is not None:
+            out += "?" + upper_percent(urn.q_component)
+        if urn.f_component is not None:
+            out += "#" + upper_percent(urn.f_component)
+        return out
+    if urn.r_component is not None:
+        out += "?+" + urn.r_component
+    if urn.q_component is not None:
+        out += "?=" + urn.q_component
+    if urn.f_component is not None:
+        out += "#" + urn.f_component
+    return out
+
+
+def key_of(urn: Urn, resolution: bool = False) -> str:
+    """The URN-equivalence key: the canonical assigned-name, components
+    removed (seed 001 section 3.1; seed 000 section 5; seed 002 section 5
+    steps 4 and 5a).  With ``resolution=True`` under draft-2012, step 5b
+    instead: the query is kept with its directives sorted by keyword."""
+    key = f"urn:{urn.nid.lower()}:{upper_percent(urn.nss)}"
+    if resolution and urn.profile == "draft-2012" and urn.q_component is not None:
+        directives = sorted(upper_percent(urn.q_component).split("&"), key=lambda d: d.split("=", 1)[0])
+        key += "?" + "&".join(directives)
+    return key
+
+
+def canonical(s: str, profile: str = DEFAULT_PROFILE) -> str:
+    """Canonical form of ``s`` (raises :class:`urnscan.UrnError` if ``s`` is
+    not a URN under ``profile``)."""
+    from .syntax import parse
+
+    return canonical_of(parse(s, profile))
+
+
+def equivalence_key(s: str, profile: str = DEFAULT_PROFILE, *, resolution: bool = False) -> str:
+    """URN-equivalence key of ``s``: equal keys if and only if equivalent."""
+    from .syntax import parse
+
+    return key_of(parse(s, profile), resolution)
+
+
+def display_form(s: str) -> str:
+    """A form for people (seed 000 section 4, seed 001 section 4.4):
+    percent-encoded UTF-8 sequences shown as characters.  Encodings of
+    ASCII characters, of invalid UTF-8, and of characters that could
+    mislead a reader (controls, invisible and bidirectional formatting
+    characters) are kept encoded -- seed 001 section 3.2 shows that
+    ``%D0%B0`` (Cyrillic a) and ``a`` are different URNs."""
+    return _DISPLAY_RUN.sub(_display_run, s)
+
+
+_DISPLAY_RUN = re.compile(r"(?:%[89A-Fa-f][0-9A-Fa-f])+")
+
+
+def _display_run(m: "re.Match[str]") -> str:
+    raw = bytes.fromhex(m.group().replace("%", ""))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return m.group()
+    import unicodedata
+
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Zs", "Zl", "Zp", "Co", "Cn") for c in text):
+        return m.group()
+    return text
+
+
+def confusable_in_display(s: str) -> Optional[str]:
+    """A warning text when the display form holds non-ASCII letters that a
+    reader could take for ASCII (seed 001 section 3.2, sixth example)."""
+    shown = display_form(s)
+    if shown == s:
+        return None
+    import unicodedata
+
+    for c in shown:
+        if not c.isascii() and c.isalpha():
+            name = unicodedata.name(c, "")
+            if name.startswith(("CYRILLIC", "GREEK")) or "FULLWIDTH" in name:
+                return f"{c!r} ({name}) may be mistaken for an ASCII letter"
+    return None

@@ -1,0 +1,143 @@
+"""Result types shared by every part of urnscan.
+
+Everything here is immutable and hashable.  This module imports nothing from
+the rest of the package, so it can be used by the pure core and by the edges
+alike.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Tuple
+
+#: The syntax profiles, each a transcription of one seed document.
+PROFILES = ("rfc8141", "rfc2141", "draft-2012", "draft-1995")
+DEFAULT_PROFILE = "rfc8141"
+
+ERROR = "error"
+WARNING = "warning"
+
+
+class Finding(NamedTuple):
+    """One observation about a URN string.
+
+    ``code`` is stable and machine-readable (e.g. ``nid-too-long``);
+    ``severity`` is ``"error"`` (the string is not a valid URN under the
+    profile) or ``"warning"`` (valid syntax, but a registration-level rule or
+    a SHOULD is broken); ``position`` is the 0-based offset in the judged
+    string where the problem is, or ``None`` when it concerns the whole.
+    """
+
+    code: str
+    severity: str
+    message: str
+    position: Optional[int] = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == ERROR
+
+
+class Urn(NamedTuple):
+    """A parsed URN, as written (nothing normalised).
+
+    Components are ``None`` when absent and ``""`` when present but empty.
+    ``canonical`` and ``key`` are derived on demand (seed 001 section 3).
+    Two ``Urn`` objects compare equal when they were written identically;
+    compare ``.key`` to test URN-equivalence.
+    """
+
+    nid: str
+    nss: str
+    r_component: Optional[str] = None
+    q_component: Optional[str] = None
+    f_component: Optional[str] = None
+    profile: str = DEFAULT_PROFILE
+    scheme: str = "urn"
+
+    @property
+    def assigned_name(self) -> str:
+        return f"{self.scheme}:{self.nid}:{self.nss}"
+
+    def __str__(self) -> str:
+        out = self.assigned_name
+        if self.r_component is not None:
+            out += "?+" + self.r_component
+        if self.q_component is not None:
+            out += ("?=" if self.profile == "rfc8141" else "?") + self.q_component
+        if self.f_component is not None:
+            out += "#" + self.f_component
+        return out
+
+    @property
+    def canonical(self) -> str:
+        from .equivalence import canonical_of
+
+        return canonical_of(self)
+
+    @property
+    def key(self) -> str:
+        from .equivalence import key_of
+
+        return key_of(self)
+
+
+class Verdict(NamedTuple):
+    """The judgement of one string under one profile.  Never raised."""
+
+    valid: bool
+    findings: Tuple[Finding, ...]
+    profile: str
+    urn: Optional[Urn] = None
+
+    @property
+    def errors(self) -> Tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == ERROR)
+
+    @property
+    def warnings(self) -> Tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == WARNING)
+
+    @property
+    def codes(self) -> Tuple[str, ...]:
+        return tuple(f.code for f in self.findings)
+
+
+class Hit(NamedTuple):
+    """One URN candidate found in text.
+
+    Offsets are byte offsets into the (decompressed) input for byte input and
+    character offsets for ``str`` input; ``end`` is exclusive.  ``line`` and
+    ``column`` are 1-based and locate ``start`` (the column counts in the same
+    unit as the offsets).  For a wrapped URN the span is the URN inside ``<``
+    ``>``; for a folded or wrapped URN the span includes the white space that
+    was removed from ``urn``.
+    """
+
+    source: Optional[str]
+    start: int
+    end: int
+    line: int
+    column: int
+    form: str  # "bare" or "wrapped"
+    folded: bool
+    embedded: bool
+    raw: str  # the text of the span, as it stands in the input
+    urn: str  # as written, wrapper and folding white space removed, trimmed
+    literal: str  # the untrimmed RFC 2141 span (seed 000 section 2.4)
+    valid: bool  # under the scan's profile
+    valid_rfc2141: bool
+    valid_rfc8141: bool
+    canonical: Optional[str]
+    key: Optional[str]
+    nid: Optional[str]
+    nss: Optional[str]
+    r_component: Optional[str]
+    q_component: Optional[str]
+    f_component: Optional[str]
+    findings: Tuple[Finding, ...]
+    namespace_status: str
+    ns_key: Optional[str]
+    profile: str
+
+    @property
+    def codes(self) -> Tuple[str, ...]:
+        return tuple(f.code for f in self.findings)

@@ -1,0 +1,44 @@
+"""Plain-data reports of a URN judged under every profile (for ``check``)."""
+from __future__ import annotations
+
+from typing import Any, Dict
+
+from .equivalence import canonical_of, key_of
+from .model import PROFILES, Verdict
+from .syntax import validate
+
+
+def _finding_dict(f) -> Dict[str, Any]:
+    return {"code": f.code, "severity": f.severity, "message": f.message, "position": f.position}
+
+
+def check_record(value: str, profile: str) -> Dict[str, Any]:
+    """Everything ``urnscan check`` says about one string, as plain data."""
+    verdicts: Dict[str, Verdict] = {p: validate(value, p) for p in PROFILES}
+    main = verdicts[profile]
+    urn = main.urn
+    return {
+        "input": value,
+        "profile": profile,
+        "valid": main.valid,
+        "canonical": canonical_of(urn) if urn else None,
+        "key": key_of(urn) if urn else None,
+        "nid": urn.nid if urn else None,
+        "profiles": {
+            p: {"valid": v.valid, "findings": [_finding_dict(f) for f in v.findings]}
+            for p, v in verdicts.items()
+        },
+    }
+
+
+def format_check_line(record: Dict[str, Any]) -> str:
+    """``VALID|INVALID  input  profile:ok|codes ...  canonical=...  key=...``"""
+    parts = ["valid  " if record["valid"] else "INVALID", record["input"]]
+    for p, v in record["profiles"].items():
+        codes = ",".join(f["code"] + ("" if f["severity"] == "error" else "(w)") for f in v["findings"])
+        state = "ok" if v["valid"] else "invalid"
+        parts.append(f"{p}:{state}" + (f"[{codes}]" if codes else ""))
+    if record["canonical"] is not None:
+        parts.append(f"canonical={record['canonical']}")
+        parts.append(f"key={record['key']}")
+    return "  ".join(parts)

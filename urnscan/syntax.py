@@ -1,0 +1,405 @@
+"""Parse and validate URN strings under the four syntax profiles.
+
+``valid`` means syntactically valid: the profile's ABNF plus the MUST-level
+rules of its syntax section.  Registration-level rules (an ``X-`` NID, the
+informal ``urn-<n>`` form, RFC 8141 section 5.1, RFC 2141's SHOULD NOT on
+unencoded reserved characters) are reported as warnings beside it.
+
+The compiled grammar (``_abnf``) decides validity; a diagnostic walk over the
+string explains *which* rule failed and where.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Callable, Dict, List, Optional, Tuple
+
+from . import _abnf
+from .errors import ProfileError, UrnError
+from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Finding, Urn, Verdict
+
+_GRAMMAR = {
+    "rfc8141": re.compile(_abnf.RFC8141_NAMESTRING),
+    "rfc2141": re.compile(_abnf.RFC2141_URN),
+    "draft-2012": re.compile(_abnf.DRAFT2012_URN),
+    "draft-1995": re.compile(_abnf.DRAFT1995_URN),
+}
+# Fast paths: a string these match is valid under the profile's grammar
+# with no components and no percent-encoding (the NID rules still apply).
+_SIMPLE = {
+    "rfc8141": re.compile(_abnf.RFC8141_SIMPLE),
+    "rfc2141": re.compile(_abnf.RFC2141_SIMPLE),
+}
+_PCT = re.compile(_abnf.PCT_ENCODED)
+_INFORMAL_NID = re.compile(_abnf.RFC8141_INFORMAL_NID)
+_KEYWD_DIRECTIVE = re.compile(f"{_abnf.DRAFT2012_DIRECTIVE}")
+_WS_1995 = re.compile("[" + _abnf.DRAFT1995_WHITESPACE + "]+")
+
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_HEX = frozenset("0123456789ABCDEFabcdef")
+_PCHAR = frozenset(_ALNUM | set("-._~!$&'()*+,;=:@"))
+_RFC2141_TRANS = frozenset(_ALNUM | set("()+,-.:=@;$_!*'/?#"))
+_RFC2141_RESERVED = frozenset("/?#")
+_RFC1738_ELEMENT = frozenset(_ALNUM | set("$-_.+!*'(),;/:@&="))
+# RFC 2141 section 2.3.1: "a character MUST NOT be %-encoded if the character
+# is not a reserved character" -- but a namespace may give any <other>
+# character a special meaning and then MUST encode its literal use, so only an
+# encoded letter or digit is certainly needless.  Flagged as a warning: the
+# NSS grammar admits any "%" <hex> <hex> (the conformance corpus agrees).
+_RFC2141_NEEDLESS_PCT = frozenset(ord(c) for c in _ALNUM)
+
+
+def check_profile(profile: str) -> str:
+    if profile not in _GRAMMAR:
+        raise ProfileError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
+    return profile
+
+
+def _f(code: str, message: str, position: Optional[int], severity: str = ERROR) -> Finding:
+    return Finding(code, severity, message, position)
+
+
+def _describe_char(ch: str) -> str:
+    if ch.isascii() and ch.isprintable():
+        return repr(ch)
+    return f"U+{ord(ch):04X}"
+
+
+# --- the diagnostic walk ---------------------------------------------------
+
+def _walk_scheme(s: str) -> Tuple[List[Finding], int]:
+    if not s:
+        return [_f("empty", "empty string", 0)], -1
+    if s[:4].lower() != "urn:":
+        if s[:3].lower() == "urn" and len(s) > 3:
+            return [_f("bad-scheme", f"'urn' must be followed by ':', found {_describe_char(s[3])}", 3)], -1
+        return [_f("bad-scheme", "a URN starts with 'urn:' (case-insensitive)", 0)], -1
+    return [], 4
+
+
+def _walk_nid(s: str, start: int, profile: str) -> Tuple[List[Finding], int]:
+    """Check the NID starting at ``start``; return findings and the index of
+    the ':' that ends it (or -1 when the walk cannot go on)."""
+    out: List[Finding] = []
+    end = s.find(":", start)
+    if end < 0:
+        nid_token = s[start:]
+        bad = next((i for i, c in enumerate(nid_token) if c not in _ALNUM and c != "-"), None)
+        if not nid_token:
+            return [_f("nid-empty", "no namespace identifier after 'urn:'", start)], -1
+        if bad is not None:
+            return [_f("nid-bad-char", f"character {_describe_char(nid_token[bad])} is not allowed in a NID", start + bad)], -1
+        return [_f("missing-nss", "no ':' and namespace specific string after the NID", len(s))], -1
+    nid = s[start:end]
+    if not nid:
+        return [_f("nid-empty", "empty namespace identifier", start)], -1
+    for i, c in enumerate(nid):
+        if c not in _ALNUM and c != "-":
+            return [_f("nid-bad-char", f"character {_describe_char(c)} is not allowed in a NID", start + i)], -1
+    if nid[0] == "-":
+        out.append(_f("nid-leading-hyphen", "a NID starts with a letter or digit", start))
+    if profile == "draft-1995":
+        return out, end
+    if len(nid) > 32:
+        # RFC 8141 section 2 / RFC 2141 section 2.1: at most 32 characters
+        out.append(_f("nid-too-long", f"NID is {len(nid)} characters long; at most 32 are allowed", start + 32))
+    if profile in ("rfc8141", "draft-2012"):
+        # NID = (alphanum) 0*30(ldh) (alphanum)
+        if len(nid) < 2:
+            out.append(_f("nid-too-short", "a NID has at least 2 characters (RFC 8141 section 2)", start))
+        elif nid[-1] == "-":
+            out.append(_f("nid-trailing-hyphen", "a NID must end with a letter or digit (RFC 8141 section 2)", end - 1))
+    return out, end
+
+
+def _walk_pct(s: str, i: int, stop: int) -> Optional[Finding]:
+    if i + 2 < stop and s[i + 1] in _HEX and s[i + 2] in _HEX:
+        return None
+    return _f("bad-percent-encoding", "'%' must be followed by two hexadecimal digits", i)
+
+
+def _walk_chars(s: str, start: int, stop: int, allowed: frozenset, where: str,
+                extra: str = "") -> Optional[Finding]:
+    """First error in s[start:stop], where ``allowed`` are the literal
+    characters of the part (plus ``extra``) and "%" must start an escape."""
+    i = start
+    while i < stop:
+        c = s[i]
+        if c == "%":
+            bad = _walk_pct(s, i, stop)
+            if bad:
+                return bad
+            i += 3
+            continue
+        if c not in allowed and c not in extra:
+            if not c.isascii():
+                return _f("non-ascii", f"{_describe_char(c)} in the {where} must be percent-encoded as UTF-8", i)
+            return _f("excluded-char", f"character {_describe_char(c)} is not allowed in the {where}", i)
+        i += 1
+    return None
+
+
+def _walk_rfc8141_rest(s: str, start: int) -> List[Finding]:
+    """NSS and r/q/f components (seed 001 section 2)."""
+    n = len(s)
+    # the NSS runs to "?+", "?=", "#", or a bare "?" (a syntax error)
+    i = start
+    while i < n and s[i] not in "?#":
+        i += 1
+    nss_end = i
+    if nss_end == start:
+        return [_f("nss-empty", "the namespace specific string is empty", start)]
+    if s[start] == "/":
+        return [_f("nss-leading-slash", "the NSS starts with pchar, not '/' (RFC 8141 section 2)", start)]
+    bad = _walk_chars(s, start, nss_end, _PCHAR, "NSS", "/")
+    if bad:
+        return [bad]
+    if nss_end == n:
+        return []
+    pos = nss_end
+    seen_r = seen_q = False
+    if s.startswith("?+", pos):
+        seen_r = True
+        pos += 2
+        end = s.find("?=", pos)
+        frag = s.find("#", pos)
+        stop = min(x for x in (end, frag, n) if x >= 0)
+        if stop == pos:
+            return [_f("empty-r-component", "'?+' must be followed by a non-empty r-component", pos)]
+        bad = _walk_chars(s, pos, stop, _PCHAR, "r-component", "/?")
+        if bad:
+            return [bad]
+        pos = stop
+    if s.startswith("?=", pos):
+        seen_q = True
+        pos += 2
+        frag = s.find("#", pos)
+        stop = frag if frag >= 0 else n
+        if stop == pos:
+            return [_f("empty-q-component", "'?=' must be followed by a non-empty q-component", pos)]
+        bad = _walk_chars(s, pos, stop, _PCHAR, "q-component", "/?")
+        if bad:
+            return [bad]
+        pos = stop
+    if pos < n and s[pos] == "?":
+        what = "after the components" if (seen_r or seen_q) else "in the NSS"
+        return [_f("reserved-char-unencoded",
+                   f"'?' {what} must start '?+' or '?=' or be percent-encoded (RFC 8141 section 2)", pos)]
+    if pos < n and s[pos] == "#":
+        bad = _walk_chars(s, pos + 1, n, _PCHAR, "f-component", "/?")
+        if bad:
+            return [bad]
+    return []
+
+
+def _walk_rfc2141_rest(s: str, start: int) -> List[Finding]:
+    """NSS of seed 000 section 2.2-2.4; MUST-level errors and SHOULD warnings."""
+    if start == len(s):
+        return [_f("nss-empty", "the namespace specific string is empty", start)]
+    bad = _walk_chars(s, start, len(s), _RFC2141_TRANS, "NSS")
+    out: List[Finding] = [bad] if bad else []
+    out += _rfc2141_nss_notes(s, start)
+    return out
+
+
+def _rfc2141_nss_notes(s: str, start: int) -> List[Finding]:
+    out: List[Finding] = []
+    needless = [m for m in _PCT.finditer(s, start) if int(m.group()[1:], 16) in _RFC2141_NEEDLESS_PCT]
+    nul = s.find("%00", start)
+    if nul >= 0:
+        # section 2.4: octet 0 "should NEVER be used, in either unencoded or
+        # %-encoded form" -- a MUST-level rule in the conformance corpus
+        out.append(_f("nul-octet", "octet 0 must never be used, not even as %00 (RFC 2141 section 2.4)", nul))
+    if needless:
+        first = needless[0].group()
+        out.append(_f("unnecessary-percent-encoding",
+                      f"{first} encodes {chr(int(first[1:], 16))!r}, which is not reserved and MUST NOT be "
+                      f"%-encoded (RFC 2141 section 2.3.1){_times(len(needless))}", needless[0].start(), WARNING))
+    reserved = [i for i in range(start, len(s)) if s[i] in _RFC2141_RESERVED]
+    if reserved:
+        out.append(_f("reserved-char-unencoded",
+                      f"{s[reserved[0]]!r} is reserved; namespaces SHOULD NOT use it unencoded "
+                      f"(RFC 2141 section 2.3.2){_times(len(reserved))}", reserved[0], WARNING))
+    return out
+
+
+def _times(n: int) -> str:
+    return f"; {n} occurrences" if n > 1 else ""
+
+
+def _walk_draft2012_rest(s: str, start: int) -> List[Finding]:
+    """NSS, query directives and fragment of seed 002 section 2."""
+    n = len(s)
+    i = start
+    while i < n and s[i] not in "?#":
+        i += 1
+    nss_end = i
+    if nss_end == start:
+        return [_f("nss-empty", "the namespace specific string is empty", start)]
+    slash = s.find("/", start, nss_end)
+    if slash >= 0:
+        return [_f("excluded-char", "'/' is excluded from the NSS (draft-2012 section 2.5.3)", slash)]
+    bad = _walk_chars(s, start, nss_end, _PCHAR, "NSS")
+    if bad:
+        return [bad]
+    pos = nss_end
+    if pos < n and s[pos] == "?":
+        frag = s.find("#", pos)
+        stop = frag if frag >= 0 else n
+        q0 = pos + 1
+        for part_start, part in _split_amp(s, q0, stop):
+            if not _KEYWD_DIRECTIVE.fullmatch(part):
+                bad = _walk_chars(s, part_start, part_start + len(part), _PCHAR, "query", "/?")
+                return [bad] if bad else [_f("bad-query-directive",
+                                             "a query is keywd=value directives joined by '&' (draft-2012 section 2.3)",
+                                             part_start)]
+        pos = stop
+    if pos < n and s[pos] == "#":
+        bad = _walk_chars(s, pos + 1, n, _PCHAR, "fragment", "/?")
+        if bad:
+            return [bad]
+    return []
+
+
+def _split_amp(s: str, start: int, stop: int):
+    pos = start
+    for part in s[start:stop].split("&"):
+        yield pos, part
+        pos += len(part) + 1
+
+
+def _walk_draft1995_rest(s: str, start: int) -> List[Finding]:
+    if start == len(s):
+        return [_f("nss-empty", "the ElementID is empty", start)]
+    for i in range(start, len(s)):
+        c = s[i]
+        if c in "#?>":
+            return [_f("reserved-char-unencoded",
+                       f"{c!r} is reserved in ElementIDs (draft-1995 section 2.2)", i)]
+    bad = _walk_chars(s, start, len(s), _RFC1738_ELEMENT, "ElementID")
+    return [bad] if bad else []
+
+
+_REST_WALKERS: Dict[str, Callable[[str, int], List[Finding]]] = {
+    "rfc8141": _walk_rfc8141_rest,
+    "rfc2141": _walk_rfc2141_rest,
+    "draft-2012": _walk_draft2012_rest,
+    "draft-1995": _walk_draft1995_rest,
+}
+
+
+def _diagnose(s: str, profile: str) -> List[Finding]:
+    findings, pos = _walk_scheme(s)
+    if pos < 0:
+        return findings
+    nid_findings, colon = _walk_nid(s, pos, profile)
+    findings += nid_findings
+    if colon < 0:
+        return findings
+    findings += _REST_WALKERS[profile](s, colon + 1)
+    return findings
+
+
+# --- registration-level and MUST-level rules beyond the ABNF ---------------
+
+@lru_cache(maxsize=4096)
+def _nid_notes(nid: str, profile: str) -> Tuple[Finding, ...]:
+    """NID rules beyond the ABNF; the NID always starts at offset 4."""
+    return tuple(_nid_rules(nid, profile, 4))
+
+
+def _nid_rules(nid: str, profile: str, nid_pos: int) -> List[Finding]:
+    out: List[Finding] = []
+    low = nid.lower()
+    if low == "urn":
+        if profile in ("rfc2141", "draft-2012"):
+            # RFC 2141 section 2.1; draft-2012 section 2.1: "MUST NOT be used"
+            out.append(_f("nid-reserved", "the NID 'urn' is reserved and MUST NOT be used", nid_pos))
+        else:
+            out.append(_f("nid-reserved", "the NID 'urn' is reserved (RFC 2141 section 2.1)", nid_pos, WARNING))
+    if low.startswith("x-"):
+        # RFC 3406 / seed 004 section 2.1: experimental; seed 001 Appendix C:
+        # "strings conforming to URN syntax within experimental URN
+        # namespaces are not valid URNs"
+        out.append(_f("experimental-nid", "'X-' NIDs are experimental and not valid URNs (RFC 8141 Appendix C)",
+                      nid_pos, WARNING))
+    if profile != "rfc8141":
+        return out
+    if _INFORMAL_NID.fullmatch(nid):
+        out.append(_f("informal-nid", "informal namespace 'urn-<number>' (RFC 8141 section 5.2)", nid_pos, WARNING))
+        return out
+    if low.startswith("urn-"):
+        out.append(_f("formal-nid-rule", "NIDs starting with 'urn-' are reserved for informal namespaces "
+                                         "'urn-<number>' with no leading zero (RFC 8141 section 5.1, 5.2)",
+                      nid_pos, WARNING))
+    elif len(nid) <= 2:
+        out.append(_f("formal-nid-rule", "a formal NID is more than two characters long (RFC 8141 section 5.1)",
+                      nid_pos, WARNING))
+    elif len(nid) >= 3 and nid[0].isalpha() and nid[1].isalpha() and nid[2] == "-" and not low.startswith("x-"):
+        out.append(_f("formal-nid-rule", "NIDs starting with two letters and '-' are reserved (country codes, "
+                                         "A-labels; RFC 8141 section 5.1)", nid_pos, WARNING))
+    return out
+
+
+def _nss_notes(text: str, urn: Urn, nss_pos: int) -> List[Finding]:
+    if urn.profile == "rfc2141":
+        return _rfc2141_nss_notes(text, nss_pos)
+    if urn.profile in ("rfc8141", "draft-2012") and "%00" in urn.nss:
+        return [_f("nul-octet", "%00 encodes octet 0, which RFC 2141 and the 2012 draft forbid",
+                   nss_pos + urn.nss.find("%00"), WARNING)]
+    return []
+
+
+def _judge(s: str, profile: str) -> Verdict:
+    simple = _SIMPLE.get(profile)
+    m = simple.fullmatch(s) if simple is not None else None
+    if m is not None:
+        nid = m.group("nid")
+        urn = Urn(nid, m.group("nss"), None, None, None, profile, m.group("scheme"))
+        notes = _nid_notes(nid, profile)
+        if notes and any(f.severity == ERROR for f in notes):
+            return Verdict(False, notes, profile, None)
+        return Verdict(True, notes, profile, urn)
+    text = _WS_1995.sub("", s) if profile == "draft-1995" else s
+    m = _GRAMMAR[profile].fullmatch(text)
+    if m is None:
+        findings = _diagnose(text, profile)
+        if not any(f.severity == ERROR for f in findings):
+            findings.append(_f("syntax-error", f"not a URN under {profile}", None))
+        return Verdict(False, tuple(findings), profile, None)
+    g = m.groupdict()
+    urn = Urn(m.group("nid"), m.group("nss"), g.get("r"), g.get("q"), g.get("f"), profile, m.group("scheme"))
+    findings = list(_nid_notes(urn.nid, profile))
+    findings += _nss_notes(text, urn, m.start("nss"))
+    valid = not any(f.severity == ERROR for f in findings)
+    return Verdict(valid, tuple(findings), profile, urn if valid else None)
+
+
+def validate(s: str, profile: str = DEFAULT_PROFILE) -> Verdict:
+    """Judge ``s`` as a whole URN string under ``profile``.  Never raises on
+    a ``str``; ``findings`` say which rule failed and where."""
+    check_profile(profile)
+    if not isinstance(s, str):
+        raise TypeError(f"validate() takes a str, not {type(s).__name__}")
+    return _judge(s, profile)
+
+
+def parse(s: str, profile: str = DEFAULT_PROFILE) -> Urn:
+    """Parse ``s`` into a :class:`Urn`, or raise :class:`UrnError` naming the
+    first rule that failed."""
+    verdict = validate(s, profile)
+    if verdict.urn is None:
+        first = next(f for f in verdict.findings if f.severity == ERROR)
+        where = "" if first.position is None else f" at offset {first.position}"
+        raise UrnError(f"{first.message}{where} ({first.code}, profile {profile})", value=s,
+                       code=first.code, position=first.position, profile=profile)
+    return verdict.urn
+
+
+def is_valid(s: str, profile: str = DEFAULT_PROFILE) -> bool:
+    """Whether ``s`` is a syntactically valid URN under ``profile``."""
+    check_profile(profile)
+    if profile == "rfc8141" and isinstance(s, str):
+        # under rfc8141 the grammar alone decides validity
+        return _SIMPLE["rfc8141"].fullmatch(s) is not None or _GRAMMAR["rfc8141"].fullmatch(s) is not None
+    return validate(s, profile).valid
