@@ -8,10 +8,12 @@ from ._version import __version__
 from .equivalence import canonical, display_form, equivalence_key
 from .errors import ProfileError, SinkError, SourceError, UrnError, UrnscanError
 from .model import DEFAULT_PROFILE, PROFILES, Finding, Hit, Urn, Verdict
+from .scanner import scan_bytes, scan_file, scan_text
 from .syntax import is_valid, parse, validate
 
 __all__ = [
     "__version__", "parse", "validate", "is_valid", "canonical", "equivalence_key", "display_form",
+    "scan_text", "scan_bytes", "scan_file",
     "Urn", "Verdict", "Finding", "Hit", "PROFILES", "DEFAULT_PROFILE",
     "UrnscanError", "UrnError", "ProfileError", "SourceError", "SinkError",
 ]

@@ -1,0 +1,80 @@
+"""Results never depend on how the input is cut into chunks."""
+import tracemalloc
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from urnscan import scan_bytes
+
+CORPUS = (
+    "Intro caf\u00e9 \u65e5\u672c text. See urn:isbn:0451450523, and <URN:foo:bar-\r\n   baz> too.\r\n"
+    'The namespace "urn:ietf:params:xml:ns:yang:ietf-service-assurance-\n      device", and\n'
+    'xmlns="urn:ietf:params:xml:ns:yang:ietf-ipv4-unicas\\\n   t-routing">\r'
+    "return:x Saturn:y http://nbn-resolving.de/urn:nbn:de:bsz:24-opus-12345&x=1\n"
+    "magnet:?xt=urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a&dn=f bad urn:ab-:c \xe9 urn:x:"
+    + "y" * 300 + " <urn:a:b\n\n"
+    "   urn:ietf:params:oauth:ckt:sha-256:\n\n   SWvYr63zB-WwjGSwQhv53AFSijRKQ72oj63RZp2iU-w\n"
+    "(e.g., urn:nbn:fi:st:). urn:example:weather?=op=map&lat=39.56\n   &lon=-104.85 end"
+).encode("utf-8") + b"\xff\x00 urn:example:last"
+
+
+def _chunks(data, size):
+    return [data[i:i + size] for i in range(0, len(data), size)]
+
+
+def _scan(chunks, **options):
+    return [tuple(h) for h in scan_bytes(chunks, **options)]
+
+
+WHOLE = _scan([CORPUS], max_urn_length=256)
+
+
+def test_whole_corpus_finds_everything():
+    assert len(WHOLE) == 13
+    assert any(h[0] is None and h[9] == "URN:foo:bar-baz" for h in WHOLE)
+    assert any("over-long" in [f.code for f in h[21]] for h in WHOLE)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 7, 65536])
+def test_fixed_chunk_sizes(size):
+    assert _scan(_chunks(CORPUS, size), max_urn_length=256) == WHOLE
+
+
+@given(st.lists(st.integers(min_value=0, max_value=len(CORPUS)), max_size=12))
+@settings(max_examples=200, deadline=None)
+def test_random_splits(cuts):
+    points = sorted(set(cuts))
+    pieces = [CORPUS[a:b] for a, b in zip([0] + points, points + [len(CORPUS)])]
+    assert _scan(pieces, max_urn_length=256) == WHOLE
+
+
+@pytest.mark.parametrize("marker", [b"<urn:", "\u00e9".encode(), b"-\n      device", b"\\\n   t-r", b"\r\n   baz"])
+def test_splits_inside_hard_places(marker):
+    i = CORPUS.index(marker)
+    for k in range(len(marker) + 1):
+        assert _scan([CORPUS[:i + k], CORPUS[i + k:]], max_urn_length=256) == WHOLE
+
+
+def test_memory_stays_bounded_on_a_huge_run():
+    """32 MB without a line break, 16 MB of it one run of URN characters:
+    peak traced memory stays within a few chunks."""
+    chunk = 1 << 20
+
+    def source():
+        yield b"prose " * 1000 + b"urn:example:"
+        for _ in range(16):
+            yield b"a" * chunk
+        for _ in range(16):
+            yield b"x " * (chunk // 2)
+        yield b" urn:example:after"
+
+    tracemalloc.start()
+    try:
+        hits = list(scan_bytes(source(), max_urn_length=4096))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert [h.codes for h in hits] == [("over-long",), ()]
+    assert hits[0].end - hits[0].start == 12 + 16 * chunk + 1  # the run ends at the first space
+    assert hits[0].urn == "urn:example:" + "a" * (4096 - 12)
+    assert peak < 8 * chunk

@@ -1,0 +1,153 @@
+"""The scanner's reading rules, as tables of (text, expected URNs)."""
+import pytest
+
+import urnscan
+from urnscan import scan_bytes, scan_text
+
+
+def urns(text, **options):
+    return [h.urn for h in scan_text(text, **options)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # bare candidates at a token boundary (PRODUCT section 1)
+    ("see urn:isbn:0451450523 here", ["urn:isbn:0451450523"]),
+    ("URN:ISBN:0451450523", ["URN:ISBN:0451450523"]),
+    ("return:x Saturn:y x.urn:a:b turn:c:d a-urn:e:f 1urn:g:h", []),
+    ("URN: a field label, the urn: a vessel, urn:foo", []),
+    ("urn:com.example:jmap:todo", []),  # '.' cannot be in a NID
+    ("urn:ietf:", []),  # no NSS
+    # ended by the first excluded character (seed 000 section 2.4)
+    ('"urn:example:a"', ["urn:example:a"]),
+    ("urn:example:a|b", ["urn:example:a"]),
+    ("urn:example:a\u00e9", ["urn:example:a"]),
+    # RFC 8141's repertoire admits "&" and "~"
+    ("urn:example:weather?=op=map&lat=39.56 next", ["urn:example:weather?=op=map&lat=39.56"]),
+    ("urn:example:a~b", ["urn:example:a~b"]),
+    # trailing sentence punctuation trimmed, balanced parentheses kept
+    ("see urn:isbn:0451450523.", ["urn:isbn:0451450523"]),
+    ("(see urn:isbn:0451450523), and", ["urn:isbn:0451450523"]),
+    ("'urn:example:a';", ["urn:example:a"]),
+    ("urn:sici:1046-8188(199501)13:1%3C69:FTTHBI%3E2.0.TX;2-F.", ["urn:sici:1046-8188(199501)13:1%3C69:FTTHBI%3E2.0.TX;2-F"]),
+    ("(e.g., urn:nbn:fi:st:).", ["urn:nbn:fi:st:"]),  # a prefix keeps its ':'
+    ("is it urn:example:a?", ["urn:example:a"]),
+    # wrapped (seed 004 section 2)
+    ("<urn:x-dns-2:library.bigstate.edu:aj17-mcc>", ["urn:x-dns-2:library.bigstate.edu:aj17-mcc"]),
+    ("<URN:foo:bar-\n     baz>.", ["URN:foo:bar-baz"]),
+    ("Alert-Info: <urn:alert:service:normal>;appearance=1", ["urn:alert:service:normal"]),
+    ("<urn:spppAddRequest>", []),  # an XML QName
+    ("<urn:foo:bar and then| more", ["urn:foo:bar"]),  # unclosed: the bare rule
+    # folded bare URNs
+    ('"urn:ietf:params:rtp-\n   hdrext:sdes:cname" [RFC7941]', ["urn:ietf:params:rtp-hdrext:sdes:cname"]),
+    ('the attribute "urn:ietf:params:scim:\n   schemas:core:2.0:User" is', ["urn:ietf:params:scim:schemas:core:2.0:User"]),
+    ('xmlns="urn:ietf:params:xml:ns:yang:ietf-ipv4-unicas\\\n   t-routing">', ["urn:ietf:params:xml:ns:yang:ietf-ipv4-unicast-routing"]),
+    ("urn:example:weather?=op=map&lat=39.56\n   &lon=-104.85", ["urn:example:weather?=op=map&lat=39.56&lon=-104.85"]),
+    ("   urn:ietf:params:oauth:ckt:sha-256:\n\n   SWvYr63zB-WwjGSwQhv53AFSijRKQ72oj63RZp2iU-w\n",
+     ["urn:ietf:params:oauth:ckt:sha-256:SWvYr63zB-WwjGSwQhv53AFSijRKQ72oj63RZp2iU-w"]),
+    # line breaks that end a URN
+    ('schemaLocation="urn:example:schema\n   schema.xsd"', ["urn:example:schema"]),
+    ("   o  urn:example:a123,z456/foo\n\n   o  urn:example:a123,z456/bar", ["urn:example:a123,z456/foo", "urn:example:a123,z456/bar"]),
+    ("URN Prefix:  urn:ietf:params:geopriv:\n\n   Designated Expert: someone", ["urn:ietf:params:geopriv:"]),
+    ("the prefix urn:ietf:params:xml:ns:\n   which is registered", ["urn:ietf:params:xml:ns:"]),
+    # embedded in URLs
+    ("http://nbn-resolving.de/urn:nbn:de:bsz:24-opus-12345", ["urn:nbn:de:bsz:24-opus-12345"]),
+    ("magnet:?xt=urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a&dn=file", ["urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a"]),
+    ("GET /uri-res/N2L?urn:cid:foo@huh.com HTTP/1.0", ["urn:cid:foo@huh.com"]),
+    # templates, patterns and elisions are not URNs
+    ("urn:ietf:params:xml:ns:yang:{module}", []),
+    ("URN:ISAN:<ISAN-NSS>", []),
+    ("urn:alert:source:[some-unknown]", []),
+    ("if ($urn =~ /urn:ietf:id:(\\S+)/i)", []),
+    ("'urn:ietf:...:ietf-interfaces'", []),
+    # character references end a URN in markup
+    ("<a href='?u=urn:example:a&amp;b=1'>", ["urn:example:a"]),
+    ("urn:example:a&quot; more", ["urn:example:a"]),
+])
+def test_reading_rules(text, expected):
+    assert urns(text) == expected
+
+
+def test_hit_fields_bare():
+    (hit,) = scan_text("line one\n  see urn:ISBN:0451450523.")
+    assert (hit.start, hit.end, hit.line, hit.column) == (15, 34, 2, 7)
+    assert hit.form == "bare" and not hit.folded and not hit.embedded
+    assert hit.raw == hit.urn == "urn:ISBN:0451450523"
+    assert hit.literal == "urn:ISBN:0451450523."
+    assert hit.valid and hit.valid_rfc2141 and hit.valid_rfc8141
+    assert hit.canonical == hit.key == "urn:isbn:0451450523"
+    assert hit.nid == "ISBN" and hit.nss == "0451450523" and hit.profile == "rfc8141"
+
+
+def test_hit_fields_wrapped_and_folded():
+    text = "x <URN:foo:bar-\n  baz> y"
+    (hit,) = scan_text(text)
+    assert hit.form == "wrapped" and hit.folded
+    assert text[hit.start:hit.end] == hit.raw == "URN:foo:bar-\n  baz"
+    assert hit.urn == "URN:foo:bar-baz"
+
+
+def test_folded_span_covers_removed_white_space():
+    text = 'the "urn:ietf:params:rtp-\n   hdrext:sdes:cname" here'
+    (hit,) = scan_text(text)
+    assert hit.folded and text[hit.start:hit.end] == "urn:ietf:params:rtp-\n   hdrext:sdes:cname"
+
+
+def test_no_trim_keeps_the_literal_span():
+    assert urns("see urn:isbn:0451450523).", trim=False) == ["urn:isbn:0451450523)."]
+
+
+def test_no_fold_option():
+    assert urns('"urn:ietf:params:rtp-\n   hdrext:sdes:cname"', fold=False) == ["urn:ietf:params:rtp-"]
+
+
+def test_invalid_candidates_are_reported_with_findings():
+    hits = list(scan_text("bad: urn:" + "a" * 40 + ":x and urn:example:a%zz and urn:ab-:c"))
+    assert [h.valid for h in hits] == [False, False, False]
+    assert [h.codes[0] for h in hits] == ["nid-too-long", "bad-percent-encoding", "nid-trailing-hyphen"]
+    assert hits[2].valid_rfc2141  # RFC 2141 allows a trailing hyphen
+    assert hits[0].canonical is None and hits[0].nid == "a" * 40
+
+
+def test_profile_changes_the_extent():
+    text = "urn:example:a&b~c"
+    assert urns(text) == ["urn:example:a&b~c"]
+    assert urns(text, profile="rfc2141") == ["urn:example:a"]
+
+
+def test_character_offsets_for_text_and_byte_offsets_for_bytes():
+    text = "caf\u00e9 \u65e5\u672c urn:example:a \u00e9\nx urn:example:b"
+    char_hits = list(scan_text(text))
+    assert [text[h.start:h.end] for h in char_hits] == ["urn:example:a", "urn:example:b"]
+    assert char_hits[0].column == 9 and char_hits[1].column == 3
+    data = text.encode("utf-8")
+    byte_hits = list(scan_bytes([data]))
+    assert [data[h.start:h.end] for h in byte_hits] == [b"urn:example:a", b"urn:example:b"]
+    assert byte_hits[0].column == 14
+
+
+@pytest.mark.parametrize("data, lines", [
+    (b"a\nb\nurn:example:a\n", [3]),
+    (b"a\r\nb\r\nurn:example:a\r\n", [3]),
+    (b"a\rb\rurn:example:a\r urn:example:b", [3, 4]),
+])
+def test_line_ends(data, lines):
+    assert [h.line for h in scan_bytes([data])] == lines
+
+
+def test_bad_bytes_never_lose_the_rest():
+    data = b"urn:example:a \xff\xfe\x00 NUL\x00urn:example:b \xc3( urn:example:c"
+    assert [h.urn for h in scan_bytes([data])] == ["urn:example:a", "urn:example:b", "urn:example:c"]
+
+
+def test_over_long_candidate_is_reported_not_buffered():
+    data = b"x urn:example:" + b"a" * 5000 + b" then urn:example:b"
+    hits = list(scan_bytes([data], max_urn_length=1000))
+    assert [h.codes for h in hits] == [("over-long",), ()]
+    assert hits[0].start == 2 and hits[0].end == 2 + 12 + 5000 and not hits[0].valid
+    assert len(hits[0].urn) == 1000
+    assert hits[1].urn == "urn:example:b"
+
+
+def test_public_names():
+    for name in ("scan_text", "scan_bytes", "scan_file", "Hit"):
+        assert hasattr(urnscan, name)

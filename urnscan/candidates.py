@@ -1,0 +1,275 @@
+"""Where a URN candidate starts and ends in text: the reading rules.
+
+Pure functions over a byte buffer.  ``extract`` looks at most ``LOOKBACK``
+bytes before and a bounded window after the ``urn:`` it is given, so the
+streaming scanner can guarantee the same answer for every chunking.
+
+The rules (PRODUCT section 1, seeds 000 and 004):
+
+* a bare candidate starts with ``urn:`` at a token boundary, then a
+  NID-shaped token and ``:``, and runs to the first character outside the
+  profile's repertoire (seed 000 section 2.4; for RFC 8141 every character
+  outside pchar / "/" / "?" / "#" / "%", which admits "&" and "~");
+* a wrapped candidate is ``<urn:...>`` (seed 004 section 2), white space
+  inside not significant;
+* folded bare URNs (an RFC line break after "-", ":" or "." with the URN
+  going on on the next line; RFC 8792 "\\" folding) are joined;
+* trailing sentence punctuation is trimmed (balanced parentheses kept);
+* URNs inside URLs end at the URL's "&" and are marked embedded;
+* templates (``urn:foo:<x>``, ``{x}``, ``[x]``), patterns (``urn:ietf:(\\w*)``)
+  and elisions (``urn:ietf:...:x``) are not URNs.
+"""
+from __future__ import annotations
+
+import re
+from typing import List, NamedTuple, Optional, Tuple
+
+from . import _abnf
+
+LOOKBACK = 256
+NID_SCAN_LIMIT = 64  # a NID-shaped token longer than this is no NID (max 32)
+WRAPPER_LIMIT = 2048  # characters between "<urn:" and ">" for a wrapper
+INDENT_LIMIT = 128
+
+#: PRODUCT section 1: the character before "urn:" is not a letter, digit,
+#: "+", "-" or "." (so "return:" and "x.urn:" never start a candidate)
+BOUNDARY_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-.")
+_BOUNDARY = BOUNDARY_BYTES
+_ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_EOL = frozenset(b"\r\n")
+_HSPACE = frozenset(b" \t")
+_NID_TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9-]*:")
+_HSPACE_RUN = re.compile(rb"[ \t]*")
+_TRAILING = frozenset(".,;!*'?&")
+_CLOSERS_AFTER_FOLD = frozenset(b"\"'<>)]}`|\\")
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,7}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+_URL_PREFIX = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:")
+_TOKEN_STOP = frozenset(b" \t\r\n\"'<>()[]{}|\\^`")
+_ELLIPSIS = "\u2026".encode()
+
+
+def _run_pattern(repertoire: str) -> "re.Pattern[bytes]":
+    # the _abnf repertoires are character-class bodies ("A-Za-z0-9\\-._~...")
+    return re.compile(b"[" + repertoire.encode("ascii") + b"]*")
+
+
+_REPERTOIRE = {
+    "rfc8141": _abnf.RFC8141_REPERTOIRE,
+    "rfc2141": _abnf.RFC2141_REPERTOIRE,
+    "draft-2012": _abnf.DRAFT2012_REPERTOIRE,
+    "draft-1995": _abnf.DRAFT1995_REPERTOIRE,
+}
+_RUNS = {profile: _run_pattern(rep) for profile, rep in _REPERTOIRE.items()}
+_WRAPPED_RUNS = {profile: _run_pattern(rep + " \t\r\n") for profile, rep in _REPERTOIRE.items()}
+#: seed 000 section 2.4: the literal RFC 2141 extent
+LITERAL_RUN = _RUNS["rfc2141"]
+
+
+def run_pattern(profile: str) -> "re.Pattern[bytes]":
+    return _RUNS[profile]
+
+
+class Candidate(NamedTuple):
+    start: int  # buffer index of "urn:"
+    end: int  # exclusive
+    form: str
+    folded: bool
+    embedded: bool
+    urn: str
+    literal: str
+
+
+class OverLong(NamedTuple):
+    """A run of URN characters from ``start`` longer than the cap; the
+    streaming layer finds where it ends without buffering it."""
+
+    start: int
+
+
+def extract(buf: bytes, p: int, lo: int, hi: int, *, profile: str, trim: bool, cap: int,
+            fold: bool = True):
+    """The candidate whose ``urn:`` is at ``buf[p:p+4]``, reading only
+    ``buf[lo:hi]``: a :class:`Candidate`, an :class:`OverLong`, or ``None``
+    when the text there is not a URN candidate."""
+    if p > lo and buf[p - 1] in _BOUNDARY:
+        return None  # "return:", "Saturn:", "x.urn:"
+    if p > lo and buf[p - 1] == 0x3C:  # "<"
+        wrapped = _wrapped(buf, p, hi, profile)
+        if wrapped is not None:
+            return wrapped
+    nid = _NID_TOKEN.match(buf, p + 4, min(hi, p + 4 + NID_SCAN_LIMIT))
+    if nid is None:
+        return None
+    run = _RUNS[profile]
+    nss_start = nid.end()
+    limit = min(hi, p + cap + 1)
+    e = run.match(buf, nss_start, limit).end()
+    if e - p > cap:
+        return OverLong(p)
+    literal = buf[p:LITERAL_RUN.match(buf, p + 4, e).end()].decode("ascii")
+    embedded = _embedded(buf, p, lo)
+    segments: List[Tuple[int, int]] = [(p, e)]
+    if embedded:
+        amp = buf.find(b"&", nss_start, e)
+        if amp >= 0:
+            segments = [(p, amp)]
+    elif fold:
+        segments = _fold(buf, segments, hi, run, p + cap)
+    text = "".join(buf[a:b].decode("ascii") for a, b in segments)
+    end = segments[-1][1]
+    terminator = buf[end:end + 1]
+    text, end, dropped = _cut_entity(text, end, segments)
+    if "..." in text or buf.startswith(_ELLIPSIS, end):
+        return None  # an elided example ("urn:ietf:...:x", "urn:ietf:params:\u2026")
+    if not dropped and _is_template(text, terminator):
+        return None
+    if trim:
+        trimmed = _trim(text)
+        if trimmed is None:
+            return None  # a pattern such as "urn:ietf:id:(\S+)"
+        end -= len(text) - len(trimmed)
+        text = trimmed
+    nid_len = nid.end() - p
+    if len(text) <= nid_len:
+        return None  # "urn:" NID ":" and nothing after it
+    return Candidate(p, end, "bare", len(segments) > 1, embedded, text, literal)
+
+
+def _wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Candidate]:
+    """``<urn:...>`` per seed 004 section 2: white space (space, tab, CR, LF)
+    is allowed and not significant; ">" closes the wrapper."""
+    limit = min(hi, p + WRAPPER_LIMIT)
+    e = _WRAPPED_RUNS[profile].match(buf, p, limit).end()
+    if e >= limit or buf[e] != 0x3E:  # no ">" before an excluded character
+        return None
+    raw = buf[p:e].decode("ascii")
+    urn = re.sub(r"[ \t\r\n]+", "", raw)
+    m = _NID_TOKEN.match(urn.encode("ascii"), 4)
+    if m is None or m.end() >= len(urn):
+        return None  # "<urn:spppAddRequest>" is an XML QName, not a URN
+    literal = buf[p:LITERAL_RUN.match(buf, p + 4, e).end()].decode("ascii")
+    return Candidate(p, e, "wrapped", urn != raw, False, urn, literal)
+
+
+def _embedded(buf: bytes, p: int, lo: int) -> bool:
+    """Whether the ``urn:`` at p sits inside a URL: the token it is part
+    of starts with a URI scheme (``http://``, ``magnet:?xt=``) or is a
+    path/query (``/uri-res/N2L?urn:...``, ``?urn=urn:...``)."""
+    i = p
+    floor = max(lo, p - LOOKBACK)
+    while i > floor and buf[i - 1] not in _TOKEN_STOP:
+        i -= 1
+    prefix = buf[i:p]
+    if not prefix:
+        return False
+    if _URL_PREFIX.match(prefix) and (b"//" in prefix or b"?" in prefix or prefix.lower().startswith(b"magnet:")):
+        return True
+    return prefix[-1:] in (b"/", b"?", b"=") and (b"/" in prefix or b"?" in prefix)
+
+
+def _fold(buf: bytes, segments: List[Tuple[int, int]], hi: int, run, max_end: int) -> List[Tuple[int, int]]:
+    """Join the lines of a folded bare URN: RFC 8792 backslash folding, and
+    RFC-style line breaks after "-", ":" or "." (or before "&" inside a
+    query).  A line break followed by a file name, a list item or prose is
+    not a fold."""
+    while True:
+        start, e = segments[-1]
+        if e >= hi or e <= start:
+            return segments
+        nxt = _continuation(buf, segments, e, hi, run)
+        if nxt is None or nxt[1][1] > max_end:
+            return segments
+        seg_end, (a, b) = nxt
+        segments[-1] = (start, seg_end)
+        segments.append((a, b))
+
+
+def _line_break_after(buf: bytes, i: int, hi: int) -> int:
+    """Index after the line break at i (CRLF, LF or CR), or -1."""
+    if i < hi and buf[i] == 0x0D:
+        return i + 2 if i + 1 < hi and buf[i + 1] == 0x0A else i + 1
+    if i < hi and buf[i] == 0x0A:
+        return i + 1
+    return -1
+
+
+def _continuation(buf: bytes, segments, e: int, hi: int, run):
+    """``(end of this segment, (start, end) of the next)`` when the URN that
+    stops at e goes on on the next line; otherwise ``None``."""
+    last = buf[e - 1]
+    # RFC 8792 section 7: a "\" at the end of a line, the next line's
+    # leading white space removed
+    if buf[e] == 0x5C:
+        nl = _line_break_after(buf, e + 1, hi)
+        if nl < 0:
+            return None
+        q = _HSPACE_RUN.match(buf, nl, min(hi, nl + INDENT_LIMIT)).end()
+        t = run.match(buf, q, hi).end()
+        return (e, (q, t)) if t > q else None
+    # trailing blanks before the line break
+    w = _HSPACE_RUN.match(buf, e, min(hi, e + INDENT_LIMIT)).end()
+    nl = _line_break_after(buf, w, hi)
+    if nl < 0:
+        return None
+    q = _HSPACE_RUN.match(buf, nl, min(hi, nl + INDENT_LIMIT)).end()
+    blank_line = False
+    if q < hi and buf[q] in _EOL and last == 0x3A:  # ":" then an empty line
+        nl2 = _line_break_after(buf, q, hi)
+        q = _HSPACE_RUN.match(buf, nl2, min(hi, nl2 + INDENT_LIMIT)).end()
+        blank_line = True
+    t = run.match(buf, q, hi).end()
+    if t <= q:
+        return None
+    token = buf[q:t]
+    after = buf[t] if t < hi else None
+    ends_line = after is None or after in _EOL
+    if blank_line:
+        # a line of its own after the empty line, in URN characters only
+        return (e, (q, t)) if ends_line and token[0] in _ALNUM and b":" not in token else None
+    first = token[0]
+    if last == 0x2D and first in _ALNUM:  # "-": RFC formatters break after a hyphen
+        return (e, (q, t))
+    if first == 0x26 and any(b"?" in buf[a:b] for a, b in segments) and b"=" in token:
+        return (e, (q, t))  # a q-component folded before "&"
+    if last in (0x3A, 0x2E, 0x2F) and first in _ALNUM:  # ":", ".", "/"
+        if last == 0x2E and chr(first).isupper():
+            return None  # a new sentence
+        closes = ends_line or after in _CLOSERS_AFTER_FOLD
+        if closes or b":" in token.rstrip(b".,;:"):
+            return (e, (q, t))
+    return None
+
+
+def _cut_entity(text: str, end: int, segments) -> Tuple[str, int, bool]:
+    """An HTML/XML character reference ("&amp;", "&#38;") ends the URN."""
+    if "&" not in text:
+        return text, end, False
+    m = _ENTITY.search(text)
+    if m is None:
+        return text, end, False
+    cut = len(text) - m.start()
+    return text[:m.start()], end - cut, True
+
+
+def _is_template(text: str, terminator: bytes) -> bool:
+    """``urn:ietf:params:xml:ns:yang:{module}``, ``urn:foo:<nss>``,
+    ``urn:alert:source:[x]``: a placeholder, not a URN."""
+    if terminator in (b"{", b"["):
+        return True
+    return terminator == b"<" and text[-1:] in (":", "/", "=", "-", "(")
+
+
+def _trim(text: str) -> Optional[str]:
+    """Drop trailing sentence punctuation and an unbalanced ")"; ``None``
+    when an unbalanced "(" ends the text (a pattern, not a URN)."""
+    while text:
+        c = text[-1]
+        if c in _TRAILING:
+            text = text[:-1]
+        elif c == ")" and text.count("(") < text.count(")"):
+            text = text[:-1]
+        elif c == "(":
+            return None
+        else:
+            break
+    return text

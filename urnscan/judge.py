@@ -1,0 +1,75 @@
+"""Judge a found URN once: verdicts under the profiles, canonical form, keys,
+namespace status.  Real corpora repeat the same URNs, so judgements are
+cached per distinct string (bounded)."""
+from __future__ import annotations
+
+from typing import Dict, NamedTuple, Optional, Tuple
+
+from .equivalence import canonical_of, key_of
+from .model import DEFAULT_PROFILE, Finding, Hit
+from .namespaces import namespace_status, ns_findings, ns_key
+from .syntax import is_valid, validate
+
+
+class Judgement(NamedTuple):
+    valid: bool
+    valid_rfc2141: bool
+    valid_rfc8141: bool
+    canonical: Optional[str]
+    key: Optional[str]
+    nid: Optional[str]
+    nss: Optional[str]
+    r_component: Optional[str]
+    q_component: Optional[str]
+    f_component: Optional[str]
+    findings: Tuple[Finding, ...]
+    namespace_status: str
+    ns_key: Optional[str]
+
+
+def _nid_token(urn: str) -> Optional[str]:
+    end = urn.find(":", 4)
+    return urn[4:end] if end > 4 else None
+
+
+def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
+    verdict = validate(urn, profile)
+    parsed = verdict.urn
+    v2141 = verdict.valid if profile == "rfc2141" else is_valid(urn, "rfc2141")
+    v8141 = verdict.valid if profile == "rfc8141" else is_valid(urn, "rfc8141")
+    if parsed is None:
+        nid = _nid_token(urn)
+        status = namespace_status(nid) if nid else "unregistered"
+        return Judgement(False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
+                         status, None)
+    key = key_of(parsed)
+    findings = verdict.findings + ns_findings(key)
+    return Judgement(True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
+                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid), ns_key(key))
+
+
+class UrnJudge:
+    """Cached :func:`judge` and :class:`Hit` assembly for one profile."""
+
+    def __init__(self, profile: str = DEFAULT_PROFILE, cache_size: int = 1 << 16):
+        self.profile = profile
+        self.cache_size = cache_size
+        self._cache: Dict[str, Judgement] = {}
+
+    def judge(self, urn: str) -> Judgement:
+        j = self._cache.get(urn)
+        if j is None:
+            if len(self._cache) >= self.cache_size:
+                self._cache.clear()
+            j = self._cache[urn] = judge(urn, self.profile)
+        return j
+
+    def hit(self, source, start, end, line, column, form, folded, embedded, raw, urn, literal) -> Hit:
+        return Hit(source, start, end, line, column, form, folded, embedded, raw, urn, literal,
+                   *self.judge(urn), self.profile)
+
+    def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding) -> Hit:
+        nid = _nid_token(shown)
+        return Hit(source, start, end, line, column, "bare", False, False, shown, shown, shown,
+                   False, False, False, None, None, nid, None, None, None, None, (finding,),
+                   namespace_status(nid) if nid else "unregistered", None, self.profile)

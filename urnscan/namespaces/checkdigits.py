@@ -1,0 +1,89 @@
+"""Check-character algorithms of the identifier systems that URN namespaces
+wrap.  Each function takes the payload *without* its check character (a
+string of the right alphabet, already validated by the caller) and returns
+the expected check character as a one-character string.
+"""
+from __future__ import annotations
+
+import string
+from typing import Optional
+
+_ALNUM36 = string.digits + string.ascii_uppercase
+
+
+def isbn10_check(first9: str) -> str:
+    """ISBN-10: modulus 11, weights 10 down to 2, "X" for 10 (ISO 2108:1992;
+    IANA isbn template v2, "Syntax")."""
+    total = sum(weight * int(d) for weight, d in zip(range(10, 1, -1), first9))
+    value = (11 - total % 11) % 11
+    return "X" if value == 10 else str(value)
+
+
+def isbn13_check(first12: str) -> str:
+    """ISBN-13 (an EAN-13): modulus 10, alternate weights 1 and 3 (ISO 2108;
+    IANA isbn template v2, "Rules for Lexical Equivalence")."""
+    total = sum((1 if i % 2 == 0 else 3) * int(d) for i, d in enumerate(first12))
+    return str((10 - total % 10) % 10)
+
+
+def issn_check(first7: str) -> str:
+    """ISSN: modulus 11 with weights 8 down to 2, "X" for 10 (ISO 3297;
+    IANA issn template, "Syntax")."""
+    total = sum(weight * int(d) for weight, d in zip(range(8, 1, -1), first7))
+    value = (11 - total % 11) % 11
+    return "X" if value == 10 else str(value)
+
+
+def iso7064_mod11_2(digits: str) -> str:
+    """ISO/IEC 7064 MOD 11-2, the ISNI check character (ISO 27729; IANA isni
+    template)."""
+    total = 0
+    for d in digits:
+        total = (total + int(d)) * 2
+    value = (12 - total % 11) % 11
+    return "X" if value == 10 else str(value)
+
+
+def iso7064_mod37_36(chars: str) -> str:
+    """ISO/IEC 7064 MOD 37,36 (hybrid system), the ISAN check character
+    (RFC 4246 §3) and the EIDR one (RFC 7972 §2).  ``chars`` are digits and
+    upper-case letters."""
+    modulus = 36
+    product = modulus
+    for ch in chars:
+        remainder = (product + _ALNUM36.index(ch)) % modulus or modulus
+        product = remainder * 2 % (modulus + 1)
+    return _ALNUM36[(modulus + 1 - product) % modulus]
+
+
+# German National Library (DNB) check digit for urn:nbn:de (namespaces.md §4;
+# a validation heuristic, not part of RFC 8458).  Each character maps to a
+# code; codes are concatenated as digit strings.
+_DNB_CODES = {
+    **dict(zip("0123456789", ("1", "2", "3", "4", "5", "6", "7", "8", "9", "41"))),
+    **{letter: str(code) for letter, code in zip(
+        string.ascii_uppercase,
+        (18, 14, 19, 15, 16, 21, 22, 23, 24, 25, 42, 26, 27,
+         13, 28, 29, 31, 12, 32, 33, 11, 34, 35, 36, 37, 38))},
+    ":": "17", "-": "39", "_": "43", "/": "45", ".": "47",
+}
+
+
+def dnb_urn_check(urn_without_check: str) -> Optional[str]:
+    """The DNB check digit of a whole ``urn:nbn:de:...`` string (including
+    the ``urn:nbn:de:`` part, excluding the final check digit).
+
+    Returns ``None`` when a character has no code in the DNB table (e.g. a
+    ``%`` of percent-encoding): the algorithm is then undefined.
+    """
+    codes = []
+    for ch in urn_without_check.upper():
+        code = _DNB_CODES.get(ch)
+        if code is None:
+            return None
+        codes.append(code)
+    digits = "".join(codes)
+    if not digits or digits[-1] == "0":  # no code ends in 0; guard anyway
+        return None
+    weighted = sum(position * int(d) for position, d in enumerate(digits, start=1))
+    return str(weighted // int(digits[-1]) % 10)

@@ -1,0 +1,300 @@
+"""The deduplication key: ``ns_key`` plus heuristic rules (marked H in
+namespaces.md) that go beyond what namespaces register — repairs of common
+malformations, cross-form mappings and "same work" keys for citation
+deduplication.  Every heuristic rule name starts with ``h:``.
+
+``dedup_key`` is a function of ``ns_key``'s output, so it never splits what
+``ns_key`` merges; its rule tuple makes every grouping auditable.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Callable, Dict, List, Optional, Tuple
+
+from ._text import ascii_lower, join_key, pct_decode, pct_encode, split_key
+from .normative import ISBN10_PATTERN, ISBN13_PATTERN, ISNI_PATTERN, rewrite_key
+
+#: A heuristic: an NSS in, a whole key out (it may move to another NID), or
+#: ``None`` when it does not apply.
+Heuristic = Callable[[str], Optional[str]]
+
+# Bound on heuristic rounds; a key settles in at most a few (see _apply_heuristics).
+_MAX_ROUNDS = 8
+
+
+# --- uuid ---------------------------------------------------------------------
+
+_LOOSE_UUID = re.compile(
+    r"(\{|%7B)?([0-9A-Fa-f]{8})-?([0-9A-Fa-f]{4})-?([0-9A-Fa-f]{4})-?"
+    r"([0-9A-Fa-f]{4})-?([0-9A-Fa-f]{12})(\}|%7D)?")
+
+
+def uuid_repair(nss: str) -> Optional[str]:
+    """A brace-wrapped or hyphen-less UUID (RFC 9562 §4 mentions such
+    outputs) is not a valid NSS; namespaces.md allows a flagged repair to
+    the canonical lower-case 8-4-4-4-12 form."""
+    match = _LOOSE_UUID.fullmatch(nss)
+    if not match or bool(match.group(1)) != bool(match.group(7)):
+        return None
+    return join_key("uuid", "-".join(match.group(2, 3, 4, 5, 6)).lower())
+
+
+# --- oid, ietf: leading zeros ---------------------------------------------------
+
+_DOTTED_DIGITS = re.compile(r"[0-9]+(?:\.[0-9]+)*")
+
+
+def _strip_zeros(number: str) -> str:
+    return number.lstrip("0") or "0"
+
+
+def oid_leading_zeros(nss: str) -> Optional[str]:
+    """RFC 3061 §2 forbids leading zeros in arcs; stripping them is a repair."""
+    if not _DOTTED_DIGITS.fullmatch(nss):
+        return None
+    return join_key("oid", ".".join(_strip_zeros(arc) for arc in nss.split(".")))
+
+
+_IETF_NUMBERED = re.compile(r"(rfc|fyi|std|bcp):([0-9]+)")
+
+
+def ietf_leading_zeros(nss: str) -> Optional[str]:
+    """``rfc:0822`` -> ``rfc:822``: RFC 2648 says nothing about zeros."""
+    match = _IETF_NUMBERED.fullmatch(nss)
+    if not match:
+        return None
+    return join_key("ietf", f"{match.group(1)}:{_strip_zeros(match.group(2))}")
+
+
+# --- doi, eidr: cross-form --------------------------------------------------------
+
+_RFC_DOI = re.compile(r"10\.17487/rfc([0-9]+)")  # ns_key has lower-cased the DOI
+
+
+def doi_rfc_to_ietf(nss: str) -> Optional[str]:
+    """The RFC Editor's DOIs ``10.17487/RFCn`` name the same RFCs as
+    ``urn:ietf:rfc:n`` (namespaces.md, ietf row)."""
+    match = _RFC_DOI.fullmatch(nss)
+    if not match:
+        return None
+    return join_key("ietf", f"rfc:{_strip_zeros(match.group(1))}")
+
+
+def eidr_to_doi(nss: str) -> Optional[str]:
+    """A ``urn:eidr:`` name is the DOI with its first ``:`` replaced by
+    ``/`` (RFC 7972; IANA doi template)."""
+    prefix, colon, suffix = nss.partition(":")
+    if not colon or not prefix or not suffix:
+        return None
+    return join_key("doi", f"{prefix}/{suffix}")
+
+
+# --- isbn, isni: presentation separators ---------------------------------------
+
+# A space or U+2010 HYPHEN, percent-encoded in a key (or raw, in a key made
+# from an invalid URN), used where the template uses "-".
+_ISBN_SEPARATORS = re.compile(r"%20|%E2%80%90| |\u2010")
+
+
+def isbn_separators(nss: str) -> Optional[str]:
+    """Spaces and typographic hyphens between ISBN parts read as hyphens."""
+    candidate = _ISBN_SEPARATORS.sub("-", nss)
+    if ISBN10_PATTERN.fullmatch(candidate) or ISBN13_PATTERN.fullmatch(candidate):
+        return join_key("isbn", candidate)
+    return None
+
+
+_SPACES = re.compile(r"%20| ")
+
+
+def isni_spaces(nss: str) -> Optional[str]:
+    """The ISNI presentation form groups digits by four with spaces (IANA
+    isni template: spaces "shall be removed before comparison")."""
+    candidate = _SPACES.sub("", nss)
+    return join_key("isni", candidate) if ISNI_PATTERN.fullmatch(candidate) else None
+
+
+# --- lex ------------------------------------------------------------------------
+
+_PCT_RUN = re.compile(r"(?:%[0-9A-F]{2})+")
+_GERMAN_LETTERS = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss",
+                   "Ä": "ae", "Ö": "oe", "Ü": "ue"}
+_GERMAN_JURISDICTIONS = frozenset({"de", "at", "ch", "li", "lu"})
+
+
+def _transliterate_char(ch: str, german: bool) -> str:
+    if german and ch in _GERMAN_LETTERS:
+        return _GERMAN_LETTERS[ch]
+    base = "".join(c for c in unicodedata.normalize("NFKD", ch)
+                   if not unicodedata.combining(c))
+    if base and base.isascii() and base.isalnum():
+        return ascii_lower(base)
+    return pct_encode(ch.encode("utf-8"))
+
+
+def lex_transliterate(nss: str) -> Optional[str]:
+    """RFC 9676 §3.4 RECOMMENDS transliterating non-ASCII letters to ASCII
+    ("sanità" -> "sanita", "München" -> "muenchen"), the mapping chosen by
+    each jurisdiction; names differing "in the spelling of the same word"
+    are equivalent (§3.3).  Approximation: German umlauts and ß expanded for
+    German-speaking jurisdictions, diacritics dropped elsewhere."""
+    german = re.split(r"[:;]", nss, 1)[0] in _GERMAN_JURISDICTIONS
+
+    def replace(match: "re.Match[str]") -> str:
+        octets = pct_decode(match.group())
+        try:
+            text = octets.decode("utf-8") if octets is not None else None
+        except UnicodeDecodeError:
+            text = None
+        if text is None:
+            return match.group()
+        return "".join(_transliterate_char(ch, german) for ch in text)
+
+    return join_key("lex", _PCT_RUN.sub(replace, nss))
+
+
+def lex_slash(nss: str) -> Optional[str]:
+    """RFC 9676 §3.2: "/" is always converted to "-" when names are built;
+    a name holding "/" is read as its converted form."""
+    return join_key("lex", nss.replace("/", "-"))
+
+
+def lex_work(nss: str) -> Optional[str]:
+    """RFC 9676 §3.2: ``@`` introduces the expression (version, language),
+    ``$`` the manifestation; dropping them gives a work-level key."""
+    cut = min((i for i in (nss.find("@"), nss.find("$")) if i >= 0), default=-1)
+    return join_key("lex", nss[:cut]) if cut > 0 else None
+
+
+# --- iso ------------------------------------------------------------------------
+
+
+def iso_same_standard(nss: str) -> Optional[str]:
+    """RFC 5141 §2.4: ``std:`` originator [type] docnumber [partnumber],
+    then status, edition, version, language, supplements and document
+    elements.  Keeping only the first four gives a "same standard" key
+    (``urn:iso:std:iso:9999:-1:ed-1:en`` -> ``urn:iso:std:iso:9999:-1``)."""
+    segments = nss.split(":")
+    if len(segments) < 3 or segments[0] != "std" or not segments[1]:
+        return None
+    number_at = 2 if segments[2].isdigit() else 3
+    if number_at >= len(segments) or not segments[number_at].isdigit():
+        return None
+    end = number_at + 1
+    if end < len(segments) and segments[end].startswith("-"):
+        end += 1
+    return join_key("iso", ":".join(segments[:end]))
+
+
+# --- s1000d -----------------------------------------------------------------------
+
+_S1000D_ISSUE_LANGUAGE = re.compile(
+    r"(?:_I-[0-9]{3}(?:-[0-9]{2})?)?(?:_L-[A-Z]{2}(?:-[A-Z]{2})?)?\Z")
+
+
+def s1000d_same_module(nss: str) -> Optional[str]:
+    """RFC 4688 §2: dropping the ``_I-`` issue and ``_L-`` language parts
+    gives a "same data module" key."""
+    match = _S1000D_ISSUE_LANGUAGE.search(nss)
+    if not match or match.start() == 0:
+        return None
+    return join_key("s1000d", nss[:match.start()])
+
+
+# --- dev ----------------------------------------------------------------------------
+
+_DEV_MAC = re.compile(r"(mac:)([0-9A-Fa-f]+)((?:_.*)?)", re.DOTALL)
+
+
+def dev_mac_case(nss: str) -> Optional[str]:
+    """RFC 9039 §3.2.1 compares the NSS case-sensitively but notes the same
+    MAC address may be written in either case; lower case is RECOMMENDED."""
+    match = _DEV_MAC.fullmatch(nss)
+    if not match:
+        return None
+    return join_key("dev", match.group(1) + match.group(2).lower() + match.group(3))
+
+
+# --- generic ------------------------------------------------------------------------
+
+
+def trailing_slash(nss: str) -> Optional[str]:
+    """A trailing "/" counts for RFC 8141 §3.2; in citations it is noise."""
+    stripped = nss.rstrip("/")
+    return stripped if stripped and stripped != nss else None
+
+
+#: NID -> its heuristics, in the order they apply; each with its rule name.
+NAMESPACE_HEURISTICS: Dict[str, Tuple[Tuple[str, Heuristic], ...]] = {
+    "uuid": (("h:uuid-repair", uuid_repair),),
+    "oid": (("h:oid-leading-zeros", oid_leading_zeros),),
+    "ietf": (("h:ietf-leading-zeros", ietf_leading_zeros),),
+    "doi": (("h:doi-rfc-to-ietf", doi_rfc_to_ietf),),
+    "eidr": (("h:eidr-to-doi", eidr_to_doi),),
+    "isbn": (("h:isbn-separators", isbn_separators),),
+    "isni": (("h:isni-spaces", isni_spaces),),
+    "lex": (("h:lex-transliterate", lex_transliterate),
+            ("h:lex-slash", lex_slash),
+            ("h:lex-work", lex_work)),
+    "iso": (("h:iso-same-standard", iso_same_standard),),
+    "s1000d": (("h:s1000d-same-module", s1000d_same_module),),
+    "dev": (("h:dev-mac-case", dev_mac_case),),
+}
+
+
+def _renormalise(candidate: str, name: str, current: str,
+                 applied: List[str]) -> str:
+    """Accept ``candidate`` if it differs, re-applying the namespace rules."""
+    if candidate == current:
+        return current
+    normalised, rules = rewrite_key(candidate)
+    applied.append(name)
+    applied.extend(rules)
+    return normalised
+
+
+def _one_round(key: str, applied: List[str]) -> str:
+    """The trailing-slash rule, then the heuristics of the key's namespace,
+    stopping early when one moves the key to another namespace."""
+    parts = split_key(key)
+    if parts is None:
+        return key
+    stripped = trailing_slash(parts.nss)
+    if stripped is not None:
+        key = _renormalise(join_key(parts.nid, stripped), "h:trailing-slash", key, applied)
+    for name, heuristic in NAMESPACE_HEURISTICS.get(parts.nid, ()):
+        current = split_key(key)
+        if current.nid != parts.nid:
+            break
+        candidate = heuristic(current.nss)
+        if candidate is not None:
+            key = _renormalise(candidate, name, key, applied)
+    return key
+
+
+def _apply_heuristics(key: str, applied: List[str]) -> str:
+    """Rounds until nothing changes, so the result is a fixed point (a hop
+    eidr -> doi -> ietf, or a cut that exposes a trailing "/", gets another
+    round).  Every rule shortens or canonicalises the key, so this ends well
+    within the bound."""
+    for _ in range(_MAX_ROUNDS):
+        after = _one_round(key, applied)
+        if after == key:
+            break
+        key = after
+    return key
+
+
+def dedup_key(key: str) -> Tuple[str, Tuple[str, ...]]:
+    """``(dedup key, rule names)`` for an RFC 8141 equivalence key.
+
+    The key is ``ns_key(key)`` with the heuristic rules applied; the names
+    list the normative rules of ``ns_key`` first, then every heuristic (with
+    the ``h:`` prefix) and the normative rules it triggered.  Heuristic
+    merges can be wrong; group by this key only where that is acceptable and
+    keep the rule names for review.  Never raises.
+    """
+    normalised, rules = rewrite_key(key)
+    applied = list(rules)
+    return _apply_heuristics(normalised, applied), tuple(applied)

@@ -1,0 +1,31 @@
+"""Registration status of a NID: formal, informal, experimental or
+unregistered."""
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+from .registry import FORMAL, INFORMAL, Registry, default_registry
+
+EXPERIMENTAL = "experimental"
+UNREGISTERED = "unregistered"
+
+#: Every value :func:`namespace_status` can return.
+STATUSES: Tuple[str, ...] = (FORMAL, INFORMAL, EXPERIMENTAL, UNREGISTERED)
+
+
+def namespace_status(nid: str, registry: Optional[Registry] = None) -> str:
+    """``formal`` or ``informal`` when the registry lists ``nid``;
+    ``experimental`` for an ``X-`` NID (RFC 3406 §3.1; RFC 8141 Appendix C,
+    which bars them from registration); otherwise ``unregistered``.
+
+    NIDs are case-insensitive (RFC 8141 §2.1), so ``ISBN`` is ``isbn``.
+    """
+    registry = registry if registry is not None else default_registry()
+    folded = nid.lower()
+    if folded in registry.formal:
+        return FORMAL
+    if folded in registry.informal:
+        return INFORMAL
+    if folded.startswith("x-"):
+        return EXPERIMENTAL
+    return UNREGISTERED
