@@ -152,6 +152,7 @@ def test_packaged_data_file_is_what_the_tool_builds():
 
 def test_load_a_newer_iana_xml(newer_xml: Path):
     registry = load_registry(newer_xml)
+    assert isinstance(registry, Registry)
     assert registry.date == "2030-01-31"
     assert registry.formal == {"newnid", "uuid"}
     assert registry.informal == {"urn-9"}

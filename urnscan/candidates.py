@@ -46,6 +46,7 @@ _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,7}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]
 _URL_PREFIX = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:")
 _TOKEN_STOP = frozenset(b" \t\r\n\"'<>()[]{}|\\^`")
 _ELLIPSIS = "\u2026".encode()
+_LIST_NUMBER = re.compile(rb"[0-9]{1,3}[.)]")
 
 
 def _run_pattern(repertoire: str) -> "re.Pattern[bytes]":
@@ -204,6 +205,8 @@ def _continuation(buf: bytes, segments, e: int, hi: int, run):
         if nl < 0:
             return None
         q = _HSPACE_RUN.match(buf, nl, min(hi, nl + INDENT_LIMIT)).end()
+        if q < hi and buf[q] == 0x5C:  # the '\\' strategy: the next line starts with "\"
+            q += 1
         t = run.match(buf, q, hi).end()
         return (e, (q, t)) if t > q else None
     # trailing blanks before the line break
@@ -234,6 +237,10 @@ def _continuation(buf: bytes, segments, e: int, hi: int, run):
     if last in (0x3A, 0x2E, 0x2F) and first in _ALNUM:  # ":", ".", "/"
         if last == 0x2E and chr(first).isupper():
             return None  # a new sentence
+        if last == 0x2E and _LIST_NUMBER.fullmatch(token):
+            return None  # "2." or "3)" starting a numbered list item
+        if last == 0x2E and buf[e - 2:e - 1].isdigit() and chr(first).isdigit():
+            return (e, (q, t))  # a dotted number (an OID) broken after "."
         closes = ends_line or after in _CLOSERS_AFTER_FOLD
         if closes or b":" in token.rstrip(b".,;:"):
             return (e, (q, t))

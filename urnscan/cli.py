@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import List, Optional, Sequence
+from typing import Optional, Sequence
 
 from ._version import __version__
 from .errors import UrnscanError
@@ -70,13 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     _add_check(sub)
-    for extra in _EXTRA_COMMANDS:
-        extra(sub)
+    from .cli_scan import add_scan
+
+    add_scan(sub)
     return parser
-
-
-# Subcommands living in their own modules register here.
-_EXTRA_COMMANDS: List = []
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

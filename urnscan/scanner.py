@@ -132,14 +132,19 @@ class ByteScanner:
     :class:`Hit` with byte offsets."""
 
     def __init__(self, source: Optional[str] = None, options: ScanOptions = ScanOptions(),
-                 judge: Optional[UrnJudge] = None):
+                 judge: Optional[UrnJudge] = None, *, base: int = 0, scan_from: int = 0):
+        """``base`` is the absolute offset of the first byte fed; candidates
+        are looked for from ``scan_from`` (absolute, >= base), the bytes
+        before it serving as context.  Lines and columns count from
+        ``scan_from``: line 1 starts there."""
         self.source = source
         self.options = options
         self.judge = judge or UrnJudge(options.profile)
         self._buf = b""
-        self._base = 0  # absolute offset of _buf[0]
-        self._scan = 0  # buffer index from which "urn:" is still to be looked for
+        self._base = base  # absolute offset of _buf[0]
+        self._scan = scan_from - base  # buffer index from which "urn:" is still to be looked for
         self._lines = _Lines()
+        self._lines.pos = self._lines.line_start = scan_from
         self._skip: Optional[Tuple[int, int, int, str]] = None  # over-long: start, line, column, text
         self._run = run_pattern(options.profile)
         self.bytes_scanned = 0
@@ -151,6 +156,11 @@ class ByteScanner:
         self._buf = self._buf + chunk if self._buf else bytes(chunk)
         self._lines.has_cr = b"\r" in self._buf
         return self._process(final=False)
+
+    @property
+    def position(self) -> int:
+        """Absolute offset before which every candidate has been decided."""
+        return self._base + self._scan if self._skip is None else self._skip[0]
 
     def finish(self) -> List[Hit]:
         hits = self._process(final=True)

@@ -220,7 +220,8 @@ def dev_mac_case(nss: str) -> Optional[str]:
 
 
 def trailing_slash(nss: str) -> Optional[str]:
-    """A trailing "/" counts for RFC 8141 §3.2; in citations it is noise."""
+    """A trailing "/" counts for RFC 8141 §3.2; in citations it is noise.
+    Applies to every namespace; returns the stripped NSS (not a key)."""
     stripped = nss.rstrip("/")
     return stripped if stripped and stripped != nss else None
 
@@ -245,10 +246,11 @@ NAMESPACE_HEURISTICS: Dict[str, Tuple[Tuple[str, Heuristic], ...]] = {
 
 def _renormalise(candidate: str, name: str, current: str,
                  applied: List[str]) -> str:
-    """Accept ``candidate`` if it differs, re-applying the namespace rules."""
-    if candidate == current:
-        return current
+    """Re-apply the namespace rules to ``candidate``; record ``name`` (and
+    the rules it triggered) only when the key really changes."""
     normalised, rules = rewrite_key(candidate)
+    if normalised == current:
+        return current
     applied.append(name)
     applied.extend(rules)
     return normalised

@@ -1,0 +1,176 @@
+"""`urnscan scan` as a user runs it: a subprocess over a corpus made here."""
+import bz2
+import gzip
+import json
+import lzma
+import os
+import subprocess
+import sys
+
+import pyarrow.parquet as pq
+import pytest
+
+TEXT = ("Mail: see <URN:ISBN:0-395-36341-1> and urn:ietf:rfc:2141.\n"
+        'The namespace "urn:ietf:params:xml:ns:yang:ietf-\n   interfaces" is folded.\n'
+        "bad urn:ab-:x here; return:x is not one.\n")
+
+
+def run(*args, stdin=None, cwd=None):
+    return subprocess.run([sys.executable, "-m", "urnscan", *args], capture_output=True, input=stdin, cwd=cwd)
+
+
+@pytest.fixture()
+def corpus(tmp_path):
+    root = tmp_path / "corpus"
+    (root / "sub").mkdir(parents=True)
+    (root / "plain.txt").write_text(TEXT)
+    (root / "sub" / "mail.gz").write_bytes(gzip.compress(TEXT.encode()))
+    (root / "sub" / "notes.bz2").write_bytes(bz2.compress(b"urn:isbn:0451450523\n"))
+    (root / "sub" / "data.xz").write_bytes(lzma.compress(b"<urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>"))
+    (root / "image.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 40)
+    (root / "latin1.txt").write_bytes(b"caf\xe9 \xff\xfe urn:example:after-bad-bytes\n")
+    damaged = gzip.compress("".join(f"urn:example:n{i * 7919 % 100003} " for i in range(20000)).encode())
+    (root / "broken.gz").write_bytes(damaged[: len(damaged) // 2])
+    os.symlink(root / "nowhere", root / "dangling")
+    return root
+
+
+def _statuses(files_table):
+    return {os.path.basename(r["source"]): (r["status"], r["hits"]) for r in files_table.to_pylist()}
+
+
+def test_scan_to_parquet(corpus, tmp_path):
+    out = tmp_path / "index.parquet"
+    res = run("scan", str(corpus), "-o", str(out), "--jobs", "1")
+    assert res.returncode == 1, res.stderr  # the truncated gzip and the dangling link are errors
+    hits = pq.read_table(out)
+    files = pq.read_table(tmp_path / "index.files.parquet")
+    st = _statuses(files)
+    assert st["plain.txt"] == ("scanned", 4)
+    assert st["mail.gz"] == ("scanned", 4)
+    assert st["notes.bz2"] == ("scanned", 1)
+    assert st["data.xz"] == ("scanned", 1)
+    assert st["image.png"][0] == "skipped-binary"
+    assert st["latin1.txt"] == ("scanned", 1)
+    assert st["broken.gz"][0] == "error" and st["broken.gz"][1] >= 1  # hits before the damage are kept
+    assert st["dangling"][0] == "error"
+    urns = hits.column("urn").to_pylist()
+    assert "urn:ietf:params:xml:ns:yang:ietf-interfaces" in urns
+    assert "URN:ISBN:0-395-36341-1" in urns and "urn:example:after-bad-bytes" in urns
+    assert b"error" in res.stderr and b"skipped (binary)" in res.stderr
+    meta = json.loads(pq.read_schema(out).metadata[b"urnscan"])
+    assert meta["params"]["profile"] == "rfc8141" and meta["urnscan_version"]
+
+
+def test_parquet_readable_by_real_clients(corpus, tmp_path):
+    out = tmp_path / "i.parquet"
+    run("scan", str(corpus / "plain.txt"), "-o", str(out))
+    import pandas as pd
+
+    df = pd.read_parquet(out)
+    assert len(df) == 4 and df["valid"].sum() == 3
+    duckdb = pytest.importorskip("duckdb")
+    assert duckdb.sql(f"select count(*) from read_parquet('{out}') where valid").fetchall() == [(3,)]
+    polars = pytest.importorskip("polars")
+    assert polars.read_parquet(out).filter(polars.col("form") == "wrapped").height == 1
+
+
+def test_jobs_two_equals_jobs_one(corpus, tmp_path):
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    run("scan", str(corpus), "-o", str(one), "--jobs", "1")
+    run("scan", str(corpus), "-o", str(two), "--jobs", "2")
+    rows_one = sorted(one.read_text().splitlines())
+    assert rows_one and rows_one == sorted(two.read_text().splitlines())
+
+
+def test_large_file_split_into_ranges_matches(tmp_path):
+    big = tmp_path / "big.txt"
+    block = TEXT * 40 + "urn:x:" + "y" * 300 + " " + "\r\n" * 3
+    big.write_text(block * 120)
+    env = dict(os.environ, URNSCAN_SPLIT_BYTES="65536")
+    a = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(big), "--format", "jsonl", "-j", "1"],
+                       capture_output=True, env=env)
+    b = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(big), "--format", "jsonl", "-j", "2"],
+                       capture_output=True, env=env)
+    assert a.returncode == b.returncode == 0
+    assert a.stdout.splitlines() == b.stdout.splitlines() and len(a.stdout.splitlines()) > 10000
+
+
+def test_stdin_and_text_output():
+    res = run("scan", "-", stdin=TEXT.encode())
+    assert res.returncode == 0
+    lines = res.stdout.decode().splitlines()
+    assert lines[0] == "(stdin):1:12:URN:ISBN:0-395-36341-1"
+    assert lines[-1].startswith("(stdin):4:5:urn:ab-:x [invalid: nid-trailing-hyphen")
+
+
+def test_valid_only_and_profile(corpus):
+    res = run("scan", str(corpus / "plain.txt"), "--valid-only", "--format", "jsonl")
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(rows) == 3 and all(r["valid"] for r in rows)
+    res = run("scan", str(corpus / "plain.txt"), "--profile", "rfc2141", "--format", "jsonl")
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [r["valid"] for r in rows if r["nid"] == "ab-"] == [True]
+
+
+def test_include_exclude(corpus):
+    res = run("scan", str(corpus), "--include", "*.txt", "--exclude", "latin1*", "-q")
+    assert {line.split(":")[0].rsplit("/", 1)[-1] for line in res.stdout.decode().splitlines()} == {"plain.txt"}
+
+
+def test_existing_output_needs_force(corpus, tmp_path):
+    out = tmp_path / "x.parquet"
+    assert run("scan", str(corpus / "plain.txt"), "-o", str(out)).returncode == 0
+    res = run("scan", str(corpus / "plain.txt"), "-o", str(out))
+    assert res.returncode == 2 and b"--force" in res.stderr
+    assert run("scan", str(corpus / "plain.txt"), "-o", str(out), "--force").returncode == 0
+
+
+def test_dataset_output(corpus, tmp_path):
+    out = tmp_path / "ds"
+    res = run("scan", str(corpus), "-o", str(out) + "/", "-q")
+    assert res.returncode == 1
+    import pyarrow.dataset as ds
+
+    assert ds.dataset(out).count_rows() > 5
+    assert (out / "_files.parquet").exists()
+
+
+def test_interrupted_scan_leaves_no_output(tmp_path):
+    # a FIFO that never delivers EOF keeps the scan busy; SIGINT it
+    import signal
+    import time
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    out = tmp_path / "out.parquet"
+    proc = subprocess.Popen([sys.executable, "-m", "urnscan", "scan", str(fifo), "-o", str(out), "-j", "1"],
+                            stderr=subprocess.PIPE)
+    writer = open(fifo, "wb")
+    writer.write(b"urn:example:a " * 1000)
+    writer.flush()
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=30)
+    writer.close()
+    assert proc.returncode == 130
+    assert not out.exists()
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("scan",), b"required"),
+    (("scan", "x", "-o", "out.weird"), b"output format"),
+    (("scan", "x", "--format", "parquet"), b"needs -o"),
+    (("scan", "x", "--max-urn-length", "3"), b"max_urn_length"),
+])
+def test_usage_errors(args, message, tmp_path):
+    res = run(*args, cwd=tmp_path)
+    assert res.returncode == 2 and message in res.stderr
+
+
+def test_help_is_complete():
+    text = run("scan", "--help").stdout.decode()
+    for option in ("--output", "--format", "--profile", "--no-trim", "--valid-only", "--include", "--exclude",
+                   "--jobs", "--max-urn-length", "--quiet", "--force"):
+        assert option in text

@@ -1,0 +1,55 @@
+"""A file scanned in byte ranges gives exactly the hits of one scan."""
+import random
+
+import pytest
+
+from urnscan.ranges import plan_ranges, scan_file_in_ranges
+from urnscan.scanner import ScanOptions, scan_bytes
+
+PIECES = [
+    b"prose about return: and Saturn: ", b"urn:isbn:0451450523. ", b"<URN:foo:bar-\r\n   baz> ",
+    b'"urn:ietf:params:rtp-\n   hdrext:sdes:cname" ', b"\r\n", b"\n", b"\r", b"  ", b"urn:x:" + b"y" * 300 + b" ",
+    b"http://nbn-resolving.de/urn:nbn:de:bsz:24-opus-12345&x=1 ", b"urn:ex:a:urn:ex:b ", b"caf\xc3\xa9 ",
+    b"urn:example:weather?=op=map&lat=39.56\n   &lon=-104.85 ", b"word " * 20,
+]
+
+
+def make_corpus(seed, size):
+    rnd = random.Random(seed)
+    out = bytearray()
+    while len(out) < size:
+        out += rnd.choice(PIECES)
+    return bytes(out)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("parts", [2, 3, 7])
+def test_ranges_equal_single_scan(tmp_path, seed, parts):
+    data = make_corpus(seed, 60_000)
+    path = tmp_path / "corpus.txt"
+    path.write_bytes(data)
+    options = ScanOptions(max_urn_length=256)
+    whole = list(scan_bytes([data], source=str(path), max_urn_length=256))
+    split = list(scan_file_in_ranges(str(path), parts, options, source=str(path), min_size=1))
+    assert split == whole
+
+
+def test_boundary_inside_a_candidate(tmp_path):
+    # every cut position through a candidate that hides an inner "urn:"
+    data = b"aaa urn:ex:a:urn:ex:b\nurn:ex:c <urn:ex:d\n  e> urn:x:" + b"z" * 400 + b"urn:ex:f end"
+    path = tmp_path / "c.txt"
+    path.write_bytes(data)
+    options = ScanOptions(max_urn_length=256)
+    whole = list(scan_bytes([data], max_urn_length=256))
+    from urnscan.ranges import Range, scan_range, stitch
+    for cut in range(1, len(data)):
+        results = [scan_range(Range(str(path), 0, cut), options), scan_range(Range(str(path), cut, len(data)), options)]
+        assert list(stitch(results, options)) == whole, cut
+
+
+def test_plan_never_splits_crlf(tmp_path):
+    data = b"\r\n" * 5000
+    path = tmp_path / "crlf.txt"
+    path.write_bytes(data)
+    for rng in plan_ranges(str(path), len(data), 7, min_size=1):
+        assert data[rng.start - 1:rng.start + 1] != b"\r\n"

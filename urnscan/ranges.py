@@ -1,0 +1,185 @@
+"""Scanning one large file in byte ranges, in parallel, with exactly the
+hits of a single streaming scan.
+
+A range ``[start, stop)`` is scanned like the whole file would be from
+``start`` (the bytes just before it serve as context), keeping the hits that
+start inside it; each range also counts its line breaks.  Stitching the
+ranges in order then fixes two things:
+
+* positions: line numbers and the columns of hits on a range's first line
+  depend on the line breaks before the range;
+* a candidate that crosses a range boundary (or an over-long run) hides the
+  ``urn:`` occurrences inside it from a single scan.  When the previous
+  range's last hit ends past the boundary, the next range is scanned again
+  from that end, until the two scans meet at a hit both found from a
+  decided position -- from there on they agree, because each decision
+  depends only on the text.
+
+Only plain (uncompressed) regular files can be split.  Split points never
+fall between CR and LF.
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterator, List, NamedTuple, Optional, Sequence
+
+from .candidates import LOOKBACK
+from .model import Hit
+from .scanner import ByteScanner, ScanOptions
+
+READ_SIZE = 1 << 20
+
+
+class Range(NamedTuple):
+    path: str
+    start: int
+    stop: int
+
+
+class RangeResult(NamedTuple):
+    range: Range
+    hits: List[Hit]  # line/column relative to range.start (line 1 starts there)
+    breaks: int  # line breaks in [start, stop)
+    last_break_end: Optional[int]  # absolute offset just after the last break, if any
+
+
+def plan_ranges(path: str, size: int, parts: int, min_size: int = 1 << 24) -> List[Range]:
+    """Split ``path`` into up to ``parts`` ranges of at least ``min_size``
+    bytes, never between CR and LF."""
+    count = max(1, min(parts, size // max(1, min_size)))
+    if count == 1:
+        return [Range(path, 0, size)]
+    cuts = [size * i // count for i in range(1, count)]
+    with open(path, "rb") as fh:
+        fixed = []
+        for cut in cuts:
+            fh.seek(cut - 1)
+            pair = fh.read(2)
+            fixed.append(cut + 1 if pair == b"\r\n" else cut)
+    bounds = [0] + fixed + [size]
+    return [Range(path, a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+def _count_breaks(data: bytes) -> int:
+    lf = data.count(b"\n")
+    cr = data.count(b"\r")
+    return lf + cr - data.count(b"\r\n") if cr else lf
+
+
+def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: Optional[str],
+               until_hit: Optional[Sequence[Hit]] = None) -> Iterator[Hit]:
+    """Hits whose ``urn:`` starts in [start, stop) as a scan from ``start``
+    finds them (lines relative to ``start``)."""
+    base = max(0, start - LOOKBACK)
+    scanner = ByteScanner(source, options, base=base, scan_from=start)
+    with open(path, "rb") as fh:
+        fh.seek(base)
+        offset = base
+        while True:
+            # read to just past the range (plus the look-ahead window), then on
+            # in small steps only while a candidate is still undecided
+            want = max(stop - offset + options.window, 1 << 16)
+            chunk = fh.read(min(READ_SIZE, want))
+            offset += len(chunk)
+            hits = scanner.feed(chunk) if chunk else scanner.finish()
+            for hit in hits:
+                if hit.start >= stop:
+                    return
+                yield hit
+            if not chunk or scanner.position >= stop:
+                return
+
+
+def scan_range(rng: Range, options: ScanOptions, source: Optional[str] = None) -> RangeResult:
+    """Scan one range (run in a worker process)."""
+    hits = list(_scan_from(rng.path, rng.start, rng.stop, options, source))
+    breaks = 0
+    last_break_end = None
+    with open(rng.path, "rb") as fh:
+        fh.seek(rng.start)
+        pos = rng.start
+        remaining = rng.stop - rng.start
+        while remaining > 0:
+            data = fh.read(min(READ_SIZE, remaining))
+            if not data:
+                break
+            n = _count_breaks(data)
+            if n:
+                breaks += n
+                last_break_end = pos + max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
+            pos += len(data)
+            remaining -= len(data)
+    return RangeResult(rng, hits, breaks, last_break_end)
+
+
+def stitch(results: Sequence[RangeResult], options: ScanOptions, source: Optional[str] = None) -> Iterator[Hit]:
+    """The hits of a single scan of the whole file, from the ranges' results
+    in file order."""
+    lines_before = 0  # line breaks before the current range
+    line_start = 0  # absolute start of the line the current range starts on
+    covered = 0  # end of the last hit emitted
+    for result in results:
+        rng = result.range
+        hits = result.hits
+        if covered > rng.start:
+            hits = _resync(rng, hits, covered, options, source)
+
+        for hit in hits:
+            if hit.start < covered:
+                continue
+            if hit.line == 1:
+                column = hit.start - line_start + 1
+            else:
+                column = hit.column
+            # a rescanned hit's line is relative to its own scan start
+            yield hit._replace(line=lines_before + hit.line, column=column)
+            covered = hit.end
+        lines_before += result.breaks
+        if result.last_break_end is not None:
+            line_start = result.last_break_end
+
+
+def _resync(rng: Range, hits: List[Hit], covered: int, options: ScanOptions, source: Optional[str]) -> List[Hit]:
+    """The range's hits after ``covered`` as a scan of the whole file sees
+    them: rescan from ``covered`` until the rescan meets one of the range's
+    own hits, then keep the rest of those."""
+    # both scans decide the candidate at a given start the same way (it
+    # depends only on the text), so a shared start is a meeting point
+    own = {h.start: i for i, h in enumerate(hits)}
+    out: List[Hit] = []
+    # lines of the rescan count from `covered`; rebase them onto rng.start
+    with open(rng.path, "rb") as fh:
+        fh.seek(rng.start)
+        prefix = fh.read(max(0, covered - rng.start))
+    extra_breaks = _count_breaks(prefix)
+    last = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"))
+    prefix_line_start = rng.start + last + 1 if last >= 0 else None
+    for hit in _scan_from(rng.path, covered, rng.stop, options, source):
+        i = own.get(hit.start)
+        if i is not None:
+            return out + hits[i:]
+        out.append(_rebase(hit, extra_breaks, prefix_line_start))
+    return out
+
+
+def _rebase(hit: Hit, extra_breaks: int, prefix_line_start: Optional[int]) -> Hit:
+    """A hit from a scan started inside a range, its line made relative to
+    the range start (stitch computes the columns of line-1 hits)."""
+    if hit.line == 1 and extra_breaks:
+        return hit._replace(line=1 + extra_breaks, column=hit.start - prefix_line_start + 1)
+    return hit._replace(line=hit.line + extra_breaks)
+
+
+def scan_file_in_ranges(path: str, parts: int, options: ScanOptions, source: Optional[str] = None,
+                        min_size: int = 1 << 24, map_fn=map) -> Iterator[Hit]:
+    """Scan a plain file as ``parts`` ranges with ``map_fn`` (e.g. an
+    executor's ``map``); yields the same hits as a single scan."""
+    size = os.path.getsize(path)
+    ranges = plan_ranges(path, size, parts, min_size)
+    results = map_fn(_scan_range_task, [(r, options, source) for r in ranges])
+    yield from stitch(list(results), options, source)
+
+
+def _scan_range_task(args) -> RangeResult:
+    rng, options, source = args
+    return scan_range(rng, options, source)

@@ -1,0 +1,565 @@
+"""Writing the index as Parquet, atomically and in bounded memory.
+
+Layouts
+-------
+
+**Single file** (``out_path`` is anything else than a directory):
+
+* ``index.parquet`` -- the hits table (:data:`~urnscan.sinks.schema.HIT_SCHEMA`);
+* ``index.files.parquet`` -- the files table beside it
+  (:data:`~urnscan.sinks.schema.FILES_SCHEMA`).  The name is the output name
+  with ``.parquet`` removed, plus ``.files.parquet``.
+
+**Dataset** (``out_path`` is an existing directory, or ends with ``/``; the
+directory is created when missing):
+
+* ``hits-00000.parquet``, ``hits-00001.parquet``, ... -- the hits; a part
+  is closed at the first batch boundary once it holds ``part_rows`` rows
+  or more (there is always at least one part, maybe empty);
+* ``_files.parquet`` -- the files table.
+
+Read a dataset with ``pyarrow.dataset.dataset(dir)`` or
+``pandas.read_parquet(dir)`` (both skip names starting with ``_`` or
+``.``), or with the glob ``dir/hits-*.parquet`` in DuckDB
+(``read_parquet('dir/hits-*.parquet')``) and polars
+(``pl.read_parquet('dir/hits-*.parquet')``).  Do not glob ``dir/*.parquet``:
+that picks up the files table too.  ``pyarrow.dataset`` reads every other
+file of the directory, so keep other files out of it, or pass it the list
+of parts.
+
+Atomicity
+---------
+
+Every file is written under a hidden temporary name in its final directory
+(``.<name>.<random>.tmp``), flushed to disk (``fsync``) and renamed into
+place with :func:`os.replace` only when the sink is closed without an
+error.  Leaving the ``with`` block by an exception (including
+``KeyboardInterrupt``) deletes the temporary files: nothing is left at the
+output path, and an existing output is left as it was.  In a dataset, the
+parts are all renamed at the end, so a reader never sees part of a run.
+(A process killed outright may leave a hidden ``*.tmp`` file behind; it is
+never at the output path.)
+
+An existing output is refused unless ``force=True``: call
+:func:`check_writable` before scanning to fail early.  With ``force``, a
+dataset's old ``hits-*.parquet`` parts and ``_files.parquet`` are replaced;
+other files in the directory are never touched.
+
+Format
+------
+
+zstd compression, Parquet dictionary encoding, one row group per batch of
+``batch_rows`` rows; the Arrow schema is stored, so dictionary columns come
+back as dictionary (categorical) columns.  The key ``urnscan`` of the file
+metadata holds a JSON object::
+
+    {"urnscan_version": "...", "schema_version": "1", "table": "hits",
+     "params": {...the scan parameters given by the caller...}}
+
+Memory: at most ``batch_rows`` hits are buffered; each full buffer is
+written as a row group and dropped.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Union
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .._version import __version__
+from ..errors import SinkError
+from ..model import Hit
+from .schema import (
+    FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, FileStatus, files_to_record_batch,
+    hits_to_record_batch,
+)
+
+__all__ = [
+    "ParquetSink", "OutputLayout", "check_writable", "plan_output", "read_metadata",
+    "METADATA_KEY", "PART_GLOB", "FILES_TABLE_NAME", "DEFAULT_BATCH_ROWS",
+    "DEFAULT_PART_ROWS",
+]
+
+#: Key of the urnscan JSON in the Parquet file metadata.
+METADATA_KEY = "urnscan"
+#: Glob of the hit parts of a dataset directory.
+PART_GLOB = "hits-*.parquet"
+#: Name of the files table inside a dataset directory.
+FILES_TABLE_NAME = "_files.parquet"
+DEFAULT_BATCH_ROWS = 65536
+DEFAULT_PART_ROWS = 1 << 20
+
+_PART_RE = re.compile(r"hits-\d{5,}\.parquet\Z")
+
+
+def _part_name(i: int) -> str:
+    return f"hits-{i:05d}.parquet"
+
+
+# ---------------------------------------------------------------------------
+# Layout and up-front checks
+# ---------------------------------------------------------------------------
+
+
+class OutputLayout(NamedTuple):
+    """Where a run's output goes.
+
+    ``dataset`` tells the layout; ``path`` is the output file (single-file
+    layout) or the directory (dataset); ``files_path`` is the files table.
+    """
+
+    dataset: bool
+    path: str
+    files_path: str
+
+
+def plan_output(out_path: Union[str, os.PathLike]) -> OutputLayout:
+    """The layout ``out_path`` asks for (see the module docs)."""
+    path = os.fspath(out_path)
+    if not path:
+        raise SinkError("empty output path")
+    if path.endswith(("/", os.sep)) or os.path.isdir(path):
+        directory = path.rstrip("/" + os.sep) or path
+        return OutputLayout(True, directory, os.path.join(directory, FILES_TABLE_NAME))
+    head, name = os.path.split(path)
+    stem = name[:-len(".parquet")] if name.endswith(".parquet") and name != ".parquet" else name
+    return OutputLayout(False, path, os.path.join(head, stem + ".files.parquet"))
+
+
+def _existing_ancestor(path: str) -> str:
+    path = os.path.abspath(path)
+    while not os.path.exists(path):
+        parent = os.path.dirname(path)
+        if parent == path:
+            break
+        path = parent
+    return path
+
+
+def _check_dir_writable(directory: str) -> None:
+    anc = _existing_ancestor(directory)
+    if not os.path.isdir(anc):
+        raise SinkError(f"{directory}: not a directory ({anc} is a file)")
+    if not os.access(anc, os.W_OK | os.X_OK):
+        raise SinkError(f"{anc}: permission denied (cannot write the output)")
+
+
+def _our_dataset_files(directory: str) -> List[str]:
+    try:
+        names = os.listdir(directory)
+    except OSError as exc:
+        raise SinkError(f"{directory}: {exc.strerror or exc}") from exc
+    return sorted(n for n in names if _PART_RE.match(n) or n == FILES_TABLE_NAME)
+
+
+def check_writable(out_path: Union[str, os.PathLike], force: bool = False) -> OutputLayout:
+    """Check, before anything is scanned, that the output can be written.
+
+    Raises :class:`SinkError` when the output exists and ``force`` is false
+    (a dataset directory "exists" when it holds ``hits-*.parquet`` parts or
+    a files table; an empty directory is fine), when a parent is not a
+    directory or when the place is not writable.  Returns the layout.
+    """
+    layout = plan_output(out_path)
+    if layout.dataset:
+        if os.path.exists(layout.path):
+            if not os.path.isdir(layout.path):
+                raise SinkError(f"{layout.path}: exists and is not a directory")
+            ours = _our_dataset_files(layout.path)
+            if ours and not force:
+                raise SinkError(
+                    f"{layout.path}: already holds an urnscan dataset ({ours[0]}...); "
+                    "use --force (force=True) to overwrite")
+            _check_dir_writable(layout.path)
+        else:
+            _check_dir_writable(os.path.dirname(os.path.abspath(layout.path)))
+        return layout
+    for p in (layout.path, layout.files_path):
+        if os.path.lexists(p):
+            if os.path.isdir(p):
+                raise SinkError(f"{p}: is a directory")
+            if not force:
+                raise SinkError(f"{p}: already exists; use --force (force=True) to overwrite")
+    _check_dir_writable(os.path.dirname(os.path.abspath(layout.path)))
+    return layout
+
+
+def read_metadata(path: Union[str, os.PathLike]) -> Dict[str, Any]:
+    """The urnscan metadata (versions, scan parameters) of a Parquet file."""
+    md = pq.read_metadata(os.fspath(path)).metadata or {}
+    raw = md.get(METADATA_KEY.encode())
+    if raw is None:
+        raise SinkError(f"{os.fspath(path)}: not written by urnscan (no '{METADATA_KEY}' metadata)")
+    return json.loads(raw)
+
+
+# ---------------------------------------------------------------------------
+# One atomically written Parquet file
+# ---------------------------------------------------------------------------
+
+
+def _fsync_dir(directory: str) -> None:
+    try:
+        fd = os.open(directory or ".", os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class _AtomicParquet:
+    """A Parquet file written under a hidden temporary name."""
+
+    def __init__(self, target: str, schema: pa.Schema, meta: bytes, *,
+                 compression: str, compression_level: Optional[int], row_group_size: int):
+        self.target = target
+        directory, name = os.path.split(target)
+        self.directory = directory or "."
+        # Reserve a fresh hidden name: O_EXCL, mode 0666 minus the umask.
+        while True:
+            tmp = os.path.join(self.directory, f".{name}.{secrets.token_hex(4)}.tmp")
+            try:
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                raise SinkError(f"{target}: cannot create a file: {exc.strerror or exc}") from exc
+            os.close(fd)
+            break
+        self.tmp = tmp
+        self.rows = 0
+        self.row_groups = 0
+        self._row_group_size = row_group_size
+        self._closed = False
+        metadata = dict(schema.metadata or {})
+        metadata[METADATA_KEY.encode()] = meta
+        try:
+            self._writer = pq.ParquetWriter(
+                tmp, schema.with_metadata(metadata), compression=compression,
+                compression_level=compression_level, use_dictionary=True,
+                write_statistics=True)
+        except BaseException:
+            self._unlink()
+            raise
+
+    def write(self, batch: pa.RecordBatch) -> None:
+        if batch.num_rows == 0:
+            return
+        try:
+            self._writer.write_batch(batch, row_group_size=self._row_group_size)
+        except OSError as exc:
+            raise SinkError(f"{self.target}: write failed: {exc}") from exc
+        self.rows += batch.num_rows
+        self.row_groups += -(-batch.num_rows // self._row_group_size)
+
+    def finish(self) -> None:
+        """Close the writer and flush the file to disk (still under its temp name)."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._writer.close()
+            fd = os.open(self.tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise SinkError(f"{self.target}: write failed: {exc}") from exc
+
+    def commit(self) -> None:
+        try:
+            os.replace(self.tmp, self.target)
+        except OSError as exc:
+            raise SinkError(f"{self.target}: cannot move into place: {exc.strerror or exc}") from exc
+
+    def _unlink(self) -> None:
+        try:
+            os.unlink(self.tmp)
+        except FileNotFoundError:
+            pass
+        except OSError:
+            pass
+
+    def abort(self) -> None:
+        if not self._closed:
+            self._closed = True
+            try:
+                self._writer.close()
+            except Exception:
+                pass
+        self._unlink()
+
+
+# ---------------------------------------------------------------------------
+# The sink
+# ---------------------------------------------------------------------------
+
+
+class ParquetSink:
+    """Write hits (and the per-input files table) to Parquet.
+
+    Use as a context manager::
+
+        check_writable(out, force)              # before scanning: fail early
+        with ParquetSink(out, params=params, force=force) as sink:
+            sink.write_hits(hits)
+            sink.add_file_status(path, "scanned", bytes=n, hits=k, valid_hits=v)
+
+    The output appears at ``out_path`` only when the ``with`` block ends
+    without an exception; see the module docs for the layouts.
+    ``params`` (JSON-serialisable; other values are stored as strings) goes
+    into the file metadata.
+    """
+
+    def __init__(self, out_path: Union[str, os.PathLike], *, params: Optional[dict] = None,
+                 force: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
+                 part_rows: int = DEFAULT_PART_ROWS, compression: str = "zstd",
+                 compression_level: Optional[int] = None):
+        if batch_rows < 1:
+            raise ValueError("batch_rows must be positive")
+        if part_rows < 1:
+            raise ValueError("part_rows must be positive")
+        self.layout = check_writable(out_path, force)
+        self.force = force
+        self.batch_rows = int(batch_rows)
+        self.part_rows = int(part_rows)
+        self.compression = compression
+        self.compression_level = compression_level
+        self.params = dict(params or {})
+        self._buffer: List[Hit] = []
+        self._files_buffer: List[FileStatus] = []
+        self._parts: List[_AtomicParquet] = []
+        self._current: Optional[_AtomicParquet] = None
+        self._files: Optional[_AtomicParquet] = None
+        self._created_dirs: List[str] = []
+        self._state = "new"  # new -> open -> closed | aborted
+        #: Hits written to Parquet so far (not counting the buffer).
+        self.rows_written = 0
+        #: Largest number of hits ever held in the buffer.
+        self.peak_buffered_rows = 0
+        #: Rows of the files table so far.
+        self.files_rows = 0
+        #: Paths written, once closed.
+        self.paths: List[str] = []
+
+    # -- metadata --------------------------------------------------------------
+
+    def _meta(self, table: str) -> bytes:
+        doc = {"urnscan_version": __version__, "schema_version": SCHEMA_VERSION,
+               "table": table, "params": self.params}
+        return json.dumps(doc, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8")
+
+    def _new_file(self, target: str, schema: pa.Schema, table: str) -> _AtomicParquet:
+        return _AtomicParquet(target, schema, self._meta(table), compression=self.compression,
+                              compression_level=self.compression_level,
+                              row_group_size=self.batch_rows)
+
+    # -- life cycle ------------------------------------------------------------
+
+    def open(self) -> "ParquetSink":
+        if self._state != "new":
+            raise SinkError("sink already opened")
+        self._state = "open"
+        try:
+            target_dir = (self.layout.path if self.layout.dataset
+                          else os.path.dirname(self.layout.path) or ".")
+            self._makedirs(target_dir)
+            self._files = self._new_file(self.layout.files_path, FILES_SCHEMA, "files")
+            self._start_part()
+        except BaseException:
+            self.abort()
+            raise
+        return self
+
+    def _makedirs(self, directory: str) -> None:
+        missing = []
+        d = os.path.abspath(directory)
+        while not os.path.exists(d):
+            missing.append(d)
+            parent = os.path.dirname(d)
+            if parent == d:
+                break
+            d = parent
+        for d in reversed(missing):
+            try:
+                os.mkdir(d)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                raise SinkError(f"{d}: cannot create directory: {exc.strerror or exc}") from exc
+            self._created_dirs.append(d)
+
+    def _start_part(self) -> None:
+        if self.layout.dataset:
+            target = os.path.join(self.layout.path, _part_name(len(self._parts)))
+        else:
+            target = self.layout.path
+        self._current = self._new_file(target, HIT_SCHEMA, "hits")
+        self._parts.append(self._current)
+
+    def __enter__(self) -> "ParquetSink":
+        return self.open() if self._state == "new" else self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        if exc_type is not None:
+            self.abort()
+            return False
+        self.close()
+        return False
+
+    def __del__(self):  # a sink dropped without close(): leave nothing behind
+        try:
+            if getattr(self, "_state", None) == "open":
+                self.abort()
+        except Exception:
+            pass
+
+    # -- writing ---------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._state == "new":
+            self.open()
+        elif self._state != "open":
+            raise SinkError(f"sink is {self._state}")
+
+    def write_hit(self, hit: Hit) -> None:
+        self._check_open()
+        self._buffer.append(hit)
+        if len(self._buffer) >= self.batch_rows:
+            self._flush()
+
+    def write_hits(self, hits: Iterable[Hit]) -> int:
+        """Write hits from any iterable (consumed lazily); returns how many."""
+        self._check_open()
+        n = 0
+        buf = self._buffer
+        limit = self.batch_rows
+        for hit in hits:
+            buf.append(hit)
+            n += 1
+            if len(buf) >= limit:
+                self._flush()
+                buf = self._buffer
+        return n
+
+    def _flush(self) -> None:
+        if not self._buffer:
+            return
+        self.peak_buffered_rows = max(self.peak_buffered_rows, len(self._buffer))
+        batch = hits_to_record_batch(self._buffer)
+        self._buffer = []
+        if self._current is None:
+            self._start_part()
+        assert self._current is not None
+        self._current.write(batch)
+        self.rows_written += batch.num_rows
+        del batch
+        if self.layout.dataset and self._current.rows >= self.part_rows:
+            self._current.finish()
+            self._current = None
+
+    def add_file_status(self, source: Union[str, FileStatus], status: Optional[str] = None,
+                        reason: Optional[str] = None, *, bytes: int = 0,
+                        compressed_bytes: Optional[int] = None,
+                        compression: Optional[str] = None, hits: int = 0,
+                        valid_hits: int = 0) -> None:
+        """Record what happened to one input (a row of the files table).
+
+        ``status`` is ``"scanned"``, ``"skipped-binary"`` or ``"error"``.
+        A :class:`~urnscan.sinks.schema.FileStatus` may be passed instead.
+        """
+        self._check_open()
+        if isinstance(source, FileStatus):
+            row = source
+        else:
+            if status is None:
+                raise TypeError("add_file_status() needs a status")
+            row = FileStatus(source, status, reason, bytes, compressed_bytes, compression,
+                             hits, valid_hits)
+        self._files_buffer.append(row)
+        if len(self._files_buffer) >= self.batch_rows:
+            self._flush_files()
+
+    def _flush_files(self) -> None:
+        if not self._files_buffer:
+            return
+        batch = files_to_record_batch(self._files_buffer)
+        self._files_buffer = []
+        assert self._files is not None
+        self._files.write(batch)
+        self.files_rows += batch.num_rows
+
+    # -- finishing -------------------------------------------------------------
+
+    @property
+    def row_groups_written(self) -> int:
+        return sum(p.row_groups for p in self._parts)
+
+    def close(self) -> List[str]:
+        """Write what is buffered and move every file into place.
+
+        Returns the paths written.  On any failure everything is removed
+        and :class:`SinkError` is raised.
+        """
+        if self._state == "closed":
+            return self.paths
+        if self._state == "aborted":
+            raise SinkError("sink was aborted")
+        self._check_open()
+        try:
+            self._flush()
+            self._flush_files()
+            for part in self._parts:
+                part.finish()
+            assert self._files is not None
+            self._files.finish()
+            if not self.force:  # the output may have appeared since we checked
+                check_writable(self.layout.path if not self.layout.dataset
+                               else self.layout.path + os.sep, False)
+            stale: List[str] = []
+            if self.layout.dataset:
+                new = {os.path.basename(p.target) for p in self._parts}
+                stale = [n for n in _our_dataset_files(self.layout.path)
+                         if n not in new and n != FILES_TABLE_NAME]
+            for part in self._parts:
+                part.commit()
+            self._files.commit()
+        except BaseException:
+            self.abort()
+            raise
+        self._state = "closed"
+        for name in stale:
+            try:
+                os.unlink(os.path.join(self.layout.path, name))
+            except OSError:
+                pass
+        _fsync_dir(self.layout.path if self.layout.dataset
+                   else os.path.dirname(self.layout.path))
+        self.paths = [p.target for p in self._parts] + [self._files.target]
+        return self.paths
+
+    def abort(self) -> None:
+        """Drop everything written: no output appears, temp files are removed."""
+        if self._state in ("closed", "aborted"):
+            return
+        self._state = "aborted"
+        self._buffer = []
+        self._files_buffer = []
+        for part in self._parts:
+            part.abort()
+        if self._files is not None:
+            self._files.abort()
+        for d in reversed(self._created_dirs):
+            try:
+                os.rmdir(d)
+            except OSError:
+                break

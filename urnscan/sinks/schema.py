@@ -1,0 +1,270 @@
+"""The Arrow schemas of urnscan's output, defined once.
+
+Two tables:
+
+* **hits** (:data:`HIT_SCHEMA`): one row per URN candidate, the fields of
+  :class:`urnscan.model.Hit`;
+* **files** (:data:`FILES_SCHEMA`): one row per input of a run, with what
+  happened to it (scanned, skipped as binary, error and why).
+
+Both carry :data:`SCHEMA_VERSION`.  Every field has a ``doc`` entry in its
+field metadata; :func:`describe_schema` renders those docs as the markdown
+tables of the README.  Change a column, its type or its meaning and the
+version changes too.
+
+Columns whose values repeat (source, form, NID, namespace status, profile,
+finding codes, file status, compression) are Arrow dictionary columns, so
+they load as categoricals in pandas and polars.
+"""
+from __future__ import annotations
+
+from itertools import accumulate, chain
+from typing import Any, Iterable, List, Optional, Sequence
+
+import pyarrow as pa
+
+from ..errors import SinkError
+from ..model import Hit
+from .status import ERROR, FILE_STATUSES, SCANNED, SKIPPED_BINARY, FileStatus
+
+__all__ = [
+    "SCHEMA_VERSION", "HIT_SCHEMA", "FILES_SCHEMA", "FILE_STATUSES",
+    "SCANNED", "SKIPPED_BINARY", "ERROR", "FileStatus",
+    "hits_to_record_batch", "files_to_record_batch", "describe_schema",
+]
+
+#: Version of both schemas; stored in the schema metadata of every file.
+SCHEMA_VERSION = "1"
+
+
+_DICT = pa.dictionary(pa.int32(), pa.string())
+_CODES = pa.list_(pa.field("element", _DICT, nullable=False))
+
+
+def _field(name: str, type_: pa.DataType, doc: str, nullable: bool = False) -> pa.Field:
+    return pa.field(name, type_, nullable=nullable, metadata={"doc": doc})
+
+
+HIT_SCHEMA = pa.schema(
+    [
+        _field("source", _DICT,
+               "Where the candidate was found: the input path as listed (`-` for "
+               "standard input) or the document id given by the caller; null "
+               "when none was given.", nullable=True),
+        _field("start", pa.int64(),
+               "Start offset of the span, 0-based. Byte offset in the decompressed "
+               "input for byte input, character offset for `str` input."),
+        _field("end", pa.int64(),
+               "End offset of the span (exclusive), in the same unit as `start`."),
+        _field("line", pa.int64(), "1-based line of `start`."),
+        _field("column", pa.int64(),
+               "1-based column of `start`, in the same unit as the offsets."),
+        _field("form", _DICT,
+               "`bare` (`urn:...` in running text) or `wrapped` (`<urn:...>`, the "
+               "span is the URN inside the angle brackets)."),
+        _field("folded", pa.bool_(),
+               "The URN was broken over lines and joined; the span includes the "
+               "white space removed from `urn`."),
+        _field("embedded", pa.bool_(),
+               "The URN was found inside a URL (resolver link, `?urn=`, magnet link)."),
+        _field("raw", pa.string(), "The text of the span, as it stands in the input."),
+        _field("urn", pa.string(),
+               "The URN as written: wrapper and folding white space removed, "
+               "trailing sentence punctuation trimmed."),
+        _field("literal", pa.string(),
+               "The untrimmed span the literal RFC 2141 rule gives (ends at the "
+               "first excluded character)."),
+        _field("valid", pa.bool_(), "Syntactically valid under the scan's profile (`profile`)."),
+        _field("valid_rfc2141", pa.bool_(), "Syntactically valid under RFC 2141."),
+        _field("valid_rfc8141", pa.bool_(), "Syntactically valid under RFC 8141."),
+        _field("canonical", pa.string(),
+               "Canonical form: `urn` and the NID lower-cased, percent-encoding hex "
+               "digits upper-cased, components kept; null when not a URN.",
+               nullable=True),
+        _field("key", pa.string(),
+               "URN-equivalence key: the canonical assigned name without r-, q- and "
+               "f-components; equal keys mean URN-equivalent. Null when not a URN.",
+               nullable=True),
+        _field("nid", _DICT, "The namespace identifier as written; null when none.",
+               nullable=True),
+        _field("nss", pa.string(), "The namespace-specific string as written; null when none.",
+               nullable=True),
+        _field("r_component", pa.string(),
+               "The r-component (after `?+`); null when absent, empty when present "
+               "but empty.", nullable=True),
+        _field("q_component", pa.string(),
+               "The q-component (after `?=`, or `?` in older profiles); null when "
+               "absent.", nullable=True),
+        _field("f_component", pa.string(),
+               "The f-component (after `#`); null when absent.", nullable=True),
+        _field("findings", _CODES,
+               "Codes of the findings (errors and warnings) under the scan's "
+               "profile, in order; empty when none. Messages are in the JSON lines "
+               "output."),
+        _field("namespace_status", _DICT,
+               "Status of the namespace: `formal`, `informal`, `experimental` or "
+               "`unregistered` (or `unknown`)."),
+        _field("ns_key", pa.string(),
+               "Namespace-aware equivalence key: `key` with the registered rules of "
+               "the namespace applied; merges at least what `key` merges. Null when "
+               "not a URN.", nullable=True),
+        _field("profile", _DICT, "The syntax profile `valid` and `findings` refer to."),
+    ],
+    metadata={"urnscan.table": "hits", "urnscan.schema_version": SCHEMA_VERSION},
+)
+
+FILES_SCHEMA = pa.schema(
+    [
+        _field("source", pa.string(),
+               "The input path as listed (`-` for standard input); joins "
+               "`hits.source`."),
+        _field("status", _DICT,
+               "`scanned`, `skipped-binary` (not text, not scanned) or `error` (see "
+               "`reason`; a file that failed part-way keeps the hits found before "
+               "the failure)."),
+        _field("reason", pa.string(),
+               "Why the input was not scanned, or not scanned to the end; null when "
+               "scanned.", nullable=True),
+        _field("bytes", pa.int64(), "Decompressed bytes scanned."),
+        _field("compressed_bytes", pa.int64(),
+               "Bytes read from the input itself when it was compressed; null when "
+               "not compressed.", nullable=True),
+        _field("compression", _DICT,
+               "`gzip`, `bz2`, `xz` or `zstd` (detected from the content); null when "
+               "not compressed.", nullable=True),
+        _field("hits", pa.int64(), "Number of candidates found in the input."),
+        _field("valid_hits", pa.int64(), "Number of those valid under the scan's profile."),
+    ],
+    metadata={"urnscan.table": "files", "urnscan.schema_version": SCHEMA_VERSION},
+)
+
+if tuple(HIT_SCHEMA.names) != Hit._fields:  # pragma: no cover - a coding error
+    raise ImportError("HIT_SCHEMA and urnscan.model.Hit disagree on the columns")
+
+
+# ---------------------------------------------------------------------------
+# Building record batches
+# ---------------------------------------------------------------------------
+
+
+def _clean(value: Optional[str]) -> Optional[str]:
+    """A string Arrow can store: lone surrogates (undecodable bytes of a
+    file name or of the input) become ``\\xNN`` escapes."""
+    if value is None:
+        return None
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _strings(values: Sequence[Optional[str]]) -> pa.Array:
+    try:
+        return pa.array(values, pa.string())
+    except UnicodeEncodeError:
+        return pa.array([_clean(v) for v in values], pa.string())
+
+
+def _column(field: pa.Field, values: Sequence[Any]) -> pa.Array:
+    t = field.type
+    if t == _DICT:
+        return _strings(values).dictionary_encode()
+    if t == pa.string():
+        return _strings(values)
+    return pa.array(values, t)
+
+
+def _codes_column(findings: Sequence[Sequence[Any]]) -> pa.Array:
+    """``list<dictionary<string>>`` of the finding codes, built flat."""
+    offsets = pa.array(list(chain((0,), accumulate(len(f) for f in findings))), pa.int32())
+    codes = [f.code for f in chain.from_iterable(findings)]
+    values = _strings(codes).dictionary_encode()
+    return pa.ListArray.from_arrays(offsets, values, type=_CODES)
+
+
+def _batch(schema: pa.Schema, columns: Sequence[Sequence[Any]],
+           special: Optional[dict] = None) -> pa.RecordBatch:
+    arrays = []
+    for field, values in zip(schema, columns):
+        if special and field.name in special:
+            arr = special[field.name](values)
+        else:
+            try:
+                arr = _column(field, values)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as exc:
+                raise SinkError(f"column {field.name!r}: {exc}") from exc
+        if not field.nullable and arr.null_count:
+            raise SinkError(f"column {field.name!r} must not be null")
+        arrays.append(arr)
+    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+
+
+def _empty(schema: pa.Schema) -> pa.RecordBatch:
+    return pa.RecordBatch.from_arrays([pa.array([], f.type) for f in schema], schema=schema)
+
+
+def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
+    """The rows of ``hits`` as one record batch of :data:`HIT_SCHEMA`.
+
+    Built column by column (``zip(*hits)`` over the NamedTuples), never
+    through per-row dicts.
+    """
+    hits = list(hits)
+    if not hits:
+        return _empty(HIT_SCHEMA)
+    columns = list(zip(*hits))
+    return _batch(HIT_SCHEMA, columns, {"findings": _codes_column})
+
+
+def files_to_record_batch(rows: Iterable[Sequence[Any]]) -> pa.RecordBatch:
+    """Rows of the files table (:class:`FileStatus` or equal tuples) as a batch."""
+    rows = [FileStatus(*r) for r in rows]
+    for r in rows:
+        if r.status not in FILE_STATUSES:
+            raise SinkError(f"{r.source}: unknown file status {r.status!r} "
+                            f"(expected one of {', '.join(FILE_STATUSES)})")
+    if not rows:
+        return _empty(FILES_SCHEMA)
+    return _batch(FILES_SCHEMA, list(zip(*rows)))
+
+
+# ---------------------------------------------------------------------------
+# Documentation
+# ---------------------------------------------------------------------------
+
+
+def _type_name(t: pa.DataType) -> str:
+    if pa.types.is_dictionary(t):
+        return f"dictionary<{_type_name(t.value_type)}>"
+    if pa.types.is_list(t):
+        return f"list<{_type_name(t.value_type)}>"
+    if pa.types.is_boolean(t):
+        return "bool"
+    return str(t)
+
+
+def _table(schema: pa.Schema) -> List[str]:
+    lines = ["| column | type | nullable | description |", "|---|---|---|---|"]
+    for f in schema:
+        doc = (f.metadata or {}).get(b"doc", b"").decode("utf-8").replace("|", "\\|")
+        lines.append(f"| `{f.name}` | {_type_name(f.type)} | "
+                     f"{'yes' if f.nullable else 'no'} | {doc} |")
+    return lines
+
+
+def describe_schema(table: Optional[str] = None) -> str:
+    """The schemas as markdown tables, generated from the field docs.
+
+    ``table`` is ``"hits"``, ``"files"`` or ``None`` for both, each under a
+    heading.
+    """
+    if table == "hits":
+        return "\n".join(_table(HIT_SCHEMA)) + "\n"
+    if table == "files":
+        return "\n".join(_table(FILES_SCHEMA)) + "\n"
+    if table is not None:
+        raise ValueError(f"unknown table {table!r} (expected 'hits' or 'files')")
+    out = [f"### Hits (schema version {SCHEMA_VERSION})", "",
+           "One row per URN candidate.", ""]
+    out += _table(HIT_SCHEMA)
+    out += ["", f"### Files (schema version {SCHEMA_VERSION})", "",
+            "One row per input of the run: every input is listed, scanned or not.", ""]
+    out += _table(FILES_SCHEMA)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,31 @@
+"""The per-input status of a run: one row of the files table.
+
+Kept apart from :mod:`urnscan.sinks.schema` so that code that only needs
+the statuses does not import pyarrow.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+__all__ = ["SCANNED", "SKIPPED_BINARY", "ERROR", "FILE_STATUSES", "FileStatus"]
+
+#: The input was scanned to the end.
+SCANNED = "scanned"
+#: The input is binary (see :func:`urnscan.sources.looks_binary`): not scanned.
+SKIPPED_BINARY = "skipped-binary"
+#: The input could not be read, or not to the end (``reason`` says why).
+ERROR = "error"
+FILE_STATUSES = (SCANNED, SKIPPED_BINARY, ERROR)
+
+
+class FileStatus(NamedTuple):
+    """One row of the files table (see :data:`urnscan.sinks.schema.FILES_SCHEMA`)."""
+
+    source: str
+    status: str
+    reason: Optional[str] = None
+    bytes: int = 0
+    compressed_bytes: Optional[int] = None
+    compression: Optional[str] = None
+    hits: int = 0
+    valid_hits: int = 0
