@@ -11,7 +11,19 @@ from .model import DEFAULT_PROFILE, PROFILES, Finding, Hit, Urn, Verdict
 from .scanner import scan_bytes, scan_file, scan_text
 from .syntax import is_valid, parse, validate
 
-__all__ = [
+_FRAME_NAMES = ("read_index", "read_files_table", "dedupe", "scan_series", "summary_by_namespace")
+
+
+def __getattr__(name):
+    # the pandas helpers load pandas: imported on first use only
+    if name in _FRAME_NAMES:
+        from . import frame
+
+        return getattr(frame, name)
+    raise AttributeError(f"module 'urnscan' has no attribute {name!r}")
+
+
+__all__ = [*_FRAME_NAMES,
     "__version__", "parse", "validate", "is_valid", "canonical", "equivalence_key", "display_form",
     "scan_text", "scan_bytes", "scan_file",
     "Urn", "Verdict", "Finding", "Hit", "PROFILES", "DEFAULT_PROFILE",

@@ -70,9 +70,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     _add_check(sub)
+    from .cli_dedupe import add_dedupe
     from .cli_scan import add_scan
 
     add_scan(sub)
+    add_dedupe(sub)
     return parser
 
 

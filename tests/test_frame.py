@@ -1,0 +1,125 @@
+"""pandas helpers and `urnscan dedupe`."""
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+import urnscan
+from urnscan.frame import dedupe, read_files_table, read_index, scan_series, summary_by_namespace
+
+CITATIONS = """\
+Refs: urn:isbn:0-395-36341-1 and URN:ISBN:978-0-395-36341-6, also <urn:isbn:9780395363416>.
+UUID urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6 = urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6.
+RFC: urn:ietf:rfc:2141 and URN:IETF:rfc:2141; NBN urn:nbn:DE:hbz:6-85729 vs urn:nbn:de:hbz:6-85729.
+Percent: urn:example:a%2cb and urn:example:a%2Cb; components urn:example:x?+r and urn:example:x#f.
+Different: urn:example:A and urn:example:a; invalid urn:ab-:x.
+"""
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    root = tmp_path_factory.mktemp("idx")
+    (root / "a.txt").write_text(CITATIONS)
+    (root / "b.txt").write_text("again urn:isbn:0395363411 here\n")
+    out = root / "index.parquet"
+    res = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(root / "a.txt"), str(root / "b.txt"),
+                          "-o", str(out), "-q"], capture_output=True)
+    assert res.returncode == 0, res.stderr
+    return out
+
+
+def test_read_index_has_categoricals(index):
+    df = read_index(index)
+    assert isinstance(df["source"].dtype, pd.CategoricalDtype)
+    assert isinstance(df["nid"].dtype, pd.CategoricalDtype)
+    assert len(df) == 17
+    files = read_files_table(index)
+    assert set(files["status"]) == {"scanned"}
+
+
+def _group_of(groups, urn):
+    return next(g for g in groups.itertuples() if urn in g.spellings)
+
+
+@pytest.mark.parametrize("level, together, apart", [
+    ("key", ["urn:ietf:rfc:2141", "URN:IETF:rfc:2141"], ["urn:isbn:0-395-36341-1", "URN:ISBN:978-0-395-36341-6"]),
+    ("key", ["urn:example:a%2cb", "urn:example:a%2Cb"], ["urn:example:A", "urn:example:a"]),
+    ("key", ["urn:example:x?+r", "urn:example:x#f"], []),
+    ("ns", ["urn:isbn:0-395-36341-1", "URN:ISBN:978-0-395-36341-6", "urn:isbn:9780395363416", "urn:isbn:0395363411"],
+     ["urn:example:A", "urn:example:a"]),
+    ("ns", ["urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"], []),
+    ("ns", ["urn:nbn:DE:hbz:6-85729", "urn:nbn:de:hbz:6-85729"], []),
+])
+def test_dedupe_levels(index, level, together, apart):
+    groups = dedupe(read_index(index), level)
+    assert len({_group_of(groups, u).group_key for u in together}) == 1
+    if apart:
+        assert len({_group_of(groups, u).group_key for u in apart}) == len(apart)
+
+
+def test_dedupe_says_why(index):
+    groups = dedupe(read_index(index), "ns")
+    isbn = _group_of(groups, "urn:isbn:0395363411")
+    assert isbn.count == 4 and isbn.n_documents == 2
+    assert {"isbn-10-to-13", "isbn-hyphens", "scheme-case", "nid-case"} <= set(isbn.rules)
+    pct = _group_of(groups, "urn:example:a%2cb")
+    assert pct.rules == ["percent-case"]
+
+
+def test_ns_level_never_splits_key_level(index):
+    df = read_index(index)
+    by_key = dedupe(df, "key")
+    by_ns = dedupe(df, "ns")
+    for g in by_key.itertuples():
+        assert len({_group_of(by_ns, s).group_key for s in g.spellings}) == 1
+
+
+def test_invalid_hits_are_not_grouped(index):
+    groups = dedupe(read_index(index), "heuristic")
+    assert not any("urn:ab-:x" in g.spellings for g in groups.itertuples())
+
+
+def test_scan_series():
+    s = pd.Series(["see urn:isbn:0451450523.", None, "nothing", "<URN:foo:bar> caf\u00e9 urn:x:y"], index=[10, 11, 12, 13])
+    hits = scan_series(s)
+    assert hits["doc"].tolist() == [10, 13, 13]
+    assert hits["urn"].tolist() == ["urn:isbn:0451450523", "URN:foo:bar", "urn:x:y"]
+    assert hits["start"].tolist() == [4, 1, 19]
+
+
+def test_summary_by_namespace(index):
+    summary = summary_by_namespace(read_index(index))
+    assert summary.loc["isbn", "hits"] == 4 and summary.loc["isbn", "distinct"] == 4
+    assert summary.loc["isbn", "status"] == "formal"
+
+
+def test_frame_names_are_lazy_attributes():
+    assert urnscan.dedupe is dedupe and urnscan.read_index is read_index
+
+
+def test_dedupe_cli(index, tmp_path):
+    out = tmp_path / "groups.jsonl"
+    res = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(index), "-o", str(out)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "urn:isbn:9780395363416  4 citations, 4 spellings, 2 documents" in res.stdout
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert all(r["n_spellings"] >= 2 for r in rows)
+    again = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(index), "-o", str(out)], capture_output=True)
+    assert again.returncode == 2
+    csv = tmp_path / "g.csv"
+    subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(index), "--all", "-o", str(csv)], check=True,
+                   capture_output=True)
+    assert len(pd.read_csv(csv)) > len(rows)
+
+
+def test_dedupe_cli_errors(tmp_path):
+    res = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(tmp_path / "missing.parquet")],
+                         capture_output=True, text=True)
+    assert res.returncode == 1 and "no such file" in res.stderr
+    bad = tmp_path / "bad.parquet"
+    bad.write_text("not parquet")
+    res = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(bad)], capture_output=True, text=True)
+    assert res.returncode == 1 and "not a readable urnscan index" in res.stderr

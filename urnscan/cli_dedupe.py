@@ -1,0 +1,97 @@
+"""``urnscan dedupe``: the duplicate citations of an index, merged."""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sys
+
+from . import cli
+
+_FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
+
+
+def add_dedupe(sub) -> None:
+    p = sub.add_parser(
+        "dedupe", help="merge duplicate citations in an index",
+        description="Group the valid hits of an index (a Parquet file or dataset written by 'urnscan scan') "
+                    "by the resource they name and print each group with its spellings, counts, citing "
+                    "documents and the rules that merged them.  Levels: 'key' (RFC 8141 URN-equivalence), "
+                    "'ns' (plus the equivalences each namespace registers; default), 'heuristic' (plus named "
+                    "heuristic rules, marked h:...).")
+    p.add_argument("index", metavar="INDEX", help="Parquet file or dataset directory from 'urnscan scan'")
+    p.add_argument("--level", choices=("key", "ns", "heuristic"), default="ns", help="default: %(default)s")
+    p.add_argument("--all", action="store_true", help="list every resource, not only those cited in several spellings")
+    p.add_argument("-o", "--output", metavar="OUT", help="also write the groups to OUT (.parquet, .csv or .jsonl)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing OUT")
+    p.add_argument("--limit", type=int, default=0, metavar="N", help="print at most N groups (default: all)")
+    p.set_defaults(run=run_dedupe)
+
+
+def run_dedupe(args) -> int:
+    fmt = None
+    if args.output:
+        fmt = _FORMATS.get(os.path.splitext(args.output)[1].lower())
+        if fmt is None:
+            return _usage(f"cannot tell the format of {args.output!r}: use .parquet, .csv or .jsonl")
+        if os.path.lexists(args.output) and not args.force:
+            return _usage(f"{args.output}: exists; use --force to overwrite")
+    if not os.path.exists(args.index):
+        sys.stderr.write(f"urnscan dedupe: error: {args.index}: no such file or directory\n")
+        return cli.EXIT_SOME_FAILED
+    from .frame import dedupe, read_index
+
+    try:
+        df = read_index(args.index, columns=["source", "urn", "key", "nid"])
+    except (OSError, ValueError) as exc:
+        sys.stderr.write(f"urnscan dedupe: error: {args.index}: not a readable urnscan index ({exc})\n")
+        return cli.EXIT_SOME_FAILED
+    groups = dedupe(df, args.level, min_spellings=1 if args.all else 2)
+    shown = groups if not args.limit else groups.head(args.limit)
+    out = sys.stdout
+    for row in shown.itertuples(index=False):
+        rules = ", ".join(row.rules) if row.rules else "-"
+        out.write(f"{row.group_key}  {row.count} citations, {row.n_spellings} spellings, "
+                  f"{row.n_documents} documents  [{rules}]\n")
+        for spelling, count in zip(row.spellings, row.spelling_counts):
+            out.write(f"    {count:>6}  {spelling}\n")
+        docs = list(row.documents)
+        more = f" (+{len(docs) - 5} more)" if len(docs) > 5 else ""
+        out.write(f"    cited in: {', '.join(docs[:5])}{more}\n")
+    sys.stderr.write(f"urnscan dedupe: {len(groups)} groups at level {args.level!r} "
+                     f"({int(groups['count'].sum()) if len(groups) else 0} citations)\n")
+    if args.output:
+        _write_groups(groups, args.output, fmt)
+    return cli.EXIT_OK
+
+
+def _write_groups(groups, path: str, fmt: str) -> None:
+    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{secrets.token_hex(4)}.tmp")
+    try:
+        if fmt == "parquet":
+            groups.to_parquet(tmp, index=False)
+        elif fmt == "csv":
+            flat = groups.copy()
+            for col in ("spellings", "spelling_counts", "documents", "rules"):
+                flat[col] = flat[col].map(lambda xs: " | ".join(str(x) for x in xs))
+            flat.to_csv(tmp, index=False)
+        else:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                for rec in groups.to_dict(orient="records"):
+                    fh.write(json.dumps(rec, ensure_ascii=False, default=_plain) + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def _plain(value):
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return str(value)
+
+
+def _usage(message: str) -> int:
+    sys.stderr.write(f"urnscan dedupe: error: {message}\n")
+    return cli.EXIT_USAGE

@@ -1,0 +1,203 @@
+"""pandas helpers: load an index, extract URNs from a text column, merge
+duplicate citations.
+
+Deduplication levels, from strict to loose (each merges at least what the
+previous one merges):
+
+* ``"key"`` -- URN-equivalence (RFC 8141 section 3): case of ``urn`` and of
+  the NID, case of percent-encoding hex digits, r-/q-/f-components ignored;
+* ``"ns"`` -- plus the equivalences each namespace registers (ISBN-10 and
+  ISBN-13, UUID case, NBN prefix case, ...; :func:`urnscan.namespaces.ns_key`);
+* ``"heuristic"`` -- plus heuristics beyond the registrations, each named
+  (``h:...``) so a grouping can be audited (:func:`urnscan.namespaces.dedup_key`).
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterable, List, Optional, Tuple
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from .equivalence import upper_percent
+from .model import DEFAULT_PROFILE, Hit
+from .namespaces import dedup_key, ns_key, ns_key_rules
+from .scanner import DEFAULT_MAX_URN_LENGTH, scan_text
+from .syntax import validate
+
+LEVELS = ("key", "ns", "heuristic")
+
+#: why two spellings of one group differ, beyond the namespace rules
+GENERIC_RULES = {
+    "scheme-case": "'urn' is case-insensitive (RFC 8141 section 3.1 step 1)",
+    "nid-case": "the NID is case-insensitive (RFC 8141 section 3.1 step 2)",
+    "percent-case": "hex digits of percent-encoding are case-insensitive (RFC 8141 section 3.1 step 3)",
+    "components-ignored": "r-, q- and f-components are ignored (RFC 8141 section 3.1)",
+}
+
+
+def _dataset(path: str):
+    if os.path.isdir(path):
+        files = sorted(os.path.join(path, f) for f in os.listdir(path)
+                       if f.startswith("hits-") and f.endswith(".parquet"))
+        if not files:
+            raise FileNotFoundError(f"{path}: no hits-*.parquet parts in this directory")
+        return ds.dataset(files, format="parquet")
+    return ds.dataset(path, format="parquet")
+
+
+def read_index(path: str, columns: Optional[List[str]] = None) -> pd.DataFrame:
+    """An index (a Parquet file or a dataset directory written by ``urnscan
+    scan``) as a DataFrame; repeated values (source, form, nid, ...) come
+    back as categoricals."""
+    table = _dataset(os.fspath(path)).to_table(columns=columns)
+    return table.to_pandas()
+
+
+def read_files_table(path: str) -> pd.DataFrame:
+    """The per-input status table of an index."""
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        files_path = os.path.join(path, "_files.parquet")
+    else:
+        stem = path[:-len(".parquet")] if path.endswith(".parquet") else path
+        files_path = stem + ".files.parquet"
+    return pq.read_table(files_path).to_pandas()
+
+
+def scan_series(series: pd.Series, *, profile: str = DEFAULT_PROFILE, trim: bool = True, fold: bool = True,
+                max_urn_length: int = DEFAULT_MAX_URN_LENGTH) -> pd.DataFrame:
+    """Extract URNs from a text column: one row per hit, the index schema's
+    columns plus ``doc`` (the series' index label); offsets are character
+    offsets into each text.  Missing values are skipped."""
+    from .sinks.schema import hits_to_record_batch
+
+    hits: List[Hit] = []
+    docs: list = []
+    for label, text in series.items():
+        if text is None or (isinstance(text, float) and pd.isna(text)):
+            continue
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "surrogateescape")
+        found = list(scan_text(str(text), source=str(label), profile=profile, trim=trim, fold=fold,
+                               max_urn_length=max_urn_length))
+        hits.extend(found)
+        docs.extend([label] * len(found))
+    frame = hits_to_record_batch(hits).to_pandas()
+    frame.insert(0, "doc", pd.Series(docs, dtype=series.index.dtype if len(docs) else object))
+    return frame
+
+
+def group_keys(keys: Iterable[Optional[str]], level: str) -> Tuple[List[Optional[str]], List[Tuple[str, ...]]]:
+    """The grouping key and the namespace rules applied, per equivalence key."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    out_keys: List[Optional[str]] = []
+    out_rules: List[Tuple[str, ...]] = []
+    cache: dict = {}
+    for key in keys:
+        if key is None or (isinstance(key, float) and pd.isna(key)):
+            out_keys.append(None)
+            out_rules.append(())
+            continue
+        got = cache.get(key)
+        if got is None:
+            if level == "key":
+                got = (key, ())
+            elif level == "ns":
+                got = (ns_key(key), ns_key_rules(key))
+            else:
+                got = dedup_key(key)
+            cache[key] = got
+        out_keys.append(got[0])
+        out_rules.append(tuple(got[1]))
+    return out_keys, out_rules
+
+
+def _generic_reasons(spellings: List[str]) -> List[str]:
+    """Which RFC 8141 section 3.1 normalisations tell the spellings apart."""
+    parsed = []
+    for s in spellings:
+        verdict = validate(s, "rfc8141")
+        if verdict.urn is not None:
+            parsed.append(verdict.urn)
+    reasons = []
+    if len({u.scheme for u in parsed}) > 1:
+        reasons.append("scheme-case")
+    if len({u.nid for u in parsed}) > 1:
+        reasons.append("nid-case")
+    if len({u.nss for u in parsed}) > len({upper_percent(u.nss) for u in parsed}):
+        reasons.append("percent-case")
+    if any(u.r_component is not None or u.q_component is not None or u.f_component is not None for u in parsed):
+        reasons.append("components-ignored")
+    return reasons
+
+
+def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1) -> pd.DataFrame:
+    """Group the valid hits of an index by the resource they name.
+
+    One row per group: ``group_key``, ``nid``, ``count`` (citations),
+    ``n_spellings`` and ``spellings`` (distinct ``urn`` strings, most cited
+    first), ``spelling_counts``, ``n_documents`` and ``documents``,
+    ``rules`` (why the spellings were merged: RFC 8141 normalisations and the
+    namespace rules applied) and ``heuristic`` (whether a heuristic rule was
+    needed).  Sorted by ``count``, then ``group_key``.
+    """
+    valid = df[df["key"].notna()]
+    keys, rules = group_keys(valid["key"].astype(object).tolist(), level)
+    work = pd.DataFrame({
+        "group_key": keys,
+        "urn": valid["urn"].astype(object).to_numpy(),
+        "source": valid["source"].astype(object).to_numpy() if "source" in valid else None,
+        "nid": valid["nid"].astype(object).str.lower().to_numpy(),
+        "rules": rules,
+    })
+    rows = []
+    for gk, g in work.groupby("group_key", sort=False):
+        counts = g["urn"].value_counts()
+        spellings = counts.index.tolist()
+        if len(spellings) < min_spellings:
+            continue
+        applied = sorted({r for rs in g["rules"] for r in rs})
+        reasons = _generic_reasons(spellings) + [r for r in applied]
+        documents = sorted({d for d in g["source"].tolist() if d is not None})
+        rows.append({
+            "group_key": gk, "nid": g["nid"].iloc[0], "count": len(g),
+            "n_spellings": len(spellings), "spellings": spellings, "spelling_counts": counts.tolist(),
+            "n_documents": len(documents), "documents": documents,
+            "rules": reasons if len(spellings) > 1 else [],
+            "heuristic": any(r.startswith("h:") for r in applied) and len(spellings) > 1,
+        })
+    columns = ["group_key", "nid", "count", "n_spellings", "spellings", "spelling_counts", "n_documents",
+               "documents", "rules", "heuristic"]
+    out = pd.DataFrame(rows, columns=columns)
+    if len(out):
+        out = out.sort_values(["count", "group_key"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    out.attrs["level"] = level
+    return out
+
+
+def summary_by_namespace(df: pd.DataFrame) -> pd.DataFrame:
+    """Hits, valid hits, distinct keys and documents per NID (lower-cased)."""
+    work = pd.DataFrame({
+        "nid": df["nid"].astype(object).str.lower(),
+        "valid": df["valid"].astype(bool),
+        "key": df["key"].astype(object),
+        "source": df["source"].astype(object),
+        "status": df["namespace_status"].astype(object),
+    })
+    g = work.groupby("nid", dropna=False)
+    out = pd.DataFrame({
+        "status": g["status"].first(),
+        "hits": g.size(),
+        "valid": g["valid"].sum(),
+        "distinct": g["key"].nunique(),
+        "documents": g["source"].nunique(),
+    })
+    return out.sort_values(["hits"], ascending=False)
+
+
+def to_arrow_groups(groups: pd.DataFrame) -> pa.Table:
+    return pa.Table.from_pandas(groups, preserve_index=False)
