@@ -5,6 +5,7 @@ The core (syntax, validation, equivalence) is pure and imports neither pandas
 nor pyarrow; the pandas helpers are loaded on first use.
 """
 from ._version import __version__
+from .batch import validate_keys
 from .equivalence import canonical, display_form, equivalence_key
 from .errors import ProfileError, SinkError, SourceError, UrnError, UrnscanError
 from .model import DEFAULT_PROFILE, PROFILES, Finding, Hit, Urn, Verdict
@@ -24,7 +25,7 @@ def __getattr__(name):
 
 
 __all__ = [*_FRAME_NAMES,
-    "__version__", "parse", "validate", "is_valid", "canonical", "equivalence_key", "display_form",
+    "__version__", "parse", "validate", "is_valid", "validate_keys", "canonical", "equivalence_key", "display_form",
     "scan_text", "scan_bytes", "scan_file",
     "Urn", "Verdict", "Finding", "Hit", "PROFILES", "DEFAULT_PROFILE",
     "UrnscanError", "UrnError", "ProfileError", "SourceError", "SinkError",

@@ -39,10 +39,29 @@ def _judge_any(profile: str):
     return judge
 
 
-def validate_keys(strings: Iterable[str], profile: str = DEFAULT_PROFILE) -> Tuple[List[bool], List[Optional[str]]]:
+#: below this many strings the per-string path is faster than Arrow's
+ARROW_MIN_BATCH = 2048
+
+
+def validate_keys(strings: Iterable[str], profile: str = DEFAULT_PROFILE, *,
+                  engine: str = "auto") -> Tuple[List[bool], List[Optional[str]]]:
     """``(valid, keys)`` for every string, in order; ``None`` keys for
-    invalid strings.  Same verdicts as :func:`urnscan.validate`."""
+    invalid strings.  Same verdicts as :func:`urnscan.validate`.
+
+    ``engine``: ``"python"`` (each distinct string once, through the compiled
+    grammar), ``"arrow"`` (the same grammar run by Arrow's vectorised regex
+    engine over the whole batch; rfc8141 only), or ``"auto"``: Arrow for
+    rfc8141 batches of at least ``ARROW_MIN_BATCH`` strings when pyarrow is
+    installed.  Measured in ``benchmarks/bench_core.py``."""
     check_profile(profile)
+    if engine not in ("auto", "python", "arrow"):
+        raise ValueError("engine must be 'auto', 'python' or 'arrow'")
+    if profile == "rfc8141" and engine != "python":
+        strings = strings if isinstance(strings, list) else list(strings)
+        if engine == "arrow" or len(strings) >= ARROW_MIN_BATCH:
+            arrow = _arrow_engine() if engine == "auto" else _arrow_engine(required=True)
+            if arrow is not None:
+                return arrow(strings)
     judge = _judge_rfc8141 if profile == "rfc8141" else _judge_any(profile)
     seen = {}
     valid: List[bool] = []
@@ -54,3 +73,29 @@ def validate_keys(strings: Iterable[str], profile: str = DEFAULT_PROFILE) -> Tup
         valid.append(result[0])
         keys.append(result[1])
     return valid, keys
+
+
+def _arrow_engine(required: bool = False):
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:
+        if required:
+            raise
+        return None
+
+    pattern = "^" + _abnf.RFC8141_NAMESTRING + "$"  # RE2 accepts the grammar as written
+
+    def run(strings: List[str]) -> Tuple[List[bool], List[Optional[str]]]:
+        arr = pa.array(strings, type=pa.string())
+        parts = pc.extract_regex(arr, pattern)
+        valid = pc.is_valid(parts)
+        nid = pc.utf8_lower(pc.struct_field(parts, "nid"))
+        nss = pc.struct_field(parts, "nss")
+        keys = pc.binary_join_element_wise("urn:", nid, ":", nss, "").to_pylist()
+        # section 3.1 step 3 (upper-case the hex digits of %HH) where needed
+        for i in pc.indices_nonzero(pc.match_substring(nss, "%")).to_pylist():
+            keys[i] = upper_percent(keys[i])
+        return valid.to_pylist(), keys
+
+    return run
