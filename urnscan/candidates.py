@@ -92,6 +92,17 @@ def extract(buf: bytes, p: int, lo: int, hi: int, *, profile: str, trim: bool, c
     """The candidate whose ``urn:`` is at ``buf[p:p+4]``, reading only
     ``buf[lo:hi]``: a :class:`Candidate`, an :class:`OverLong`, or ``None``
     when the text there is not a URN candidate."""
+    found = extractor(profile, trim, cap, fold)(buf, p, lo, hi)
+    if found is None or type(found) is OverLong:
+        return found
+    return Candidate(*found[:7])
+
+
+def _extract(buf: bytes, p: int, lo: int, hi: int, *, profile: str, trim: bool, cap: int,
+             fold: bool = True):
+    """The reference reading of :func:`extract`, step by step.  The fast
+    reading (:func:`extractor`) takes shortcuts through the common cases and
+    comes here for everything else; both must give the same answer."""
     if p > lo and buf[p - 1] in _BOUNDARY:
         return None  # "return:", "Saturn:", "x.urn:"
     if p > lo and buf[p - 1] == 0x3C:  # "<"
@@ -280,3 +291,296 @@ def _trim(text: str) -> Optional[str]:
         else:
             break
     return text
+
+
+# --- the fast reading ---------------------------------------------------------
+#
+# The scanner calls extract() once per "urn:" it meets, so its common cases are
+# taken in a few compiled-regex calls here: a bare URN that is neither folded
+# nor inside a URL, a URL-embedded one, and a wrapper without white space.
+# Every other case (a possible fold, white space in a wrapper, an HTML
+# entity, a cap below the NID scan limit ...) goes to _extract, the
+# reference reading, so both give the same answer for every input.
+
+_TOKEN_TAIL = re.compile(rb"(?:.*[" + re.escape(bytes(sorted(_TOKEN_STOP))) + rb"])?", re.S)
+_FOLD_STARTS = frozenset(b" \t\r\n\\")  # a fold can only start at one of these
+_TRIM_LAST = frozenset(".,;!*'?&()")  # _trim changes a text only when it ends in one of these
+_TEMPLATE_LAST = frozenset(":/=-(")
+
+
+def _class(pattern: "re.Pattern[bytes]") -> bytes:
+    """The character class body of a _run_pattern."""
+    return pattern.pattern[1:-2]
+
+
+#: per profile: NID token (1), then the RFC 2141 run (2), then the rest of the
+#: profile's run (3).  The RFC 2141 repertoire is a subset of every
+#: profile's, so group 2 ends where LITERAL_RUN would stop and the match
+#: ends where the profile's run does.
+_HEADS = {
+    profile: re.compile(rb"([A-Za-z0-9][A-Za-z0-9-]{0,%d}:)([%s]*)[%s]*"
+                        % (NID_SCAN_LIMIT - 2, _class(LITERAL_RUN), _class(run)))
+    for profile, run in _RUNS.items()
+}
+#: per profile: a whole wrapper without white space, "<" excluded
+_WRAPS = {
+    profile: re.compile(rb"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*:(?>([%s]*)[%s]*)>"
+                        % (_class(LITERAL_RUN), _class(run)))
+    for profile, run in _RUNS.items()
+}
+#: per profile: a bare candidate whose whole reading is this one match --
+#: the NID token (1), the RFC 2141 run (2), the rest of the run without "&"
+#: (atomic: the run is never given back to satisfy what follows)
+#: (an entity or a URL query may cut there), and then a character that
+#: neither starts a fold, a template or an ellipsis: anything else but
+#: "\\", "{", "[", "&" and the first byte of U+2026; a blank followed by
+#: neither a blank nor a line break; "<" after a character that does not
+#: make the text a template; a line break (after blanks) when the run ends
+#: in none of "-:./", where only a next line starting with "&" could go on
+#: (the caller checks).  The character must lie before the read limit.
+_PLAIN = {
+    profile: re.compile(rb"([A-Za-z0-9][A-Za-z0-9-]{0,%d}:)(?>([%s]*)[%s]*)"
+                        rb"(?:(?=[^ \t\r\n\\{\[<&\xe2]| [^ \t\r\n])|(?<![:/=(-])(?=<)|(?<![-:./])(?=[ \t]*[\r\n]))"
+                        % (NID_SCAN_LIMIT - 2, _class(LITERAL_RUN), _class(run).replace(b"&", b"")))
+    for profile, run in _RUNS.items()
+}
+_TRAILING_STR = "".join(sorted(_TRAILING))
+_EXTRACTORS: dict = {}
+_BATCHES: dict = {}
+
+
+def _embedded_fast(buf: bytes, p: int, lo: int) -> bool:
+    """:func:`_embedded`, finding the token start with one regex call."""
+    floor = max(lo, p - LOOKBACK)
+    if p <= floor or buf[p - 1] in _TOKEN_STOP:
+        return False
+    prefix = buf[_TOKEN_TAIL.match(buf, floor, p).end():p]
+    if _URL_PREFIX.match(prefix) and (b"//" in prefix or b"?" in prefix or prefix.lower().startswith(b"magnet:")):
+        return True
+    return prefix[-1:] in (b"/", b"?", b"=") and (b"/" in prefix or b"?" in prefix)
+
+
+def extractor(profile: str, trim: bool, cap: int, fold: bool = True):
+    """``read(buf, p, lo, hi)``: :func:`extract` for fixed options, returning
+    ``None``, an :class:`OverLong`, or the tuple ``(start, end, form,
+    folded, embedded, urn, literal, raw)`` where ``raw`` is the text of
+    ``buf[start:end]``."""
+    key = (profile, bool(trim), cap, bool(fold))
+    read = _EXTRACTORS.get(key)
+    if read is None:
+        read = _EXTRACTORS[key] = _make_extractor(*key)
+    return read
+
+
+def _make_extractor(profile: str, trim: bool, cap: int, fold: bool):
+    head_match = _HEADS[profile].match
+    wrap_match = _WRAPS[profile].match
+    boundary = _BOUNDARY
+    token_stop = _TOKEN_STOP
+    fold_starts = _FOLD_STARTS
+    trim_last = _TRIM_LAST
+    template_last = _TEMPLATE_LAST
+    ellipsis = _ELLIPSIS
+    reference = _extract
+    embedded_at = _embedded_fast
+    hspace_match = _HSPACE_RUN.match
+    eol = _EOL
+
+    def slow(buf, p, lo, hi):
+        cand = reference(buf, p, lo, hi, profile=profile, trim=trim, cap=cap, fold=fold)
+        if cand is None or type(cand) is OverLong:
+            return cand
+        start, end, form, folded, embedded, urn, literal = cand
+        raw = urn if not folded and form == "bare" else buf[start:end].decode("ascii")
+        return start, end, form, folded, embedded, urn, literal, raw
+
+    if cap < NID_SCAN_LIMIT + 3:
+        return slow  # the NID scan limit and the cap interact: take every step
+
+    def read(buf, p, lo, hi):
+        if p > lo:
+            before = buf[p - 1]
+            if before in boundary:
+                return None  # "return:", "Saturn:", "x.urn:"
+            if before == 0x3C:  # "<"
+                limit = p + WRAPPER_LIMIT
+                m = wrap_match(buf, p, hi if hi < limit else limit)
+                if m is not None and m.end() - 1 > m.start(1):
+                    e = m.end() - 1
+                    urn = buf[p:e].decode("ascii")
+                    return p, e, "wrapped", False, False, urn, buf[p:m.end(1)].decode("ascii"), urn
+                return slow(buf, p, lo, hi)
+            embedded = before not in token_stop and embedded_at(buf, p, lo)
+        else:
+            embedded = False
+        limit = p + cap + 1
+        m = head_match(buf, p + 4, hi if hi < limit else limit)
+        if m is None:
+            return None
+        e = m.end()
+        if e - p > cap:
+            return OverLong(p)
+        if embedded:
+            amp = buf.find(b"&", m.end(1), e)
+            end = amp if amp >= 0 else e
+        else:
+            end = e
+            if fold and e < hi and buf[e] in fold_starts:
+                # a fold needs a line break after at most INDENT_LIMIT blanks
+                w = hspace_match(buf, e, min(hi, e + INDENT_LIMIT)).end()
+                if buf[e] == 0x5C or (w < hi and buf[w] in eol):
+                    return slow(buf, p, lo, hi)
+        text = buf[p:end].decode("ascii")
+        if "&" in text:
+            return slow(buf, p, lo, hi)  # an entity may cut it
+        if "..." in text or buf.startswith(ellipsis, end):
+            return None  # an elided example
+        terminator = buf[end:end + 1]
+        if terminator == b"{" or terminator == b"[" or (terminator == b"<" and text[-1:] in template_last):
+            return None  # a template
+        if trim and text and text[-1] in trim_last:
+            trimmed = _trim(text)
+            if trimmed is None:
+                return None  # a pattern such as "urn:ietf:id:(\\S+)"
+            end -= len(text) - len(trimmed)
+            text = trimmed
+        if len(text) <= m.end(1) - p:
+            return None  # "urn:" NID ":" and nothing after it
+        literal_end = m.end(2)
+        literal = text if literal_end == end else buf[p:literal_end].decode("ascii")
+        return p, end, "bare", False, embedded, text, literal, text
+
+    return read
+
+
+def batch_extractor(profile: str, trim: bool, cap: int, fold: bool = True):
+    """``read_all(buf, positions, pos, n, final, window)``: the candidates
+    at ``positions`` (ascending, each a "urn:" in ``buf``, any case) as the
+    streaming scanner reads them: a position before ``pos`` (inside the
+    previous candidate) is skipped, each is read with ``lo = p - LOOKBACK``
+    and ``hi = n`` when ``final`` else ``p + window``.  Returns ``(found,
+    pos, overlong)``: the tuples of :func:`extractor` in order, the position
+    from which to go on, and the position of an over-long candidate (which
+    stops the reading) or -1."""
+    key = (profile, bool(trim), cap, bool(fold))
+    read_all = _BATCHES.get(key)
+    if read_all is None:
+        read_all = _BATCHES[key] = _make_batch(*key)
+    return read_all
+
+
+def _make_batch(profile: str, trim: bool, cap: int, fold: bool):
+    read = extractor(profile, trim, cap, fold)
+    fast = cap >= NID_SCAN_LIMIT + 3
+    plain_match = _PLAIN[profile].match
+    head_match = _HEADS[profile].match
+    wrap_match = _WRAPS[profile].match
+    embedded_at = _embedded_fast
+    # before "urn:": a token stop other than "<" (so neither embedded nor wrapped)
+    plain_before = frozenset(_TOKEN_STOP - {0x3C})
+    boundary = _BOUNDARY
+    line_ends = frozenset(b" \t\r\n")
+    trailing = _TRAILING_STR
+    parens = frozenset("()")
+    template_last = _TEMPLATE_LAST
+    ellipsis = _ELLIPSIS
+    overlong = OverLong
+
+    def read_all(buf, positions, pos, n, final, window):
+        found = []
+        append = found.append
+        for p in positions:
+            if p < pos:
+                continue  # inside the previous candidate
+            hi = n if final else p + window
+            if fast and p:
+                before = buf[p - 1]
+                if before in plain_before:
+                    limit = p + cap + 1
+                    m = plain_match(buf, p + 4, hi if hi < limit else limit)
+                    if m is None:
+                        cand = read(buf, p, p - LOOKBACK if p > LOOKBACK else 0, hi)
+                    else:
+                        end = m.end()
+                        if fold and buf[end] in line_ends and buf.find(b"&", end, end + 2 * INDENT_LIMIT + 4) >= 0:
+                            # a line break: "&" starting the next line may continue a query
+                            cand = read(buf, p, p - LOOKBACK if p > LOOKBACK else 0, hi)
+                        else:
+                            cand = end
+                            embedded = False
+                elif before == 0x3C:  # "<"
+                    limit = p + WRAPPER_LIMIT
+                    m = wrap_match(buf, p, hi if hi < limit else limit)
+                    if m is not None and m.end() - 1 > m.start(1):
+                        e = m.end() - 1
+                        urn = buf[p:e].decode("ascii")
+                        append((p, e, "wrapped", False, False, urn, buf[p:m.end(1)].decode("ascii"), urn))
+                        pos = e
+                        continue
+                    cand = read(buf, p, p - LOOKBACK if p > LOOKBACK else 0, hi)
+                elif before in boundary:
+                    pos = p + 1  # "return:", "Saturn:", "x.urn:"
+                    continue
+                elif embedded_at(buf, p, p - LOOKBACK if p > LOOKBACK else 0):
+                    limit = p + cap + 1
+                    m = head_match(buf, p + 4, hi if hi < limit else limit)
+                    if m is None:
+                        pos = p + 1
+                        continue
+                    e = m.end()
+                    if e - p > cap:
+                        return found, pos, p
+                    amp = buf.find(b"&", m.end(1), e)
+                    end = amp if amp >= 0 else e
+                    terminator = buf[end:end + 1]
+                    if buf.startswith(ellipsis, end) or terminator == b"{" or terminator == b"[":
+                        pos = p + 1
+                        continue
+                    if terminator == b"<" and buf[end - 1] in b":/=-(":
+                        pos = p + 1
+                        continue  # a template
+                    cand = end
+                    embedded = True
+                else:
+                    cand = read(buf, p, p - LOOKBACK if p > LOOKBACK else 0, hi)
+            else:
+                cand = read(buf, p, p - LOOKBACK if p > LOOKBACK else 0, hi)
+            if type(cand) is int:
+                # the end of a bare candidate read by one match m: the rules
+                # that remain are the ellipsis, trimming and the empty NSS
+                end = cand
+                text = buf[p:end].decode("ascii")
+                if "..." in text:
+                    pos = p + 1  # an elided example
+                    continue
+                urn = text
+                if trim:
+                    urn = text.rstrip(trailing)
+                    if urn[-1] in parens:
+                        cand = read(buf, p, p - LOOKBACK if p > LOOKBACK else 0, hi)  # parentheses
+                        urn = None
+                    else:
+                        end -= len(text) - len(urn)
+                if urn is not None:
+                    if end <= m.end(1):
+                        pos = p + 1  # "urn:" NID ":" and nothing after it
+                        continue
+                    literal_end = m.end(2)
+                    if literal_end == p + len(text):
+                        literal = text
+                    else:
+                        literal = buf[p:literal_end].decode("ascii")
+                    append((p, end, "bare", False, embedded, urn, literal, urn))
+                    pos = end
+                    continue
+            if cand is None:
+                pos = p + 1
+            elif type(cand) is overlong:
+                return found, pos, p
+            else:
+                append(cand)
+                end = cand[1]
+                pos = end if end > p else p + 1
+        return found, pos, -1
+
+    return read_all

@@ -8,7 +8,9 @@ from typing import Dict, NamedTuple, Optional, Tuple
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
 from .namespaces import namespace_status, ns_findings, ns_key
-from .syntax import is_valid, validate
+from .namespaces.findings import NAMESPACE_CHECKS
+from .namespaces.normative import NAMESPACE_RULES
+from .syntax import _valid, is_valid, validate
 
 
 class Judgement(NamedTuple):
@@ -35,7 +37,7 @@ def _nid_token(urn: str) -> Optional[str]:
 def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
     verdict = validate(urn, profile)
     parsed = verdict.urn
-    v2141 = verdict.valid if profile == "rfc2141" else is_valid(urn, "rfc2141")
+    v2141 = verdict.valid if profile == "rfc2141" else _valid(urn, "rfc2141")
     v8141 = verdict.valid if profile == "rfc8141" else is_valid(urn, "rfc8141")
     if parsed is None:
         nid = _nid_token(urn)
@@ -43,9 +45,13 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
         return Judgement(False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
                          status, None)
     key = key_of(parsed)
-    findings = verdict.findings + ns_findings(key)
+    # the key's NID is parsed.nid lower-cased: only namespaces with a check
+    # or a rule need the key split again
+    nid = parsed.nid.lower()
+    findings = verdict.findings + ns_findings(key) if nid in NAMESPACE_CHECKS else verdict.findings
     return Judgement(True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
-                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid), ns_key(key))
+                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid),
+                     ns_key(key) if nid in NAMESPACE_RULES else key)
 
 
 class UrnJudge:
@@ -55,6 +61,7 @@ class UrnJudge:
         self.profile = profile
         self.cache_size = cache_size
         self._cache: Dict[str, Judgement] = {}
+        self._tails: Dict[str, tuple] = {}
 
     def judge(self, urn: str) -> Judgement:
         j = self._cache.get(urn)
@@ -63,6 +70,16 @@ class UrnJudge:
                 self._cache.clear()
             j = self._cache[urn] = judge(urn, self.profile)
         return j
+
+    def tail(self, urn: str) -> tuple:
+        """The fields of a :class:`Hit` that depend on ``urn`` alone: the
+        judgement, then the profile."""
+        t = self._tails.get(urn)
+        if t is None:
+            if len(self._tails) >= self.cache_size:
+                self._tails.clear()
+            t = self._tails[urn] = (*self.judge(urn), self.profile)
+        return t
 
     def hit(self, source, start, end, line, column, form, folded, embedded, raw, urn, literal) -> Hit:
         return Hit(source, start, end, line, column, form, folded, embedded, raw, urn, literal,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
-from .candidates import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Candidate, OverLong, extract, run_pattern
+from .candidates import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, batch_extractor, run_pattern
 from .judge import UrnJudge
 from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
 from .syntax import check_profile
@@ -147,6 +147,7 @@ class ByteScanner:
         self._lines.pos = self._lines.line_start = scan_from
         self._skip: Optional[Tuple[int, int, int, str]] = None  # over-long: start, line, column, text
         self._run = run_pattern(options.profile)
+        self._read_all = batch_extractor(options.profile, options.trim, options.max_urn_length, options.fold)
         self.bytes_scanned = 0
 
     def feed(self, chunk: bytes) -> List[Hit]:
@@ -181,33 +182,61 @@ class ByteScanner:
         window = self.options.window
         limit = n if final else n - window
         if limit > pos:
-            opts = self.options
-            for p in urn_positions(buf, pos, limit):
-                if p < pos:
-                    continue  # inside the previous candidate
-                hi = n if final else p + window
-                cand = extract(buf, p, max(0, p - LOOKBACK), hi, profile=opts.profile, trim=opts.trim,
-                               cap=opts.max_urn_length, fold=opts.fold)
-                if cand is None:
-                    pos = p + 1
-                elif type(cand) is OverLong:
-                    line, column = self._position(p)
-                    shown = buf[p:p + opts.max_urn_length].decode("ascii")
-                    self._skip = (self._base + p, line, column, shown)
-                    pos = self._skip_run(buf, p + 4, final, hits)
-                    if self._skip is not None:
-                        self._discard(n)
-                        return hits
-                    # the rest of this buffer is scanned on the next call
-                    self._scan = pos
-                    return hits + self._process(final)
-                else:
-                    hits.append(self._hit(buf, cand))
-                    pos = max(cand.end, p + 1)
+            found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window)
+            if found:
+                self._hits(buf, found, hits)
+            if overlong >= 0:
+                p = overlong
+                opts = self.options
+                line, column = self._position(p)
+                shown = buf[p:p + opts.max_urn_length].decode("ascii")
+                self._skip = (self._base + p, line, column, shown)
+                pos = self._skip_run(buf, p + 4, final, hits)
+                if self._skip is not None:
+                    self._discard(n)
+                    return hits
+                # the rest of this buffer is scanned on the next call
+                self._scan = pos
+                return hits + self._process(final)
             pos = max(pos, limit)
         self._scan = pos
         self._discard(max(0, pos - LOOKBACK))
         return hits
+
+    def _hits(self, buf: bytes, found: list, hits: List[Hit]) -> None:
+        """Append the hits of ``found`` (tuples from candidates.extractor,
+        in buffer order) to ``hits``."""
+        lines = self._lines
+        base = self._base
+        source = self.source
+        tail = self.judge.tail
+        new = tuple.__new__
+        append = hits.append
+        if lines.has_cr:
+            for start, end, form, folded, embedded, urn, literal, raw in found:
+                lines.advance(buf, base, base + start)
+                append(new(Hit, (source, base + start, base + end, lines.line, base + start - lines.line_start + 1,
+                                 form, folded, embedded, raw, urn, literal) + tail(urn)))
+            return
+        # LF only: count forward from the last position counted
+        at = lines.pos - base
+        line = lines.line
+        line_start = lines.line_start
+        count = buf.count
+        rfind = buf.rfind
+        for start, end, form, folded, embedded, urn, literal, raw in found:
+            if start > at:
+                k = count(b"\n", at, start)
+                if k:
+                    line += k
+                    line_start = base + rfind(b"\n", at, start) + 1
+                at = start
+            append(new(Hit, (source, base + start, base + end, line, base + start - line_start + 1,
+                             form, folded, embedded, raw, urn, literal) + tail(urn)))
+        if base + at > lines.pos:
+            lines.pos = base + at
+            lines.line = line
+            lines.line_start = line_start
 
     def _skip_run(self, buf: bytes, pos: int, final: bool, hits: List[Hit]) -> int:
         """Go on over an over-long run; emit its hit when it ends."""
@@ -237,12 +266,6 @@ class ByteScanner:
         lines = self._lines
         lines.advance(self._buf, self._base, self._base + p)
         return lines.line, self._base + p - lines.line_start + 1
-
-    def _hit(self, buf: bytes, cand: Candidate) -> Hit:
-        line, column = self._position(cand.start)
-        raw = buf[cand.start:cand.end].decode("ascii")
-        return self.judge.hit(self.source, self._base + cand.start, self._base + cand.end, line, column,
-                              cand.form, cand.folded, cand.embedded, raw, cand.urn, cand.literal)
 
     def _overlong_hit(self, start: int, end: int, line: int, column: int, shown: str) -> Hit:
         cap = self.options.max_urn_length

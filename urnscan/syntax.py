@@ -375,6 +375,22 @@ def _judge(s: str, profile: str) -> Verdict:
     return Verdict(valid, tuple(findings), profile, urn if valid else None)
 
 
+@lru_cache(maxsize=4096)
+def _nid_has_error(nid: str, profile: str) -> bool:
+    return any(f.severity == ERROR for f in _nid_notes(nid, profile))
+
+
+def _valid(s: str, profile: str) -> bool:
+    """``_judge(s, profile).valid`` without building the verdict when the
+    fast path decides it."""
+    simple = _SIMPLE.get(profile)
+    if simple is not None:
+        m = simple.fullmatch(s)
+        if m is not None:
+            return not _nid_has_error(m.group("nid"), profile)
+    return _judge(s, profile).valid
+
+
 def validate(s: str, profile: str = DEFAULT_PROFILE) -> Verdict:
     """Judge ``s`` as a whole URN string under ``profile``.  Never raises on
     a ``str``; ``findings`` say which rule failed and where."""

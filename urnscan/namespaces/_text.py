@@ -68,7 +68,17 @@ def lower_keeping_pct(text: str) -> str:
     A case-insensitive NSS still has its percent-encoding in canonical form
     (RFC 8141 §3.1 upper-cases the hex digits; folding must not undo that).
     """
-    return _PCT_TRIPLET.sub(lambda m: m.group().upper(), ascii_lower(text))
+    if "%" not in text:
+        return text.translate(_TO_LOWER)
+    return _PCT_TRIPLET.sub(_upper_match, text.translate(_TO_LOWER))
+
+
+def _upper_match(m: "re.Match[str]") -> str:
+    return m.group().upper()
+
+
+# a well-formed key NSS: printable ASCII, every "%" starting a triplet
+_KEY_NSS = re.compile(r"(?:[\x21-\x24\x26-\x7e]|%[0-9A-Fa-f]{2})*")
 
 
 def pct_decode(text: str) -> Optional[bytes]:
@@ -78,6 +88,20 @@ def pct_decode(text: str) -> Optional[bytes]:
     followed by two hex digits, or a character outside printable ASCII
     (a key never holds those raw).
     """
+    if _KEY_NSS.fullmatch(text) is None:
+        return None
+    if "%" not in text:
+        return text.encode("ascii")
+    parts = text.split("%")
+    out = bytearray(parts[0].encode("ascii"))
+    for part in parts[1:]:
+        out.append(int(part[:2], 16))
+        out += part[2:].encode("ascii")
+    return bytes(out)
+
+
+def _pct_decode_reference(text: str) -> Optional[bytes]:
+    """:func:`pct_decode`, one character at a time (kept for tests)."""
     out = bytearray()
     i, n = 0, len(text)
     while i < n:
@@ -103,4 +127,10 @@ def pct_encode(octets: bytes) -> str:
     with upper-case hex.  ``pct_decode(pct_encode(b)) == b`` for every ``b``,
     which is what makes decode-then-encode idempotent.
     """
-    return "".join(chr(o) if o in _NSS_SAFE_OCTETS else f"%{o:02X}" for o in octets)
+    if _SAFE_RUN.fullmatch(octets) is not None:
+        return octets.decode("ascii")
+    return "".join(map(_ENCODED.__getitem__, octets))
+
+
+_ENCODED = tuple(chr(o) if o in _NSS_SAFE_OCTETS else f"%{o:02X}" for o in range(256))
+_SAFE_RUN = re.compile(b"[" + re.escape(bytes(sorted(_NSS_SAFE_OCTETS))) + b"]*")

@@ -5,16 +5,41 @@ the expected check character as a one-character string.
 """
 from __future__ import annotations
 
+import re
 import string
+from operator import mul
 from typing import Optional
 
 _ALNUM36 = string.digits + string.ascii_uppercase
+_ALNUM36_VALUE = {ch: i for i, ch in enumerate(_ALNUM36)}
+
+# Weighted digit sums run once per distinct URN of a scan.  For ASCII digits
+# they are taken over the code points in C (sum(map(mul, weights, octets)))
+# and 48 ("0") times the weights used is subtracted: the same integer as
+# summing weight * int(digit) one digit at a time.  Anything else (other
+# Unicode digits, letters) takes the digit-by-digit loop.
+_ISBN10_WEIGHTS = tuple(range(10, 1, -1))
+_ISSN_WEIGHTS = tuple(range(8, 1, -1))
+_EAN_WEIGHTS = (1, 3) * 32
+
+
+def _ascii_digits(s: str) -> bool:
+    return s.isascii() and s.isdigit()
+
+
+def _weighted(weights, digits: str) -> int:
+    """sum(w * int(d) for w, d in zip(weights, digits)) for ASCII digits."""
+    octets = digits.encode("ascii")
+    return sum(map(mul, weights, octets)) - 48 * sum(weights[:len(octets)])
 
 
 def isbn10_check(first9: str) -> str:
     """ISBN-10: modulus 11, weights 10 down to 2, "X" for 10 (ISO 2108:1992;
     IANA isbn template v2, "Syntax")."""
-    total = sum(weight * int(d) for weight, d in zip(range(10, 1, -1), first9))
+    if _ascii_digits(first9):
+        total = _weighted(_ISBN10_WEIGHTS, first9)
+    else:
+        total = sum(weight * int(d) for weight, d in zip(range(10, 1, -1), first9))
     value = (11 - total % 11) % 11
     return "X" if value == 10 else str(value)
 
@@ -22,14 +47,20 @@ def isbn10_check(first9: str) -> str:
 def isbn13_check(first12: str) -> str:
     """ISBN-13 (an EAN-13): modulus 10, alternate weights 1 and 3 (ISO 2108;
     IANA isbn template v2, "Rules for Lexical Equivalence")."""
-    total = sum((1 if i % 2 == 0 else 3) * int(d) for i, d in enumerate(first12))
+    if len(first12) <= len(_EAN_WEIGHTS) and _ascii_digits(first12):
+        total = _weighted(_EAN_WEIGHTS, first12)
+    else:
+        total = sum((1 if i % 2 == 0 else 3) * int(d) for i, d in enumerate(first12))
     return str((10 - total % 10) % 10)
 
 
 def issn_check(first7: str) -> str:
     """ISSN: modulus 11 with weights 8 down to 2, "X" for 10 (ISO 3297;
     IANA issn template, "Syntax")."""
-    total = sum(weight * int(d) for weight, d in zip(range(8, 1, -1), first7))
+    if _ascii_digits(first7):
+        total = _weighted(_ISSN_WEIGHTS, first7)
+    else:
+        total = sum(weight * int(d) for weight, d in zip(range(8, 1, -1), first7))
     value = (11 - total % 11) % 11
     return "X" if value == 10 else str(value)
 
@@ -50,8 +81,12 @@ def iso7064_mod37_36(chars: str) -> str:
     upper-case letters."""
     modulus = 36
     product = modulus
+    values = _ALNUM36_VALUE
     for ch in chars:
-        remainder = (product + _ALNUM36.index(ch)) % modulus or modulus
+        value = values.get(ch)
+        if value is None:
+            value = _ALNUM36.index(ch)  # raises as before for a character outside the alphabet
+        remainder = (product + value) % modulus or modulus
         product = remainder * 2 % (modulus + 1)
     return _ALNUM36[(modulus + 1 - product) % modulus]
 
@@ -76,6 +111,25 @@ def dnb_urn_check(urn_without_check: str) -> Optional[str]:
     Returns ``None`` when a character has no code in the DNB table (e.g. a
     ``%`` of percent-encoding): the algorithm is then undefined.
     """
+    upper = urn_without_check.upper()
+    if _DNB_CODED.fullmatch(upper) is None:
+        return None  # a character without a code
+    digits = upper.translate(_DNB_TABLE)
+    if not digits or digits[-1] == "0":  # no code ends in 0; guard anyway
+        return None
+    # sum(position * int(d)) over the code digits, positions from 1
+    octets = digits.encode("ascii")
+    n = len(octets)
+    weighted = sum(map(mul, range(1, n + 1), octets)) - 48 * (n * (n + 1) // 2)
+    return str(weighted // int(digits[-1]) % 10)
+
+
+_DNB_CODED = re.compile("[" + re.escape("".join(_DNB_CODES)) + "]*")
+_DNB_TABLE = str.maketrans(_DNB_CODES)
+
+
+def _dnb_urn_check_reference(urn_without_check: str) -> Optional[str]:
+    """:func:`dnb_urn_check` one character at a time (kept for tests)."""
     codes = []
     for ch in urn_without_check.upper():
         code = _DNB_CODES.get(ch)
@@ -83,7 +137,7 @@ def dnb_urn_check(urn_without_check: str) -> Optional[str]:
             return None
         codes.append(code)
     digits = "".join(codes)
-    if not digits or digits[-1] == "0":  # no code ends in 0; guard anyway
+    if not digits or digits[-1] == "0":
         return None
     weighted = sum(position * int(d) for position, d in enumerate(digits, start=1))
     return str(weighted // int(digits[-1]) % 10)
