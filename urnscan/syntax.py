@@ -139,16 +139,23 @@ def _walk_chars(s: str, start: int, stop: int, allowed: frozenset, where: str,
     return None
 
 
+_NSS_EMPTY = Finding("nss-empty", ERROR, "the namespace specific string is empty", None)
+
+
+def _nss_end(s: str, start: int) -> int:
+    """Where the NSS ends: at the first "?" or "#" (both profiles with
+    components, seed 001 section 2 and seed 002 section 2)."""
+    ends = [i for i in (s.find("?", start), s.find("#", start)) if i >= 0]
+    return min(ends) if ends else len(s)
+
+
 def _walk_rfc8141_rest(s: str, start: int) -> List[Finding]:
     """NSS and r/q/f components (seed 001 section 2)."""
     n = len(s)
     # the NSS runs to "?+", "?=", "#", or a bare "?" (a syntax error)
-    i = start
-    while i < n and s[i] not in "?#":
-        i += 1
-    nss_end = i
+    nss_end = _nss_end(s, start)
     if nss_end == start:
-        return [_f("nss-empty", "the namespace specific string is empty", start)]
+        return [_NSS_EMPTY._replace(position=start)]
     if s[start] == "/":
         return [_f("nss-leading-slash", "the NSS starts with pchar, not '/' (RFC 8141 section 2)", start)]
     bad = _walk_chars(s, start, nss_end, _PCHAR, "NSS", "/")
@@ -230,12 +237,9 @@ def _times(n: int) -> str:
 def _walk_draft2012_rest(s: str, start: int) -> List[Finding]:
     """NSS, query directives and fragment of seed 002 section 2."""
     n = len(s)
-    i = start
-    while i < n and s[i] not in "?#":
-        i += 1
-    nss_end = i
+    nss_end = _nss_end(s, start)
     if nss_end == start:
-        return [_f("nss-empty", "the namespace specific string is empty", start)]
+        return [_NSS_EMPTY._replace(position=start)]
     slash = s.find("/", start, nss_end)
     if slash >= 0:
         return [_f("excluded-char", "'/' is excluded from the NSS (draft-2012 section 2.5.3)", slash)]
