@@ -138,3 +138,21 @@ def test_batch_on_snippets_at_every_window(snippet, profile):
                 for final in (True, False):
                     test_batch_matches_one_position_at_a_time.hypothesis.inner_test(
                         snippet, (profile, trim, fold, 4096), final, window)
+
+
+def test_count_lf_matches_bytes_count():
+    from urnscan.scanner import count_lf
+
+    data = (b"a\nbb\r\n\n" * 5000) + b"x" * 9000 + b"\n"
+    for a, b in ((0, len(data)), (3, 20000), (100, 100), (0, 8191), (5, 8197), (len(data) - 9001, len(data))):
+        assert count_lf(data, a, b) == data.count(b"\n", a, b)
+
+
+def test_judge_tails_are_the_judgement_and_shared():
+    from urnscan.judge import UrnJudge, judge
+
+    for profile in PROFILES:
+        first, second = UrnJudge(profile), UrnJudge(profile)
+        for urn in ("urn:isbn:0451450523", "URN:NBN:de:gbv:089-3321752945", "urn:a:b", "urn:x-y:%zz"):
+            assert first.tail(urn) == (*judge(urn, profile), profile)
+            assert second.tail(urn) is first.tail(urn)

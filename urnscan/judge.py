@@ -7,9 +7,9 @@ from typing import Dict, NamedTuple, Optional, Tuple
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
-from .namespaces import namespace_status, ns_findings, ns_key
-from .namespaces.findings import NAMESPACE_CHECKS
-from .namespaces.normative import NAMESPACE_RULES
+from .namespaces import namespace_status
+from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
+from .namespaces.normative import NAMESPACE_RULES, rewrite_parts
 from .syntax import _valid, is_valid, validate
 
 
@@ -45,13 +45,25 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
         return Judgement(False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
                          status, None)
     key = key_of(parsed)
-    # the key's NID is parsed.nid lower-cased: only namespaces with a check
-    # or a rule need the key split again
+    # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds no
+    # ":"), so it is split here as split_key would split it
     nid = parsed.nid.lower()
-    findings = verdict.findings + ns_findings(key) if nid in NAMESPACE_CHECKS else verdict.findings
+    findings = verdict.findings
+    the_ns_key = key
+    if nid in NAMESPACE_CHECKS or nid in NAMESPACE_RULES:
+        at = len(nid) + 5
+        nss = key[at:]
+        findings += findings_of_parts(key, nid, nss, at)
+        the_ns_key = rewrite_parts(key, nid, nss)[0]
     return Judgement(True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
-                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid),
-                     ns_key(key) if nid in NAMESPACE_RULES else key)
+                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid), the_ns_key)
+
+
+#: Hit fields per URN, per profile, shared by every UrnJudge of the process:
+#: judge() is a pure function of (urn, profile), and a scan of many files
+#: (one scanner each) or of the same corpus again meets the same URNs.
+SHARED_CACHE_SIZE = 1 << 16
+_SHARED_TAILS: Dict[str, Dict[str, tuple]] = {}
 
 
 class UrnJudge:
@@ -61,7 +73,7 @@ class UrnJudge:
         self.profile = profile
         self.cache_size = cache_size
         self._cache: Dict[str, Judgement] = {}
-        self._tails: Dict[str, tuple] = {}
+        self._tails = _SHARED_TAILS.setdefault(profile, {})
 
     def judge(self, urn: str) -> Judgement:
         j = self._cache.get(urn)
@@ -76,9 +88,10 @@ class UrnJudge:
         judgement, then the profile."""
         t = self._tails.get(urn)
         if t is None:
-            if len(self._tails) >= self.cache_size:
-                self._tails.clear()
-            t = self._tails[urn] = (*self.judge(urn), self.profile)
+            tails = self._tails
+            if len(tails) >= SHARED_CACHE_SIZE:
+                tails.clear()
+            t = tails[urn] = (*judge(urn, self.profile), self.profile)
         return t
 
     def hit(self, source, start, end, line, column, form, folded, embedded, raw, urn, literal) -> Hit:

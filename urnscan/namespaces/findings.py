@@ -288,8 +288,14 @@ def ns_findings(key: str, registry: Optional[Registry] = None) -> Tuple[Finding,
     parts = split_key(key)
     if parts is None:
         return ()
-    check = NAMESPACE_CHECKS.get(parts.nid)
+    return findings_of_parts(key, parts.nid, parts.nss, parts.nss_offset, registry)
+
+
+def findings_of_parts(key: str, nid: str, nss: str, nss_offset: int,
+                      registry: Optional[Registry] = None) -> Tuple[Finding, ...]:
+    """:func:`ns_findings` of a key already split by ``split_key``."""
+    check = NAMESPACE_CHECKS.get(nid)
     if check is None:
         return ()
     registry = registry if registry is not None else default_registry()
-    return tuple(check(key, parts.nss_offset, parts.nss, registry))
+    return tuple(check(key, nss_offset, nss, registry))

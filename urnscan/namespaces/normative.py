@@ -403,13 +403,18 @@ def rewrite_key(key: str) -> Tuple[str, Tuple[str, ...]]:
     parts = split_key(key)
     if parts is None:
         return key, ()
-    rule = NAMESPACE_RULES.get(parts.nid)
+    return rewrite_parts(key, parts.nid, parts.nss)
+
+
+def rewrite_parts(key: str, nid: str, nss: str) -> Tuple[str, Tuple[str, ...]]:
+    """:func:`rewrite_key` of a key already split by ``split_key``."""
+    rule = NAMESPACE_RULES.get(nid)
     if rule is None:
         return key, ()
-    nss, rules = rule(parts.nss)
-    if nss == parts.nss:
+    new, rules = rule(nss)
+    if new == nss:
         return key, ()
-    return join_key(parts.nid, nss), rules
+    return join_key(nid, new), rules
 
 
 def ns_key(key: str) -> str:
