@@ -53,6 +53,11 @@ def add_scan(sub) -> None:
     p.add_argument("--max-urn-length", type=int, default=DEFAULT_MAX_URN_LENGTH, metavar="N",
                    help="longer candidates are reported as over-long (default: %(default)s)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress, per-file notes or summary on stderr")
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="run the scan on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for "
+                        "a local cluster of --jobs worker processes.  Writes a Parquet dataset (-o DIR/); the "
+                        "inputs and DIR must be visible to every worker under the same path.  Needs "
+                        "pip install 'urnscan[dask]'")
     p.set_defaults(run=run_scan_command)
 
 
@@ -89,6 +94,8 @@ def run_scan_command(args) -> int:
         "fold": options.fold, "max_urn_length": options.max_urn_length, "valid_only": args.valid_only,
         "include": args.include, "exclude": args.exclude, "jobs": jobs, "offsets": "bytes",
     }
+    if args.dask:
+        return _scan_on_dask(args, fmt, config, params)
     try:
         opener = _open_sink(fmt, args.output, args.force, params)
     except SinkError as exc:
@@ -112,6 +119,48 @@ def run_scan_command(args) -> int:
             f"urnscan: {summary.files} inputs ({summary.scanned} scanned, {summary.skipped_binary} binary skipped, "
             f"{summary.errors} errors), {summary.bytes / 1e6:.1f} MB, {summary.hits} hits "
             f"({summary.valid_hits} valid)" + (f" -> {args.output}" if args.output else "") + "\n")
+    return cli.EXIT_SOME_FAILED if summary.errors else cli.EXIT_OK
+
+
+def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
+    """``--dask ADDRESS``: the same scan on a Dask cluster, into a dataset."""
+    from .sinks.parquet import check_writable
+
+    try:
+        from . import distributed
+    except ImportError as exc:
+        return _usage(f"--dask needs dask and distributed ({exc.name or 'dask'} is not installed): "
+                      "pip install 'urnscan[dask]'")
+    if fmt != "parquet" or args.output is None:
+        return _usage("--dask writes a Parquet dataset: give -o DIR/")
+    if "-" in args.paths:
+        return _usage("--dask cannot read standard input ('-')")
+    try:
+        layout = check_writable(args.output, args.force)
+    except SinkError as exc:
+        return _usage(str(exc))
+    if not layout.dataset:
+        return _usage("--dask writes a Parquet dataset: give a directory, -o DIR/")
+    params = dict(params, dask=args.dask)
+    if args.dask != "local":
+        params.pop("jobs")
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(distributed.connect(args.dask, n_workers=config.jobs))
+        except (OSError, TimeoutError, ValueError) as exc:
+            return _usage(f"cannot reach the Dask scheduler {args.dask!r}: {exc}")
+        scan = distributed.scan_paths(args.paths, options=config.options, valid_only=config.valid_only,
+                                      include=args.include, exclude=args.exclude, split_bytes=config.split_bytes)
+        result = distributed.write_dataset(scan, args.output, force=args.force, params=params)
+    summary = result.summary
+    if not args.quiet:
+        for status in result.problems:
+            what = "skipped (binary)" if status.status == SKIPPED_BINARY else f"error: {status.reason}"
+            sys.stderr.write(f"urnscan: {_shown(status.source)}: {what}\n")
+        sys.stderr.write(
+            f"urnscan: {summary.files} inputs ({summary.scanned} scanned, {summary.skipped_binary} binary skipped, "
+            f"{summary.errors} errors), {summary.bytes / 1e6:.1f} MB, {summary.hits} hits "
+            f"({summary.valid_hits} valid) -> {args.output} (Dask: {args.dask})\n")
     return cli.EXIT_SOME_FAILED if summary.errors else cli.EXIT_OK
 
 

@@ -21,7 +21,7 @@ fall between CR and LF.
 from __future__ import annotations
 
 import os
-from typing import Iterator, List, NamedTuple, Optional, Sequence
+from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .candidates import LOOKBACK
 from .model import Hit
@@ -112,31 +112,50 @@ def scan_range(rng: Range, options: ScanOptions, source: Optional[str] = None) -
     return RangeResult(rng, hits, breaks, last_break_end)
 
 
+class StitchState(NamedTuple):
+    """What stitching carries from one range to the next."""
+
+    lines_before: int = 0  # line breaks before the next range
+    line_start: int = 0  # absolute start of the line the next range starts on
+    covered: int = 0  # end of the last hit emitted
+
+
+def stitch_step(result: RangeResult, state: StitchState, options: ScanOptions, source: Optional[str] = None,
+                *, keep: bool = True) -> Tuple[List[Hit], StitchState]:
+    """One range's hits as a single scan of the whole file sees them, given
+    the state after the ranges before it; returns them (an empty list when
+    ``keep`` is false: only the state is wanted) and the state after it.
+
+    The state is small, so the ranges of a file can be stitched as a chain
+    of cheap steps, each where its range's result is (see
+    :mod:`urnscan.distributed`).
+    """
+    rng = result.range
+    hits = result.hits
+    covered = state.covered
+    if covered > rng.start:
+        hits = _resync(rng, hits, covered, options, source)
+    out: List[Hit] = []
+    lines_before, line_start = state.lines_before, state.line_start
+    for hit in hits:
+        if hit.start < covered:
+            continue
+        if keep:
+            # a rescanned hit's line is relative to its own scan start
+            column = hit.start - line_start + 1 if hit.line == 1 else hit.column
+            out.append(hit._replace(line=lines_before + hit.line, column=column))
+        covered = hit.end
+    next_start = result.last_break_end if result.last_break_end is not None else line_start
+    return out, StitchState(lines_before + result.breaks, next_start, covered)
+
+
 def stitch(results: Sequence[RangeResult], options: ScanOptions, source: Optional[str] = None) -> Iterator[Hit]:
     """The hits of a single scan of the whole file, from the ranges' results
     in file order."""
-    lines_before = 0  # line breaks before the current range
-    line_start = 0  # absolute start of the line the current range starts on
-    covered = 0  # end of the last hit emitted
+    state = StitchState()
     for result in results:
-        rng = result.range
-        hits = result.hits
-        if covered > rng.start:
-            hits = _resync(rng, hits, covered, options, source)
-
-        for hit in hits:
-            if hit.start < covered:
-                continue
-            if hit.line == 1:
-                column = hit.start - line_start + 1
-            else:
-                column = hit.column
-            # a rescanned hit's line is relative to its own scan start
-            yield hit._replace(line=lines_before + hit.line, column=column)
-            covered = hit.end
-        lines_before += result.breaks
-        if result.last_break_end is not None:
-            line_start = result.last_break_end
+        hits, state = stitch_step(result, state, options, source)
+        yield from hits
 
 
 def _resync(rng: Range, hits: List[Hit], covered: int, options: ScanOptions, source: Optional[str]) -> List[Hit]:
