@@ -118,6 +118,14 @@ def _extract(buf: bytes, p: int, lo: int, hi: int, *, profile: str, trim: bool, 
     e = run.match(buf, nss_start, limit).end()
     if e - p > cap:
         return OverLong(p)
+    return _bare(buf, p, lo, hi, nss_start, e, run, trim, cap, fold)
+
+
+def _bare(buf: bytes, p: int, lo: int, hi: int, nss_start: int, e: int, run, trim: bool, cap: int,
+          fold: bool) -> Optional[Candidate]:
+    """The rest of :func:`_extract` for a bare candidate whose NID token
+    ends at ``nss_start`` and whose run of the profile's characters ends at
+    ``e`` (at most ``cap`` after p)."""
     literal = buf[p:LITERAL_RUN.match(buf, p + 4, e).end()].decode("ascii")
     embedded = _embedded(buf, p, lo)
     segments: List[Tuple[int, int]] = [(p, e)]
@@ -141,7 +149,7 @@ def _extract(buf: bytes, p: int, lo: int, hi: int, *, profile: str, trim: bool, 
             return None  # a pattern such as "urn:ietf:id:(\S+)"
         end -= len(text) - len(trimmed)
         text = trimmed
-    nid_len = nid.end() - p
+    nid_len = nss_start - p
     if len(text) <= nid_len:
         return None  # "urn:" NID ":" and nothing after it
     return Candidate(p, end, "bare", len(segments) > 1, embedded, text, literal)
@@ -154,13 +162,13 @@ def _wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Candidate]:
     e = _WRAPPED_RUNS[profile].match(buf, p, limit).end()
     if e >= limit or buf[e] != 0x3E:  # no ">" before an excluded character
         return None
-    raw = buf[p:e].decode("ascii")
-    urn = re.sub(r"[ \t\r\n]+", "", raw)
-    m = _NID_TOKEN.match(urn.encode("ascii"), 4)
-    if m is None or m.end() >= len(urn):
+    raw = buf[p:e]
+    joined = raw.translate(None, b" \t\r\n")  # white space is not significant
+    m = _NID_TOKEN.match(joined, 4)
+    if m is None or m.end() >= len(joined):
         return None  # "<urn:spppAddRequest>" is an XML QName, not a URN
     literal = buf[p:LITERAL_RUN.match(buf, p + 4, e).end()].decode("ascii")
-    return Candidate(p, e, "wrapped", urn != raw, False, urn, literal)
+    return Candidate(p, e, "wrapped", len(joined) != len(raw), False, joined.decode("ascii"), literal)
 
 
 def _embedded(buf: bytes, p: int, lo: int) -> bool:
@@ -476,6 +484,9 @@ def _make_batch(profile: str, trim: bool, cap: int, fold: bool):
     head_match = _HEADS[profile].match
     wrap_match = _WRAPS[profile].match
     embedded_at = _embedded_fast
+    wrapped_at = _wrapped
+    bare = _bare
+    run = _RUNS[profile]
     # before "urn:": a token stop other than "<" (so neither embedded nor wrapped)
     plain_before = frozenset(_TOKEN_STOP - {0x3C})
     boundary = _BOUNDARY
@@ -499,7 +510,19 @@ def _make_batch(profile: str, trim: bool, cap: int, fold: bool):
                     limit = p + cap + 1
                     m = plain_match(buf, p + 4, hi if hi < limit else limit)
                     if m is None:
-                        cand = read(buf, p, p - LOOKBACK if p > LOOKBACK else 0, hi)
+                        # a possible fold, an entity, a template ...: the
+                        # whole rule from the run on
+                        m = head_match(buf, p + 4, hi if hi < limit else limit)
+                        if m is None:
+                            pos = p + 1
+                            continue
+                        e = m.end()
+                        if e - p > cap:
+                            return found, pos, p
+                        cand = bare(buf, p, p - LOOKBACK if p > LOOKBACK else 0, hi, m.end(1), e, run, trim, cap,
+                                    fold)
+                        if cand is not None:
+                            cand = (*cand, cand[5] if not cand[3] else buf[p:cand[1]].decode("ascii"))
                     else:
                         end = m.end()
                         if fold and buf[end] in line_ends and buf.find(b"&", end, end + 2 * INDENT_LIMIT + 4) >= 0:
@@ -516,6 +539,11 @@ def _make_batch(profile: str, trim: bool, cap: int, fold: bool):
                         urn = buf[p:e].decode("ascii")
                         append((p, e, "wrapped", False, False, urn, buf[p:m.end(1)].decode("ascii"), urn))
                         pos = e
+                        continue
+                    wrapped = wrapped_at(buf, p, hi, profile)  # white space inside
+                    if wrapped is not None:
+                        append((*wrapped, buf[p:wrapped[1]].decode("ascii")))
+                        pos = wrapped[1]
                         continue
                     cand = read(buf, p, p - LOOKBACK if p > LOOKBACK else 0, hi)
                 elif before in boundary:

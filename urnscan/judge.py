@@ -83,6 +83,10 @@ class UrnJudge:
             j = self._cache[urn] = judge(urn, self.profile)
         return j
 
+    def cached_tails(self) -> Dict[str, tuple]:
+        """The cache behind :meth:`tail` (read it, never write it)."""
+        return self._tails
+
     def tail(self, urn: str) -> tuple:
         """The fields of a :class:`Hit` that depend on ``urn`` alone: the
         judgement, then the profile."""

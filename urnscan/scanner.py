@@ -238,15 +238,18 @@ class ByteScanner:
         line = lines.line
         line_start = lines.line_start
         rfind = buf.rfind
+        count = buf.count
+        cached = self.judge.cached_tails().get
         for start, end, form, folded, embedded, urn, literal, raw in found:
             if start > at:
-                k = count_lf(buf, at, start)
-                if k:
-                    line += k
-                    line_start = base + rfind(b"\n", at, start) + 1
+                last = rfind(b"\n", at, start)  # the line break before start, if any since at
+                if last >= 0:
+                    line += (count(b"\n", at, last) if last - at < _NUMPY_COUNT_MIN else count_lf(buf, at, last)) + 1
+                    line_start = base + last + 1
                 at = start
+            t = cached(urn)
             append(new(Hit, (source, base + start, base + end, line, base + start - line_start + 1,
-                             form, folded, embedded, raw, urn, literal) + tail(urn)))
+                             form, folded, embedded, raw, urn, literal) + (tail(urn) if t is None else t)))
         if base + at > lines.pos:
             lines.pos = base + at
             lines.line = line
