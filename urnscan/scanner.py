@@ -41,8 +41,10 @@ def urn_positions(buf: bytes, start: int, stop: int) -> List[int]:
     colons = np.flatnonzero(a[3:] == 0x3A) + 3
     if not len(colons):
         return []
-    keep = ((a[colons - 1] | 0x20) == 0x6E) & ((a[colons - 2] | 0x20) == 0x72) & ((a[colons - 3] | 0x20) == 0x75)
-    found = colons[keep] - 3 + start
+    # "n", then "r", then "u" before the ":", each test on the survivors only
+    colons = colons[(a[colons - 1] | 0x20) == 0x6E]
+    colons = colons[(a[colons - 2] | 0x20) == 0x72]
+    found = colons[(a[colons - 3] | 0x20) == 0x75] - 3 + start
     if start == 0 and len(found) and found[0] == 0:
         first = [0] if len(buf) > 4 and buf[4:5].isalnum() else []
         return first + _after_boundary(np, buf, found[1:])
@@ -100,14 +102,26 @@ def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAU
 _NUMPY_COUNT_MIN = 8192
 
 
+def _np():
+    """NumPy, imported on first use."""
+    global _numpy
+    if _numpy is None:
+        import numpy
+
+        _numpy = numpy
+    return _numpy
+
+
+_numpy = None
+
+
 def count_lf(buf: bytes, a: int, b: int) -> int:
     """``buf.count(b"\\n", a, b)``; long spans are counted with NumPy, which
     compares 16 or 32 bytes an instruction (about ten times the speed of
     bytes.count on one core)."""
     if b - a < _NUMPY_COUNT_MIN:
         return buf.count(b"\n", a, b)
-    import numpy as np
-
+    np = _np()
     return int(np.count_nonzero(np.frombuffer(buf, dtype=np.uint8, count=b - a, offset=a) == 0x0A))
 
 
@@ -240,11 +254,17 @@ class ByteScanner:
         rfind = buf.rfind
         count = buf.count
         cached = self.judge.cached_tails().get
+        octets = None  # the buffer as a NumPy array, for long spans
         for start, end, form, folded, embedded, urn, literal, raw in found:
             if start > at:
                 last = rfind(b"\n", at, start)  # the line break before start, if any since at
                 if last >= 0:
-                    line += (count(b"\n", at, last) if last - at < _NUMPY_COUNT_MIN else count_lf(buf, at, last)) + 1
+                    if last - at < _NUMPY_COUNT_MIN:
+                        line += count(b"\n", at, last) + 1
+                    else:
+                        if octets is None:
+                            octets = _np().frombuffer(buf, dtype=_np().uint8)
+                        line += int(_np().count_nonzero(octets[at:last] == 0x0A)) + 1
                     line_start = base + last + 1
                 at = start
             t = cached(urn)
