@@ -338,9 +338,9 @@ _WRAPS = {
 }
 #: per profile: a bare candidate whose whole reading is this one match --
 #: the NID token (1), the RFC 2141 run (2), the rest of the run without "&"
-#: (atomic: the run is never given back to satisfy what follows)
-#: (an entity or a URL query may cut there), and then a character that
-#: neither starts a fold, a template or an ellipsis: anything else but
+#: (an entity or a URL query may cut there; the run is atomic, never given
+#: back to satisfy what follows), and then a character that neither
+#: starts a fold, a template or an ellipsis: anything else but
 #: "\\", "{", "[", "&" and the first byte of U+2026; a blank followed by
 #: neither a blank nor a line break; "<" after a character that does not
 #: make the text a template; a line break (after blanks) when the run ends
@@ -403,7 +403,9 @@ def _make_extractor(profile: str, trim: bool, cap: int, fold: bool):
         return start, end, form, folded, embedded, urn, literal, raw
 
     if cap < NID_SCAN_LIMIT + 3:
-        return slow  # the NID scan limit and the cap interact: take every step
+        # the NID token may end beyond the cap's read limit (p + cap + 1):
+        # one match cannot read both, take every step
+        return slow
 
     def read(buf, p, lo, hi):
         if p > lo:
