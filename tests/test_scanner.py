@@ -151,3 +151,11 @@ def test_over_long_candidate_is_reported_not_buffered():
 def test_public_names():
     for name in ("scan_text", "scan_bytes", "scan_file", "Hit"):
         assert hasattr(urnscan, name)
+
+
+@pytest.mark.parametrize("cap", [16, 40, 67])
+def test_long_nid_under_a_small_cap_is_over_long(cap):
+    data = b"x urn:" + b"n" * 60 + b":value then urn:ex:b"
+    hits = list(scan_bytes([data], max_urn_length=cap))
+    assert hits[0].codes == ("over-long",) and hits[0].start == 2
+    assert hits[-1].urn == "urn:ex:b"

@@ -114,6 +114,8 @@ def _extract(buf: bytes, p: int, lo: int, hi: int, *, profile: str, trim: bool, 
         return None
     run = _RUNS[profile]
     nss_start = nid.end()
+    if nss_start - p > cap:
+        return OverLong(p)  # the NID token alone is longer than the cap
     limit = min(hi, p + cap + 1)
     e = run.match(buf, nss_start, limit).end()
     if e - p > cap:
