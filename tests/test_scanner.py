@@ -44,6 +44,21 @@ def urns(text, **options):
     ("urn:example:weather?=op=map&lat=39.56\n   &lon=-104.85", ["urn:example:weather?=op=map&lat=39.56&lon=-104.85"]),
     ("   urn:ietf:params:oauth:ckt:sha-256:\n\n   SWvYr63zB-WwjGSwQhv53AFSijRKQ72oj63RZp2iU-w\n",
      ["urn:ietf:params:oauth:ckt:sha-256:SWvYr63zB-WwjGSwQhv53AFSijRKQ72oj63RZp2iU-w"]),
+    # a URN split over two rows of an ASCII table
+    ("   | urn:example:registry:       | Entry one  |\n   | widgets:v1:Gear           | Detail     |\n",
+     ["urn:example:registry:widgets:v1:Gear"]),
+    ("   | urn:example:registry:       | Entry one  |\n   | Another text | widgets:v1:Gear |\n",
+     ["urn:example:registry:"]),  # not the same column: not a fold
+    # a break just before ":"
+    ('ns="urn:example:yang\\\n     :module-a"', ["urn:example:yang:module-a"]),
+    ("   id urn:example:schema\n      :part-two\n", ["urn:example:schema:part-two"]),
+    # YAML mapping keys lose their ":", prefixes keep it
+    ("namespaces:\n  urn:example:config:\n    description: settings\n", ["urn:example:config"]),
+    ("  - urn:example:list:\n      value: 1\n", ["urn:example:list"]),
+    ("prefix urn:example:config:\n    description: settings\n", ["urn:example:config:"]),
+    ("  urn:example:config:\nnext: line\n", ["urn:example:config:"]),
+    # the next line starting a URN of its own is not a continuation
+    ("  urn:example:one:\n  urn:example:two:x\n", ["urn:example:one:", "urn:example:two:x"]),
     # line breaks that end a URN
     ('schemaLocation="urn:example:schema\n   schema.xsd"', ["urn:example:schema"]),
     ("   o  urn:example:a123,z456/foo\n\n   o  urn:example:a123,z456/bar", ["urn:example:a123,z456/foo", "urn:example:a123,z456/bar"]),

@@ -145,6 +145,8 @@ def _bare(buf: bytes, p: int, lo: int, hi: int, nss_start: int, e: int, run, tri
         return None  # an elided example ("urn:ietf:...:x", "urn:ietf:params:\u2026")
     if not dropped and _is_template(text, terminator):
         return None
+    if trim and text.endswith(":") and len(segments) == 1 and _yaml_key(buf, p, end, hi):
+        text, end = text[:-1], end - 1  # "urn:...:" as a YAML mapping key
     if trim:
         trimmed = _trim(text)
         if trimmed is None:
@@ -232,6 +234,8 @@ def _continuation(buf: bytes, segments, e: int, hi: int, run):
         return (e, (q, t)) if t > q else None
     # trailing blanks before the line break
     w = _HSPACE_RUN.match(buf, e, min(hi, e + INDENT_LIMIT)).end()
+    if w < hi and buf[w] == 0x7C and last in _TABLE_FOLD_LAST:  # "|": a table cell
+        return _table_continuation(buf, segments[-1][0], e, w, hi, run)
     nl = _line_break_after(buf, w, hi)
     if nl < 0:
         return None
@@ -251,6 +255,11 @@ def _continuation(buf: bytes, segments, e: int, hi: int, run):
         # a line of its own after the empty line, in URN characters only
         return (e, (q, t)) if ends_line and token[0] in _ALNUM and b":" not in token else None
     first = token[0]
+    if token[:4].lower() == b"urn:":
+        return None  # the next line starts a URN of its own
+    if first == 0x3A and last in _ALNUM and len(token) > 1 and token[1] in _ALNUM:
+        # a break just before ":" (the continuation starts with ":name")
+        return (e, (q, t)) if ends_line or after in _CLOSERS_AFTER_FOLD else None
     if last == 0x2D and first in _ALNUM:  # "-": RFC formatters break after a hyphen
         return (e, (q, t))
     if first == 0x26 and any(b"?" in buf[a:b] for a, b in segments) and b"=" in token:
@@ -266,6 +275,69 @@ def _continuation(buf: bytes, segments, e: int, hi: int, run):
         if closes or b":" in token.rstrip(b".,;:"):
             return (e, (q, t))
     return None
+
+
+_TABLE_FOLD_LAST = frozenset(b":-./")
+_TABLE_ROW_LIMIT = 512
+
+
+def _line_start(buf: bytes, i: int) -> Optional[int]:
+    """Start of the line holding buf[i], looking back at most LOOKBACK
+    bytes (the context the streaming scanner guarantees); ``None`` when the
+    line starts further back."""
+    floor = max(0, i - LOOKBACK)
+    brk = max(buf.rfind(b"\n", floor, i), buf.rfind(b"\r", floor, i))
+    if brk >= 0:
+        return brk + 1
+    return 0 if i - LOOKBACK <= 0 else None
+
+
+def _table_continuation(buf: bytes, a: int, e: int, w: int, hi: int, run):
+    """A URN split over two rows of an ASCII table: the cell ends at "|"
+    (w) and the URN goes on in the same column of the next row, in a cell
+    with the same borders."""
+    ls = _line_start(buf, a)
+    if ls is None:
+        return None
+    limit = min(hi, w + _TABLE_ROW_LIMIT)
+    eol = min((i for i in (buf.find(b"\n", w, limit), buf.find(b"\r", w, limit)) if i >= 0), default=-1)
+    if eol < 0:
+        return None
+    nl = _line_break_after(buf, eol, hi)
+    q = nl + (a - ls)
+    if q >= hi or buf[q] not in _ALNUM:
+        return None
+    row, next_row = buf[ls:a], buf[nl:q]
+    if len(next_row) != len(row) or b"|" not in row:
+        return None
+    for x, y in zip(row, next_row):
+        if (x == 0x7C) != (y == 0x7C) or (y != 0x7C and y not in _HSPACE):
+            return None  # not the same cell borders, or text before the cell
+    t = run.match(buf, q, hi).end()
+    w2 = _HSPACE_RUN.match(buf, t, min(hi, t + INDENT_LIMIT)).end()
+    if w2 >= hi or buf[w2] != 0x7C:
+        return None
+    return (e, (q, t))
+
+
+def _yaml_key(buf: bytes, p: int, end: int, hi: int) -> bool:
+    """Whether the ":" ending the candidate at p is YAML mapping syntax: the
+    candidate alone at the start of its line (or after "- "), the line
+    ending there, and the next non-empty line indented deeper."""
+    ls = _line_start(buf, p)
+    if ls is None or not _YAML_LEAD.fullmatch(buf[ls:p]):
+        return False
+    w = _HSPACE_RUN.match(buf, end, min(hi, end + INDENT_LIMIT)).end()
+    nl = _line_break_after(buf, w, hi)
+    while nl >= 0 and nl < hi:
+        q = _HSPACE_RUN.match(buf, nl, min(hi, nl + INDENT_LIMIT)).end()
+        if q < hi and buf[q] not in _EOL:
+            return q - nl > len(buf[ls:p]) - len(buf[ls:p].lstrip(b" \t"))
+        nl = _line_break_after(buf, q, hi)
+    return False
+
+
+_YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
 
 
 def _cut_entity(text: str, end: int, segments) -> Tuple[str, int, bool]:
@@ -345,12 +417,18 @@ _WRAPS = {
 #: starts a fold, a template or an ellipsis: anything else but
 #: "\\", "{", "[", "&" and the first byte of U+2026; a blank followed by
 #: neither a blank nor a line break; "<" after a character that does not
-#: make the text a template; a line break (after blanks) when the run ends
-#: in none of "-:./", where only a next line starting with "&" could go on
-#: (the caller checks).  The character must lie before the read limit.
+#: make the text a template; blanks and a table border "|" when the run
+#: ends in none of "-:./"; a line break (after blanks) when the run ends in
+#: none of "-:./" and the next line does not start with ":", where only a
+#: next line starting with "&" could go on (the caller checks).  The character must lie before the read limit.
 _PLAIN = {
     profile: re.compile(rb"([A-Za-z0-9][A-Za-z0-9-]{0,%d}:)(?>([%s]*)[%s]*)"
-                        rb"(?:(?=[^ \t\r\n\\{\[<&\xe2]| [^ \t\r\n])|(?<![:/=(-])(?=<)|(?<![-:./])(?=[ \t]*[\r\n]))"
+                        rb"(?:(?=[^ \t\r\n\\{\[<&\xe2|]| [^ \t\r\n|])"
+                        # blanks and a table border: a cell that may go on in the next row
+                        rb"|(?<![-:./])(?=[ \t]*\|)"
+                        rb"|(?<![:/=(-])(?=<)"
+                        # a line break, unless the next line may go on with ":name"
+                        rb"|(?<![-:./])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*:)))"
                         % (NID_SCAN_LIMIT - 2, _class(LITERAL_RUN), _class(run).replace(b"&", b"")))
     for profile, run in _RUNS.items()
 }
@@ -437,14 +515,15 @@ def _make_extractor(profile: str, trim: bool, cap: int, fold: bool):
             end = amp if amp >= 0 else e
         else:
             end = e
-            if fold and e < hi and buf[e] in fold_starts:
+            if fold and e < hi and (buf[e] in fold_starts or buf[e] == 0x7C):
                 # a fold needs a line break after at most INDENT_LIMIT blanks
+                # (or, in a table, a cell border)
                 w = hspace_match(buf, e, min(hi, e + INDENT_LIMIT)).end()
-                if buf[e] == 0x5C or (w < hi and buf[w] in eol):
+                if buf[e] == 0x5C or (w < hi and (buf[w] in eol or buf[w] == 0x7C)):
                     return slow(buf, p, lo, hi)
         text = buf[p:end].decode("ascii")
-        if "&" in text:
-            return slow(buf, p, lo, hi)  # an entity may cut it
+        if "&" in text or text[-1] == ":":
+            return slow(buf, p, lo, hi)  # an entity may cut it; a ":" may be YAML syntax
         if "..." in text or buf.startswith(ellipsis, end):
             return None  # an elided example
         terminator = buf[end:end + 1]
