@@ -53,3 +53,16 @@ def test_plan_never_splits_crlf(tmp_path):
     path.write_bytes(data)
     for rng in plan_ranges(str(path), len(data), 7, min_size=1):
         assert data[rng.start - 1:rng.start + 1] != b"\r\n"
+
+
+@pytest.mark.parametrize("read_size", [7, 64, 1000])
+def test_small_reads_count_lines_across_chunk_edges(tmp_path, monkeypatch, read_size):
+    import urnscan.ranges as ranges
+
+    monkeypatch.setattr(ranges, "READ_SIZE", read_size)
+    data = make_corpus(99, 20_000)
+    path = tmp_path / "corpus.txt"
+    path.write_bytes(data)
+    options = ScanOptions(max_urn_length=256)
+    whole = list(scan_bytes([data], source=str(path), max_urn_length=256))
+    assert list(scan_file_in_ranges(str(path), 5, options, source=str(path), min_size=1)) == whole

@@ -25,7 +25,7 @@ from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .candidates import LOOKBACK
 from .model import Hit
-from .scanner import ByteScanner, ScanOptions
+from .scanner import ByteScanner, ScanOptions, count_lf
 
 READ_SIZE = 1 << 20
 
@@ -67,9 +67,10 @@ def _count_breaks(data: bytes) -> int:
 
 
 def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: Optional[str],
-               until_hit: Optional[Sequence[Hit]] = None) -> Iterator[Hit]:
+               on_data=None) -> Iterator[Hit]:
     """Hits whose ``urn:`` starts in [start, stop) as a scan from ``start``
-    finds them (lines relative to ``start``)."""
+    finds them (lines relative to ``start``).  ``on_data(offset, chunk)``
+    sees every chunk read."""
     base = max(0, start - LOOKBACK)
     scanner = ByteScanner(source, options, base=base, scan_from=start)
     with open(path, "rb") as fh:
@@ -80,6 +81,8 @@ def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: O
             # in small steps only while a candidate is still undecided
             want = max(stop - offset + options.window, 1 << 16)
             chunk = fh.read(min(READ_SIZE, want))
+            if on_data is not None and chunk:
+                on_data(offset, chunk)
             offset += len(chunk)
             hits = scanner.feed(chunk) if chunk else scanner.finish()
             for hit in hits:
@@ -87,29 +90,47 @@ def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: O
                     return
                 yield hit
             if not chunk or scanner.position >= stop:
+                while on_data is not None and offset < stop:  # the rest is only counted
+                    chunk = fh.read(min(READ_SIZE, stop - offset))
+                    if not chunk:
+                        break
+                    on_data(offset, chunk)
+                    offset += len(chunk)
                 return
+
+
+class _BreakCounter:
+    """Line breaks (LF, CRLF, lone CR) in [start, stop), from the chunks a
+    range scan reads anyway; a CRLF split between two chunks counts once."""
+
+    def __init__(self, start: int, stop: int):
+        self.start, self.stop = start, stop
+        self.breaks = 0
+        self.last_break_end: Optional[int] = None
+        self._cr_at: Optional[int] = None  # absolute offset of a CR ending the previous piece
+
+    def __call__(self, offset: int, chunk: bytes) -> None:
+        a = max(self.start, offset) - offset
+        b = min(self.stop, offset + len(chunk)) - offset
+        if b <= a:
+            return
+        lf = count_lf(chunk, a, b)
+        cr = chunk.count(b"\r", a, b) if chunk.find(b"\r", a, b) >= 0 else 0
+        n = lf + cr - (chunk.count(b"\r\n", a, b) if cr else 0)
+        if self._cr_at == offset + a - 1 and chunk[a] == 0x0A:
+            n -= 1  # the LF completes a CRLF counted as a lone CR
+        self.breaks += n
+        last = max(chunk.rfind(b"\n", a, b), chunk.rfind(b"\r", a, b))
+        if last >= 0:  # (an LF completing a CRLF moves the line start too)
+            self.last_break_end = offset + last + 1
+        self._cr_at = offset + b - 1 if chunk[b - 1] == 0x0D else None
 
 
 def scan_range(rng: Range, options: ScanOptions, source: Optional[str] = None) -> RangeResult:
     """Scan one range (run in a worker process)."""
-    hits = list(_scan_from(rng.path, rng.start, rng.stop, options, source))
-    breaks = 0
-    last_break_end = None
-    with open(rng.path, "rb") as fh:
-        fh.seek(rng.start)
-        pos = rng.start
-        remaining = rng.stop - rng.start
-        while remaining > 0:
-            data = fh.read(min(READ_SIZE, remaining))
-            if not data:
-                break
-            n = _count_breaks(data)
-            if n:
-                breaks += n
-                last_break_end = pos + max(data.rfind(b"\n"), data.rfind(b"\r")) + 1
-            pos += len(data)
-            remaining -= len(data)
-    return RangeResult(rng, hits, breaks, last_break_end)
+    counter = _BreakCounter(rng.start, rng.stop)
+    hits = list(_scan_from(rng.path, rng.start, rng.stop, options, source, counter))
+    return RangeResult(rng, hits, counter.breaks, counter.last_break_end)
 
 
 class StitchState(NamedTuple):
