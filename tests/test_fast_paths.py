@@ -128,7 +128,7 @@ SNIPPETS = [
     b"<urn:a>", b" urn:a:b  \n c", b" urn:a:b.\n  c:d", b" urn:a:b-\n  c", b" urn:a:b\\\n  c", b" urn:a:b(c)",
     b" urn:a:b(c", b" urn:a:b)", b"\turn:a:b;", b" urn:a:", b" urn:a:.", b"x urn:" + b"a" * 70 + b":b",
     b" | urn:a:b:  | x |\n |  c:d      | y |\n", b"|urn:a:b-|\n|c|\n", b" urn:a:b |x", b" urn:a:b\n   :c\n",
-    b"  urn:a:b:\n    k: v\n", b"- urn:a:b:\n\n    k: v\n", b"  urn:a:b:  \n  k\n", b" urn:a:b:\n  urn:c:d\n",
+    b"  urn:a:b:\n    k: v\n", b" urn:a:b... x", b" urn:a:b:... x", b" urn:a:b-\xe2\x80\xa6", b" urn:a:...b", b"- urn:a:b:\n\n    k: v\n", b"  urn:a:b:  \n  k\n", b" urn:a:b:\n  urn:c:d\n",
 ]
 
 

@@ -74,6 +74,10 @@ def urns(text, **options):
     ("urn:alert:source:[some-unknown]", []),
     ("if ($urn =~ /urn:ietf:id:(\\S+)/i)", []),
     ("'urn:ietf:...:ietf-interfaces'", []),
+    ("urn:ietf:params:xml:ns:yang:... and", []),  # an elided prefix
+    ("urn:ietf:params:\u2026", []),
+    ("as in urn:ietf:rfc:2141... and so", ["urn:ietf:rfc:2141"]),  # a sentence's ellipsis
+    ("see urn:isbn:0451450523\u2026 later", ["urn:isbn:0451450523"]),
     # character references end a URN in markup
     ("<a href='?u=urn:example:a&amp;b=1'>", ["urn:example:a"]),
     ("urn:example:a&quot; more", ["urn:example:a"]),

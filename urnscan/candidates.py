@@ -141,8 +141,8 @@ def _bare(buf: bytes, p: int, lo: int, hi: int, nss_start: int, e: int, run, tri
     end = segments[-1][1]
     terminator = buf[end:end + 1]
     text, end, dropped = _cut_entity(text, end, segments)
-    if "..." in text or buf.startswith(_ELLIPSIS, end):
-        return None  # an elided example ("urn:ietf:...:x", "urn:ietf:params:\u2026")
+    if _elided(text, buf, end):
+        return None
     if not dropped and _is_template(text, terminator):
         return None
     if trim and text.endswith(":") and len(segments) == 1 and _yaml_key(buf, p, end, hi):
@@ -340,6 +340,17 @@ def _yaml_key(buf: bytes, p: int, end: int, hi: int) -> bool:
 _YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
 
 
+def _elided(text: str, buf: bytes, end: int) -> bool:
+    """An elided example, not a URN: "..." inside ("urn:ietf:...:x"), or
+    after a cut-off name ("urn:ietf:params:...", "urn:ietf:params:\u2026").
+    Dots after a whole name are sentence punctuation, trimmed later."""
+    body = text.rstrip(".")
+    if "..." in body:
+        return True
+    cut_off = body[-1:] in (":", "/", "-")
+    return cut_off and (len(text) - len(body) >= 3 or buf.startswith(_ELLIPSIS, end))
+
+
 def _cut_entity(text: str, end: int, segments) -> Tuple[str, int, bool]:
     """An HTML/XML character reference ("&amp;", "&#38;") ends the URN."""
     if "&" not in text:
@@ -468,7 +479,7 @@ def _make_extractor(profile: str, trim: bool, cap: int, fold: bool):
     fold_starts = _FOLD_STARTS
     trim_last = _TRIM_LAST
     template_last = _TEMPLATE_LAST
-    ellipsis = _ELLIPSIS
+    elided = _elided
     reference = _extract
     embedded_at = _embedded_fast
     hspace_match = _HSPACE_RUN.match
@@ -524,8 +535,8 @@ def _make_extractor(profile: str, trim: bool, cap: int, fold: bool):
         text = buf[p:end].decode("ascii")
         if "&" in text or text[-1] == ":":
             return slow(buf, p, lo, hi)  # an entity may cut it; a ":" may be YAML syntax
-        if "..." in text or buf.startswith(ellipsis, end):
-            return None  # an elided example
+        if elided(text, buf, end):
+            return None
         terminator = buf[end:end + 1]
         if terminator == b"{" or terminator == b"[" or (terminator == b"<" and text[-1:] in template_last):
             return None  # a template
@@ -577,7 +588,7 @@ def _make_batch(profile: str, trim: bool, cap: int, fold: bool):
     trailing = _TRAILING_STR
     parens = frozenset("()")
     template_last = _TEMPLATE_LAST
-    ellipsis = _ELLIPSIS
+    elided = _elided
     overlong = OverLong
 
     def read_all(buf, positions, pos, n, final, window):
@@ -644,7 +655,7 @@ def _make_batch(profile: str, trim: bool, cap: int, fold: bool):
                     amp = buf.find(b"&", m.end(1), e)
                     end = amp if amp >= 0 else e
                     terminator = buf[end:end + 1]
-                    if buf.startswith(ellipsis, end) or terminator == b"{" or terminator == b"[":
+                    if terminator == b"{" or terminator == b"[" or elided(buf[p:end].decode("ascii"), buf, end):
                         pos = p + 1
                         continue
                     if terminator == b"<" and buf[end - 1] in b":/=-(":
@@ -661,8 +672,8 @@ def _make_batch(profile: str, trim: bool, cap: int, fold: bool):
                 # that remain are the ellipsis, trimming and the empty NSS
                 end = cand
                 text = buf[p:end].decode("ascii")
-                if "..." in text:
-                    pos = p + 1  # an elided example
+                if "..." in text and elided(text, buf, end):
+                    pos = p + 1
                     continue
                 urn = text
                 if trim:
