@@ -57,7 +57,8 @@ def urns(text, **options):
     ("  - urn:example:list:\n      value: 1\n", ["urn:example:list"]),
     ("prefix urn:example:config:\n    description: settings\n", ["urn:example:config:"]),
     ("  urn:example:config:\nnext: line\n", ["urn:example:config:"]),
-    # the next line starting a URN of its own is not a continuation
+    # the next line starting a URN or a URL of its own is not a continuation
+    ("   prefix urn:example:reg:\n   http://example.com/x\n", ["urn:example:reg:"]),
     ("  urn:example:one:\n  urn:example:two:x\n", ["urn:example:one:", "urn:example:two:x"]),
     # line breaks that end a URN
     ('schemaLocation="urn:example:schema\n   schema.xsd"', ["urn:example:schema"]),

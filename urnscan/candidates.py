@@ -47,6 +47,7 @@ _URL_PREFIX = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:")
 _TOKEN_STOP = frozenset(b" \t\r\n\"'<>()[]{}|\\^`")
 _ELLIPSIS = "\u2026".encode()
 _LIST_NUMBER = re.compile(rb"[0-9]{1,3}[.)]")
+_URL_START = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
 def _run_pattern(repertoire: str) -> "re.Pattern[bytes]":
@@ -255,8 +256,8 @@ def _continuation(buf: bytes, segments, e: int, hi: int, run):
         # a line of its own after the empty line, in URN characters only
         return (e, (q, t)) if ends_line and token[0] in _ALNUM and b":" not in token else None
     first = token[0]
-    if token[:4].lower() == b"urn:":
-        return None  # the next line starts a URN of its own
+    if token[:4].lower() == b"urn:" or _URL_START.match(token):
+        return None  # the next line starts a URN or a URL of its own
     if first == 0x3A and last in _ALNUM and len(token) > 1 and token[1] in _ALNUM:
         # a break just before ":" (the continuation starts with ":name")
         return (e, (q, t)) if ends_line or after in _CLOSERS_AFTER_FOLD else None
