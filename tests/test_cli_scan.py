@@ -174,3 +174,24 @@ def test_help_is_complete():
     for option in ("--output", "--format", "--profile", "--no-trim", "--valid-only", "--include", "--exclude",
                    "--jobs", "--max-urn-length", "--quiet", "--force"):
         assert option in text
+
+
+def test_unwritable_output_is_a_clear_error(corpus, tmp_path):
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    for out in (blocker / "out.jsonl", blocker / "out.parquet"):
+        res = run("scan", str(corpus / "plain.txt"), "-o", str(out))
+        assert res.returncode == 2 and b"not a directory" in res.stderr and b"Traceback" not in res.stderr
+
+
+def test_missing_output_directories_are_created(corpus, tmp_path):
+    out = tmp_path / "new" / "dir" / "hits.jsonl"
+    assert run("scan", str(corpus / "plain.txt"), "-o", str(out)).returncode == 0
+    assert len(out.read_text().splitlines()) == 4
+    assert (tmp_path / "new" / "dir" / "hits.files.jsonl").exists()
+
+
+def test_broken_pipe_is_quiet(corpus):
+    proc = subprocess.run(f"{sys.executable} -m urnscan scan {corpus} -j 1 | head -1", shell=True,
+                          capture_output=True)
+    assert proc.stdout.count(b"\n") == 1 and b"Traceback" not in proc.stderr and b"BrokenPipe" not in proc.stderr

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Optional, Sequence
 
@@ -87,9 +88,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stderr.write(f"urnscan: error: {exc}\n")
         return EXIT_SOME_FAILED
     except BrokenPipeError:
-        # the reader went away (e.g. `| head`): not an error of ours
-        sys.stderr.close()
+        # the reader went away (e.g. `| head`): not an error of ours; point
+        # stdout at /dev/null so the interpreter's final flush stays quiet
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return EXIT_OK
+    except OSError as exc:
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        sys.stderr.write(f"urnscan: error: {where}{exc.strerror or exc}\n")
+        return EXIT_SOME_FAILED
     except KeyboardInterrupt:
         sys.stderr.write("urnscan: interrupted\n")
         return 130

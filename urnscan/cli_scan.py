@@ -185,10 +185,15 @@ def _open_sink(fmt: str, out: Optional[str], force: bool, params: dict):
 
     if out is None:
         return _line_sink(fmt, sys.stdout, None)
+    from .sinks.parquet import check_dir_writable
+
     files_path = _files_path(out, fmt)
     for path in (out, files_path):
+        if os.path.isdir(path):
+            raise SinkError(f"{path}: is a directory")
         if os.path.lexists(path) and not force:
             raise SinkError(f"{path}: exists; use --force to overwrite")
+    check_dir_writable(os.path.dirname(os.path.abspath(out)))
     return _atomic_line_sink(fmt, out, files_path)
 
 
@@ -236,6 +241,7 @@ def _atomic_line_sink(fmt: str, out: str, files_path: str):
     tag = secrets.token_hex(4)
     tmp_out = os.path.join(os.path.dirname(os.path.abspath(out)), f".{os.path.basename(out)}.{tag}.tmp")
     tmp_files = os.path.join(os.path.dirname(os.path.abspath(files_path)), f".{os.path.basename(files_path)}.{tag}.tmp")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
     try:
         with open(tmp_out, "w", encoding="utf-8") as fh, open(tmp_files, "w", encoding="utf-8") as ffh:
             with _line_sink(fmt, fh, ffh) as sink:

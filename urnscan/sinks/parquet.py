@@ -140,7 +140,9 @@ def _existing_ancestor(path: str) -> str:
     return path
 
 
-def _check_dir_writable(directory: str) -> None:
+def check_dir_writable(directory: str) -> None:
+    """Raise :class:`SinkError` unless files can be created in ``directory``
+    (or, when it does not exist yet, in its nearest existing ancestor)."""
     anc = _existing_ancestor(directory)
     if not os.path.isdir(anc):
         raise SinkError(f"{directory}: not a directory ({anc} is a file)")
@@ -174,9 +176,9 @@ def check_writable(out_path: Union[str, os.PathLike], force: bool = False) -> Ou
                 raise SinkError(
                     f"{layout.path}: already holds an urnscan dataset ({ours[0]}...); "
                     "use --force (force=True) to overwrite")
-            _check_dir_writable(layout.path)
+            check_dir_writable(layout.path)
         else:
-            _check_dir_writable(os.path.dirname(os.path.abspath(layout.path)))
+            check_dir_writable(os.path.dirname(os.path.abspath(layout.path)))
         return layout
     for p in (layout.path, layout.files_path):
         if os.path.lexists(p):
@@ -184,7 +186,7 @@ def check_writable(out_path: Union[str, os.PathLike], force: bool = False) -> Ou
                 raise SinkError(f"{p}: is a directory")
             if not force:
                 raise SinkError(f"{p}: already exists; use --force (force=True) to overwrite")
-    _check_dir_writable(os.path.dirname(os.path.abspath(layout.path)))
+    check_dir_writable(os.path.dirname(os.path.abspath(layout.path)))
     return layout
 
 
