@@ -195,3 +195,28 @@ def test_broken_pipe_is_quiet(corpus):
     proc = subprocess.run(f"{sys.executable} -m urnscan scan {corpus} -j 1 | head -1", shell=True,
                           capture_output=True)
     assert proc.stdout.count(b"\n") == 1 and b"Traceback" not in proc.stderr and b"BrokenPipe" not in proc.stderr
+
+
+def test_progress_only_on_a_terminal(corpus):
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        res = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(corpus), "-j", "1"], stdout=subprocess.PIPE,
+                             stderr=slave, timeout=120)
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            shown += data
+    finally:
+        os.close(master)
+    assert res.returncode == 1
+    assert b"\rurnscan: " in shown and b" files, " in shown and b" MB, " in shown
+    piped = run("scan", str(corpus), "-j", "1")
+    assert b"\r" not in piped.stderr
