@@ -179,3 +179,19 @@ def test_long_nid_under_a_small_cap_is_over_long(cap):
     hits = list(scan_bytes([data], max_urn_length=cap))
     assert hits[0].codes == ("over-long",) and hits[0].start == 2
     assert hits[-1].urn == "urn:ex:b"
+
+
+@pytest.mark.parametrize("text, dedup_key, rules", [
+    ("URN:ISBN:0-395-36341-1", "urn:isbn:9780395363416", "isbn-hyphens,isbn-10-to-13"),
+    ("urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "uuid-case"),
+    ("urn:oid:1.3.06.1", "urn:oid:1.3.6.1", "h:oid-leading-zeros"),
+    ("urn:ietf:rfc:2141", "urn:ietf:rfc:2141", ""),
+    ("urn:ab-:x", None, None),
+])
+def test_dedup_key_and_its_rules(text, dedup_key, rules):
+    (hit,) = scan_text(text)
+    assert (hit.dedup_key, hit.dedup_rules) == (dedup_key, rules)
+    if hit.ns_key is not None:
+        from urnscan.namespaces import dedup_key as heuristic_key
+
+        assert hit.dedup_key == heuristic_key(hit.ns_key)[0]  # never splits what ns_key merges

@@ -7,7 +7,7 @@ from typing import Dict, NamedTuple, Optional, Tuple
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
-from .namespaces import namespace_status
+from .namespaces import dedup_key, namespace_status, ns_key_rules
 from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
 from .namespaces.normative import NAMESPACE_RULES, rewrite_parts
 from .syntax import _valid, is_valid, validate
@@ -27,6 +27,8 @@ class Judgement(NamedTuple):
     findings: Tuple[Finding, ...]
     namespace_status: str
     ns_key: Optional[str]
+    dedup_key: Optional[str] = None
+    dedup_rules: Optional[str] = None
 
 
 def _nid_token(urn: str) -> Optional[str]:
@@ -55,9 +57,18 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
         nss = key[at:]
         findings += findings_of_parts(key, nid, nss, at)
         the_ns_key = rewrite_parts(key, nid, nss)[0]
+    the_dedup_key, rules = dedup_key(the_ns_key)
+    # dedup_key starts from an ns_key: name the registered rules that led there too
+    rules = tuple(dict.fromkeys((*ns_key_rules(key), *rules))) if the_ns_key != key else rules
     return Judgement(True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
-                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid), the_ns_key)
+                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid), the_ns_key,
+                     the_dedup_key, ",".join(rules))
 
+
+#: Hit's fields from ``valid`` on are the Judgement's, with ``profile``
+#: between ``ns_key`` and ``dedup_key``
+_BEFORE_PROFILE = Judgement._fields.index("dedup_key")
+assert Hit._fields[11:] == (*Judgement._fields[:_BEFORE_PROFILE], "profile", *Judgement._fields[_BEFORE_PROFILE:])
 
 #: Hit fields per URN, per profile, shared by every UrnJudge of the process:
 #: judge() is a pure function of (urn, profile), and a scan of many files
@@ -95,15 +106,15 @@ class UrnJudge:
             tails = self._tails
             if len(tails) >= SHARED_CACHE_SIZE:
                 tails.clear()
-            t = tails[urn] = (*judge(urn, self.profile), self.profile)
+            j = judge(urn, self.profile)
+            t = tails[urn] = (*j[:_BEFORE_PROFILE], self.profile, *j[_BEFORE_PROFILE:])
         return t
 
     def hit(self, source, start, end, line, column, form, folded, embedded, raw, urn, literal) -> Hit:
-        return Hit(source, start, end, line, column, form, folded, embedded, raw, urn, literal,
-                   *self.judge(urn), self.profile)
+        return Hit(source, start, end, line, column, form, folded, embedded, raw, urn, literal, *self.tail(urn))
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding) -> Hit:
         nid = _nid_token(shown)
         return Hit(source, start, end, line, column, "bare", False, False, shown, shown, shown,
                    False, False, False, None, None, nid, None, None, None, None, (finding,),
-                   namespace_status(nid) if nid else "unregistered", None, self.profile)
+                   namespace_status(nid) if nid else "unregistered", None, self.profile, None, None)

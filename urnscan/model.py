@@ -137,6 +137,11 @@ class Hit(NamedTuple):
     namespace_status: str
     ns_key: Optional[str]
     profile: str
+    # heuristic deduplication (beyond what namespaces register): the key and
+    # the names of every rule applied to reach it, comma-separated, heuristic
+    # ones prefixed "h:" -- so a grouping can be audited
+    dedup_key: Optional[str] = None
+    dedup_rules: Optional[str] = None
 
     @property
     def codes(self) -> Tuple[str, ...]:

@@ -109,6 +109,14 @@ HIT_SCHEMA = pa.schema(
                "the namespace applied; merges at least what `key` merges. Null when "
                "not a URN.", nullable=True),
         _field("profile", _DICT, "The syntax profile `valid` and `findings` refer to."),
+        _field("dedup_key", pa.string(),
+               "Heuristic deduplication key: `ns_key` with heuristics beyond the namespace "
+               "registrations applied (for merging citations); merges at least what `ns_key` "
+               "merges. Null when not a URN.", nullable=True),
+        _field("dedup_rules", _DICT,
+               "The rules applied to reach `dedup_key`, comma-separated: registered ones "
+               "(e.g. `isbn-10-to-13`) and heuristic ones prefixed `h:`; empty when none, "
+               "null when not a URN.", nullable=True),
     ],
     metadata={"urnscan.table": "hits", "urnscan.schema_version": SCHEMA_VERSION},
 )
