@@ -238,7 +238,7 @@ def test_trailing_garbage_after_gzip_is_an_error_after_all_the_content(tmp_path)
 
 
 def test_zstd_without_a_decoder_is_an_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(sources, "_zstd_backend", lambda: None)
+    monkeypatch.setattr("urnscan.sources.codecs._zstd_backend", lambda: None)
     path = tmp_path / "a.zst"
     path.write_bytes(b"\x28\xb5\x2f\xfd" + b"\0" * 20)
     with pytest.raises(SourceError, match="zstd support needs the zstandard package") as info:

@@ -1,0 +1,542 @@
+"""Expanding what the user names into the inputs of a run.
+
+:func:`expand_inputs` turns the PATH arguments of a run into a
+deterministic list of :class:`InputRef`, one per input, each with a status:
+``None`` (to be scanned) or the reason it cannot be.  It never raises for a
+bad input, so a run can list every input with what happened to it.  This
+module knows about files, directories, globs and standard input; it reads
+no content and knows nothing about compression or URNs.
+
+Walking rules (:func:`expand_inputs`)
+-------------------------------------
+
+* ``-`` is standard input.
+* A directory is walked recursively.  Entries of each directory are visited
+  in sorted order (by name, code point order) and directories are entered
+  where they sort, so the order is deterministic.  Hidden files are
+  included: nothing is skipped unless an ``exclude`` pattern says so.
+* A PATH that does not exist but contains glob characters (``*``, ``?``,
+  ``[``) is a glob pattern; a ``**`` segment matches any number of
+  directories.  Matches are visited in sorted order; a matched directory is
+  walked whole.  As in the shell, a wildcard does not match a name that
+  starts with a dot unless the pattern segment does.  Globs are expanded by
+  urnscan's own walker, so ``**`` terminates on symbolic-link loops too.
+* Symbolic links are followed by default (``follow_symlinks=True``).  Every
+  directory is entered at most once, by its identity ``(st_dev, st_ino)``,
+  so symbolic-link loops terminate: a link back to one of its own ancestors
+  is listed with status ``"symbolic link loop"``; a second link to a
+  directory already walked elsewhere is not walked again (its files were
+  already listed).  Like files, loops are only listed when the
+  ``include`` / ``exclude`` patterns keep their path.  With
+  ``follow_symlinks=False`` symbolic links met while walking are listed
+  with status ``"symbolic link (not followed)"``.  PATH arguments
+  themselves are always followed.
+* The same path is listed once even if several PATH arguments reach it.
+* ``include`` / ``exclude`` are glob patterns.  A pattern without ``/`` is
+  matched against the file name (and, for ``exclude``, against the name of
+  every directory while walking, which prunes the directory); a pattern with
+  ``/`` is matched against the path relative to the PATH argument it was
+  found under (for a glob, relative to its leading directory part, the part
+  before the first wildcard).  ``*`` and ``?`` do not cross ``/``; ``**``
+  does.  A file is kept when ``include`` is empty or one include pattern
+  matches, and no exclude pattern matches.  Files named explicitly as a
+  PATH are always kept.
+* FIFOs, sockets and devices found while walking a directory or matched by
+  a glob are listed with an error status and never opened (reading them
+  could block forever or never end).  Named explicitly, a FIFO or a
+  character device is read like a file: this is what shell process
+  substitution, ``<(zcat a.gz)``, passes.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+
+#: The PATH that means standard input.
+STDIN = "-"
+
+# Reasons used as InputRef.status / in SourceError messages.
+NO_SUCH_FILE = "no such file or directory"
+GLOB_MATCHED_NOTHING = "glob matched nothing"
+DANGLING_SYMLINK = "dangling symbolic link"
+SYMLINK_LOOP = "symbolic link loop"
+SYMLINK_NOT_FOLLOWED = "symbolic link (not followed)"
+PERMISSION_DENIED = "permission denied"
+IS_A_DIRECTORY = "is a directory"
+
+
+# ---------------------------------------------------------------------------
+# Input references
+# ---------------------------------------------------------------------------
+
+
+class InputRef(NamedTuple):
+    """One input of a run.
+
+    ``path`` is the path as reached from the PATH argument (``"-"`` for
+    standard input); ``status`` is ``None`` when the input is to be scanned,
+    otherwise the reason it cannot be (``"permission denied"``,
+    ``"dangling symbolic link"``, ``"special file (FIFO)"``...); ``size`` is
+    the size in bytes on disk (compressed size for a compressed file), or
+    ``None`` when unknown (stdin, FIFOs, errors).
+    """
+
+    path: str
+    status: Optional[str] = None
+    size: Optional[int] = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the input is to be scanned."""
+        return self.status is None
+
+    @property
+    def is_stdin(self) -> bool:
+        return self.path == STDIN
+
+
+def display_name(path: Optional[str]) -> str:
+    """How a source is named in messages: ``-`` is shown as ``(stdin)``."""
+    if path is None:
+        return "(input)"
+    if path == STDIN:
+        return "(stdin)"
+    return path
+
+
+def _os_reason(exc: OSError) -> str:
+    """A short, lower-case reason for an OS error."""
+    code = exc.errno
+    if code == errno.ENOENT:
+        return NO_SUCH_FILE
+    if code in (errno.EACCES, errno.EPERM):
+        return PERMISSION_DENIED
+    if code == errno.ELOOP:
+        return SYMLINK_LOOP
+    if code == errno.EISDIR:
+        return IS_A_DIRECTORY
+    text = exc.strerror or str(exc) or type(exc).__name__
+    return text[:1].lower() + text[1:]
+
+
+def _stat_reason(exc: OSError, path: str) -> str:
+    """Why ``os.stat(path)`` failed: :func:`_os_reason`, but a dangling
+    symbolic link is named as such."""
+    if exc.errno == errno.ENOENT and os.path.islink(path):
+        return DANGLING_SYMLINK
+    return _os_reason(exc)
+
+
+def _special_kind(mode: int) -> Optional[str]:
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode):
+        return "character device"
+    if stat.S_ISBLK(mode):
+        return "block device"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# include / exclude patterns
+# ---------------------------------------------------------------------------
+
+
+def _translate_glob(pattern: str) -> "re.Pattern[str]":
+    """A glob pattern as a regular expression over ``/``-separated paths.
+
+    ``*`` and ``?`` do not match ``/``; ``**`` matches anything, and
+    ``**/`` matches zero or more whole directories.
+    """
+    out: List[str] = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "*":
+            if pattern.startswith("**", i):
+                if pattern.startswith("**/", i):
+                    out.append("(?:.*/)?")
+                    i += 3
+                else:
+                    out.append(".*")
+                    i += 2
+                continue
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            j = i + 1
+            if j < n and pattern[j] in "!^":
+                j += 1
+            if j < n and pattern[j] == "]":
+                j += 1
+            while j < n and pattern[j] != "]":
+                j += 1
+            if j >= n:
+                out.append(re.escape(c))
+            else:
+                body = pattern[i + 1:j]
+                negate = body[:1] in ("!", "^")
+                if negate:
+                    body = body[1:]
+                body = body.replace("\\", "\\\\")
+                out.append("[" + ("^/" if negate else "") + body + "]")
+                i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("(?s:" + "".join(out) + r")\Z")
+
+
+class _Matcher:
+    """A set of glob patterns (see the module docstring for the rules)."""
+
+    def __init__(self, patterns: Iterable[str]):
+        self._name: List["re.Pattern[str]"] = []
+        self._path: List["re.Pattern[str]"] = []
+        for pat in patterns:
+            pat = str(pat).replace(os.sep, "/")
+            while pat.startswith("./"):
+                pat = pat[2:]
+            pat = pat.strip("/")
+            if not pat:
+                continue
+            (self._path if "/" in pat else self._name).append(_translate_glob(pat))
+
+    def __bool__(self) -> bool:
+        return bool(self._name or self._path)
+
+    def matches(self, relpath: str) -> bool:
+        relpath = relpath.replace(os.sep, "/")
+        while relpath.startswith("./"):
+            relpath = relpath[2:]
+        name = relpath.rstrip("/").rsplit("/", 1)[-1]
+        return (any(p.match(name) for p in self._name)
+                or any(p.match(relpath) for p in self._path))
+
+
+# ---------------------------------------------------------------------------
+# expand_inputs
+# ---------------------------------------------------------------------------
+
+
+_MAGIC = re.compile(r"[*?[]")
+
+
+def _has_magic(path: str) -> bool:
+    return _MAGIC.search(path) is not None
+
+
+class _GlobPattern:
+    """A PATH glob: a fixed leading directory and wildcard segments.
+
+    ``*``, ``?`` and ``[...]`` match within one path segment, a ``**``
+    segment matches zero or more directories.  As in the shell, a wildcard
+    does not match a name starting with ``.`` unless the pattern segment
+    itself starts with ``.``.
+    """
+
+    def __init__(self, pattern: str):
+        segs = pattern.replace(os.sep, "/").split("/")
+        i = 0
+        while i < len(segs) - 1 and not _has_magic(segs[i]):
+            i += 1
+        fixed = segs[:i]
+        self.base = "/".join(fixed) if fixed else "."
+        if fixed and not self.base:
+            self.base = "/"
+        if not fixed:
+            self.prefix = ""
+        elif self.base == "/":
+            self.prefix = "/"
+        else:
+            self.prefix = self.base.rstrip("/") + "/"
+        self.segments: List[Optional[Tuple["re.Pattern[str]", bool]]] = []
+        for seg in segs[i:]:
+            if seg == "**":
+                self.segments.append(None)
+            elif seg:
+                self.segments.append((_translate_glob(seg), seg.startswith(".")))
+        # collapse repeated ** (they mean the same) to keep matching linear
+        collapsed: List[Optional[Tuple["re.Pattern[str]", bool]]] = []
+        for seg in self.segments:
+            if seg is None and collapsed and collapsed[-1] is None:
+                continue
+            collapsed.append(seg)
+        self.segments = collapsed
+
+    @staticmethod
+    def _seg_ok(seg: Tuple["re.Pattern[str]", bool], name: str) -> bool:
+        regex, dot_ok = seg
+        if name.startswith(".") and not dot_ok:
+            return False
+        return regex.match(name) is not None
+
+    def _match(self, si: int, parts: Sequence[str], pi: int, partial: bool) -> bool:
+        segs = self.segments
+        while True:
+            if pi == len(parts):
+                # all of the path consumed
+                return partial or all(s is None for s in segs[si:])
+            if si == len(segs):
+                return False
+            seg = segs[si]
+            if seg is None:
+                # ** : zero directories, or one more (not hidden)
+                if self._match(si + 1, parts, pi, partial):
+                    return True
+                if parts[pi].startswith("."):
+                    return False
+                pi += 1
+                continue
+            if not self._seg_ok(seg, parts[pi]):
+                return False
+            si += 1
+            pi += 1
+
+    def matches(self, parts: Sequence[str]) -> bool:
+        """The path (segments relative to ``base``) matches the whole pattern."""
+        return bool(parts) and self._match(0, parts, 0, False)
+
+    def could_contain(self, parts: Sequence[str]) -> bool:
+        """A match may lie below the directory ``parts``."""
+        return self._match(0, parts, 0, True)
+
+
+def _depth_first(stack: list, ancestors: set) -> Iterator[Tuple[tuple, Tuple[str, bool]]]:
+    """The entries of the directory listings on ``stack``, depth first.
+
+    A frame of ``stack`` is ``(identity, entries, ...)``; yields ``(frame,
+    entry)``.  A frame is popped, and its directory leaves ``ancestors``,
+    when its entries run out; a frame pushed meanwhile is read next.
+    """
+    while stack:
+        frame = stack[-1]
+        entry = next(frame[1], None)
+        if entry is None:
+            stack.pop()
+            ancestors.discard(frame[0])
+            continue
+        yield frame, entry
+
+
+class _Expander:
+    def __init__(self, include: Iterable[str], exclude: Iterable[str],
+                 follow_symlinks: bool):
+        self.include = _Matcher(include)
+        self.exclude = _Matcher(exclude)
+        self.follow = follow_symlinks
+        self.seen_paths: set = set()
+        self.visited_dirs: set = set()
+
+    # -- helpers -----------------------------------------------------------
+
+    def _emit(self, ref: InputRef) -> Iterator[InputRef]:
+        key = ref.path if ref.path == STDIN else os.path.normpath(ref.path)
+        if key in self.seen_paths:
+            return
+        self.seen_paths.add(key)
+        yield ref
+
+    def _keep(self, relpath: str) -> bool:
+        if self.include and not self.include.matches(relpath):
+            return False
+        return not (self.exclude and self.exclude.matches(relpath))
+
+    @staticmethod
+    def _file_ref(path: str, st: os.stat_result) -> InputRef:
+        if not os.access(path, os.R_OK):
+            return InputRef(path, PERMISSION_DENIED, st.st_size)
+        return InputRef(path, None, st.st_size)
+
+    # -- PATH arguments ------------------------------------------------------
+
+    def expand(self, arg: str) -> Iterator[InputRef]:
+        if arg == STDIN:
+            yield from self._emit(InputRef(STDIN, None, None))
+            return
+        if os.path.lexists(arg):
+            yield from self._explicit(arg)
+        elif _has_magic(arg):
+            yield from self._glob(arg)
+        else:
+            yield from self._emit(InputRef(arg, NO_SUCH_FILE, None))
+
+    def _explicit(self, path: str) -> Iterator[InputRef]:
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            yield from self._emit(InputRef(path, _stat_reason(exc, path), None))
+            return
+        if stat.S_ISDIR(st.st_mode):
+            yield from self._walk(path, "", st)
+        elif stat.S_ISREG(st.st_mode):
+            yield from self._emit(self._file_ref(path, st))
+        elif stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
+            # Named explicitly: process substitution, /dev/stdin...
+            yield from self._emit(InputRef(path, None, None))
+        else:
+            kind = _special_kind(st.st_mode) or "unknown file type"
+            yield from self._emit(InputRef(path, f"special file ({kind})", None))
+
+    def _glob(self, pattern: str) -> Iterator[InputRef]:
+        """Expand a glob by walking from its fixed leading directory.
+
+        This walk shares the visited-directory set, so ``**`` terminates on
+        symbolic-link loops.  A matched directory is walked whole.
+        """
+        pat = _GlobPattern(pattern)
+        found = False
+        try:
+            base_st = os.stat(pat.base)
+        except OSError:
+            base_st = None
+        if base_st is not None and stat.S_ISDIR(base_st.st_mode):
+            listing = self._list(pat.base)
+            if not isinstance(listing, InputRef):
+                base_ident = (base_st.st_dev, base_st.st_ino)
+                ancestors = {base_ident}
+                stack: List[Tuple[tuple, Iterator, Tuple[str, ...]]] = [
+                    (base_ident, iter(listing), ())]
+                for (_, _, d_parts), (name, is_symlink) in _depth_first(stack, ancestors):
+                    parts = d_parts + (name,)
+                    rel = "/".join(parts)
+                    path = pat.prefix + rel
+                    if pat.matches(parts):
+                        found = True
+                        yield from self._entry(path, rel, is_symlink, ancestors)
+                        continue
+                    if (is_symlink and not self.follow) or not pat.could_contain(parts):
+                        continue
+                    try:
+                        st = os.stat(path)
+                    except OSError:
+                        continue
+                    if not stat.S_ISDIR(st.st_mode):
+                        continue
+                    ident = (st.st_dev, st.st_ino)
+                    if ident in ancestors:
+                        continue  # a loop: no match can lie below
+                    sub = self._list(path)
+                    if isinstance(sub, InputRef):
+                        continue
+                    ancestors.add(ident)
+                    stack.append((ident, iter(sub), parts))
+        if not found:
+            yield from self._emit(InputRef(pattern, GLOB_MATCHED_NOTHING, None))
+
+    # -- walking -------------------------------------------------------------
+
+    def _entry(self, path: str, relpath: str, is_symlink: bool,
+               ancestors: Optional[set] = None,
+               stack: Optional[list] = None) -> Iterator[InputRef]:
+        """One entry found while walking a directory (or a glob match).
+
+        A directory is walked: pushed on ``stack`` when given (inside a walk)
+        or walked from here (a glob match).
+        """
+        if is_symlink and not self.follow:
+            if self._keep(relpath):
+                yield from self._emit(InputRef(path, SYMLINK_NOT_FOLLOWED, None))
+            return
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            if self._keep(relpath):
+                yield from self._emit(InputRef(path, _stat_reason(exc, path), None))
+            return
+        if stat.S_ISDIR(st.st_mode):
+            if self.exclude and self.exclude.matches(relpath):
+                return
+            if stack is None:
+                yield from self._walk(path, relpath, st, ancestors)
+                return
+            ident = (st.st_dev, st.st_ino)
+            if ancestors is not None and ident in ancestors:
+                if self._keep(relpath):
+                    yield from self._emit(InputRef(path, SYMLINK_LOOP, None))
+                return
+            if ident in self.visited_dirs:
+                return  # already walked under another name
+            self.visited_dirs.add(ident)
+            listing = self._list(path)
+            if isinstance(listing, InputRef):
+                yield from self._emit(listing)
+                return
+            if ancestors is not None:
+                ancestors.add(ident)
+            stack.append((ident, iter(listing), path, relpath))
+            return
+        if not self._keep(relpath):
+            return
+        if stat.S_ISREG(st.st_mode):
+            yield from self._emit(self._file_ref(path, st))
+        else:
+            kind = _special_kind(st.st_mode) or "unknown file type"
+            yield from self._emit(InputRef(path, f"special file ({kind})", None))
+
+    def _walk(self, top: str, top_rel: str, top_st: os.stat_result,
+              outer_ancestors: Optional[set] = None) -> Iterator[InputRef]:
+        """Walk a directory depth-first, entries in sorted order.
+
+        An explicit stack of directory listings keeps deep trees off the
+        Python stack and tells the ancestors of every directory (to tell a
+        loop from a second link to a directory walked elsewhere).
+        """
+        ident = (top_st.st_dev, top_st.st_ino)
+        if outer_ancestors and ident in outer_ancestors:
+            if self._keep(top_rel):
+                yield from self._emit(InputRef(top, SYMLINK_LOOP, None))
+            return
+        if ident in self.visited_dirs:
+            return
+        self.visited_dirs.add(ident)
+        listing = self._list(top)
+        if isinstance(listing, InputRef):
+            yield from self._emit(listing)
+            return
+        ancestors = set(outer_ancestors or ()) | {ident}
+        stack: List[Tuple[tuple, Iterator, str, str]] = [(ident, iter(listing), top, top_rel)]
+        for (_, _, d_path, d_rel), (name, is_symlink) in _depth_first(stack, ancestors):
+            path = os.path.join(d_path, name)
+            relpath = f"{d_rel}/{name}" if d_rel else name
+            yield from self._entry(path, relpath, is_symlink, ancestors, stack)
+
+    @staticmethod
+    def _list(path: str) -> Union[List[Tuple[str, bool]], InputRef]:
+        """Sorted ``(name, is_symlink)`` of a directory, or an error ref."""
+        try:
+            with os.scandir(path) as it:
+                entries = []
+                for e in it:
+                    try:
+                        link = e.is_symlink()
+                    except OSError:
+                        link = False
+                    entries.append((e.name, link))
+        except OSError as exc:
+            return InputRef(path, _os_reason(exc), None)
+        entries.sort()
+        return entries
+
+
+def expand_inputs(paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike]]],
+                  include: Iterable[str] = (), exclude: Iterable[str] = (),
+                  follow_symlinks: bool = True) -> Iterator[InputRef]:
+    """Expand PATH arguments into the inputs of a run (see module docs).
+
+    Yields one :class:`InputRef` per input, in a deterministic order; never
+    raises for a missing, unreadable or special input (it is yielded with a
+    status instead).  ``paths`` may be a single path or an iterable of them.
+    """
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    expander = _Expander(include, exclude, follow_symlinks)
+    for arg in paths:
+        arg = os.fsdecode(arg)
+        yield from expander.expand(arg)
