@@ -22,6 +22,7 @@ The rules (PRODUCT section 1, seeds 000 and 004):
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import List, NamedTuple, Optional, Tuple
 
 from . import _abnf
@@ -445,8 +446,6 @@ _PLAIN = {
     for profile, run in _RUNS.items()
 }
 _TRAILING_STR = "".join(sorted(_TRAILING))
-_EXTRACTORS: dict = {}
-_BATCHES: dict = {}
 
 
 def _embedded_fast(buf: bytes, p: int, lo: int) -> bool:
@@ -465,13 +464,10 @@ def extractor(profile: str, trim: bool, cap: int, fold: bool = True):
     ``None``, an :class:`OverLong`, or the tuple ``(start, end, form,
     folded, embedded, urn, literal, raw)`` where ``raw`` is the text of
     ``buf[start:end]``."""
-    key = (profile, bool(trim), cap, bool(fold))
-    read = _EXTRACTORS.get(key)
-    if read is None:
-        read = _EXTRACTORS[key] = _make_extractor(*key)
-    return read
+    return _make_extractor(profile, bool(trim), cap, bool(fold))
 
 
+@lru_cache(maxsize=None)
 def _make_extractor(profile: str, trim: bool, cap: int, fold: bool):
     head_match = _HEADS[profile].match
     wrap_match = _WRAPS[profile].match
@@ -565,13 +561,10 @@ def batch_extractor(profile: str, trim: bool, cap: int, fold: bool = True):
     pos, overlong)``: the tuples of :func:`extractor` in order, the position
     from which to go on, and the position of an over-long candidate (which
     stops the reading) or -1."""
-    key = (profile, bool(trim), cap, bool(fold))
-    read_all = _BATCHES.get(key)
-    if read_all is None:
-        read_all = _BATCHES[key] = _make_batch(*key)
-    return read_all
+    return _make_batch(profile, bool(trim), cap, bool(fold))
 
 
+@lru_cache(maxsize=None)
 def _make_batch(profile: str, trim: bool, cap: int, fold: bool):
     read = extractor(profile, trim, cap, fold)
     fast = cap >= NID_SCAN_LIMIT + 3
@@ -588,7 +581,6 @@ def _make_batch(profile: str, trim: bool, cap: int, fold: bool):
     line_ends = frozenset(b" \t\r\n")
     trailing = _TRAILING_STR
     parens = frozenset("()")
-    template_last = _TEMPLATE_LAST
     elided = _elided
     overlong = OverLong
 

@@ -1,20 +1,19 @@
 """``urnscan scan``: point urnscan at a corpus, get an index."""
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import secrets
 import sys
 import time
-from typing import Callable, Optional, TextIO
+from typing import Optional, TextIO
 
 from . import cli
 from .errors import SinkError
 from .model import PROFILES
 from .runner import ScanConfig, default_jobs, iter_inputs, run_scan
 from .scanner import DEFAULT_MAX_URN_LENGTH, _options
-from .sinks.status import ERROR, SKIPPED_BINARY, FileStatus
+from .sinks.status import SKIPPED_BINARY, FileStatus
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -180,9 +179,6 @@ def _open_sink(fmt: str, out: Optional[str], force: bool, params: dict):
 
         check_writable(out, force)
         return ParquetSink(out, params=params, force=force)
-    from .sinks.jsonl import JsonlSink
-    from .sinks.text import TextSink
-
     if out is None:
         return _line_sink(fmt, sys.stdout, None)
     from .sinks.parquet import check_dir_writable
@@ -205,7 +201,6 @@ def _files_path(out: str, fmt: str) -> str:
 @contextlib.contextmanager
 def _line_sink(fmt: str, stream: TextIO, files_stream: Optional[TextIO]):
     from .sinks.jsonl import JsonlSink
-    from .sinks.text import TextSink
 
     sink = JsonlSink(stream, files_stream=files_stream) if fmt == "jsonl" else _TextWithFiles(stream, files_stream)
     try:

@@ -3,7 +3,8 @@ namespace status.  Real corpora repeat the same URNs, so judgements are
 cached per distinct string (bounded)."""
 from __future__ import annotations
 
-from typing import Dict, NamedTuple, Optional, Tuple
+from collections import namedtuple
+from typing import Dict, Optional
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
@@ -13,22 +14,9 @@ from .namespaces.normative import NAMESPACE_RULES, rewrite_parts
 from .syntax import _valid, is_valid, validate
 
 
-class Judgement(NamedTuple):
-    valid: bool
-    valid_rfc2141: bool
-    valid_rfc8141: bool
-    canonical: Optional[str]
-    key: Optional[str]
-    nid: Optional[str]
-    nss: Optional[str]
-    r_component: Optional[str]
-    q_component: Optional[str]
-    f_component: Optional[str]
-    findings: Tuple[Finding, ...]
-    namespace_status: str
-    ns_key: Optional[str]
-    dedup_key: Optional[str] = None
-    dedup_rules: Optional[str] = None
+#: The fields of a :class:`Hit` that depend on its URN alone (all but the
+#: profile): a Hit is the position fields, these, and the profile in between.
+Judgement = namedtuple("Judgement", [f for f in Hit._fields[Hit._fields.index("valid"):] if f != "profile"])
 
 
 def _nid_token(urn: str) -> Optional[str]:
@@ -45,7 +33,7 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
         nid = _nid_token(urn)
         status = namespace_status(nid) if nid else "unregistered"
         return Judgement(False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
-                         status, None)
+                         status, None, None, None)
     key = key_of(parsed)
     # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds no
     # ":"), so it is split here as split_key would split it
@@ -65,10 +53,7 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
                      the_dedup_key, ",".join(rules))
 
 
-#: Hit's fields from ``valid`` on are the Judgement's, with ``profile``
-#: between ``ns_key`` and ``dedup_key``
-_BEFORE_PROFILE = Judgement._fields.index("dedup_key")
-assert Hit._fields[11:] == (*Judgement._fields[:_BEFORE_PROFILE], "profile", *Judgement._fields[_BEFORE_PROFILE:])
+_BEFORE_PROFILE = Hit._fields.index("profile") - Hit._fields.index("valid")
 
 #: Hit fields per URN, per profile, shared by every UrnJudge of the process:
 #: judge() is a pure function of (urn, profile), and a scan of many files

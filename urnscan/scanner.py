@@ -14,7 +14,7 @@ character offsets.  Lines end at LF, CRLF or a lone CR.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Dict, Iterable, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
 from .candidates import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, batch_extractor, run_pattern
 from .judge import UrnJudge
