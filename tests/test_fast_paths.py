@@ -15,7 +15,7 @@ PIECES = [
     b"%", b"/", b"http://x.org/", b"?urn=", b"magnet:?xt=", b"(", b")", b"[", b"{", b"<", b">", b'"', b" ", b"  ",
     b"\t", b"\n", b"\r\n", b"\r", b"\\\n", b"\\", b"...", "\u2026".encode(), "\u2019".encode(), b"return:", b"x.urn:",
     b"~", b"=", b"1.", b"A", b"\n   ", b"\n\n", b" \n", b"-\n   ", b":\n\n  ", b".\n  ", b"\n  &x=1", b"\xff",
-    b"|", b" | ", b"\n | ", b"\n  :", b"\n- ", b"  - ",
+    b"|", b" | ", b"grant_type=", b"a=1&k=", b"\n | ", b"\n  :", b"\n- ", b"  - ",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=40).map(b"".join)
 options = st.tuples(st.sampled_from(PROFILES), st.booleans(), st.booleans(), st.sampled_from([4096, 67, 66, 40]))
@@ -128,7 +128,7 @@ SNIPPETS = [
     b"<urn:a>", b" urn:a:b  \n c", b" urn:a:b.\n  c:d", b" urn:a:b-\n  c", b" urn:a:b\\\n  c", b" urn:a:b(c)",
     b" urn:a:b(c", b" urn:a:b)", b"\turn:a:b;", b" urn:a:", b" urn:a:.", b"x urn:" + b"a" * 70 + b":b",
     b" | urn:a:b:  | x |\n |  c:d      | y |\n", b"|urn:a:b-|\n|c|\n", b" urn:a:b |x", b" urn:a:b\n   :c\n",
-    b"  urn:a:b:\n    k: v\n", b" urn:a:b... x", b" urn:a:b:... x", b" urn:a:b-\xe2\x80\xa6", b" urn:a:...b", b"- urn:a:b:\n\n    k: v\n", b"  urn:a:b:  \n  k\n", b" urn:a:b:\n  urn:c:d\n",
+    b"  urn:a:b:\n    k: v\n", b" urn:a:b... x", b" urn:a:b:... x", b" urn:a:b-\xe2\x80\xa6", b" urn:a:...b", b" k=urn:a:b&c=d", b"x=1&k=urn:a:b&c", b"- urn:a:b:\n\n    k: v\n", b"  urn:a:b:  \n  k\n", b" urn:a:b:\n  urn:c:d\n",
 ]
 
 

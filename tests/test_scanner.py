@@ -69,6 +69,9 @@ def urns(text, **options):
     ("http://nbn-resolving.de/urn:nbn:de:bsz:24-opus-12345", ["urn:nbn:de:bsz:24-opus-12345"]),
     ("magnet:?xt=urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a&dn=file", ["urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a"]),
     ("GET /uri-res/N2L?urn:cid:foo@huh.com HTTP/1.0", ["urn:cid:foo@huh.com"]),
+    ("'grant_type=urn:ietf:params:oauth:grant-type:device_code&scope=a+b'",
+     ["urn:ietf:params:oauth:grant-type:device_code"]),  # form-encoded parameters
+    ("body: a=1&grant_type=urn:example:x&b=2", ["urn:example:x"]),
     # templates, patterns and elisions are not URNs
     ("urn:ietf:params:xml:ns:yang:{module}", []),
     ("URN:ISAN:<ISAN-NSS>", []),

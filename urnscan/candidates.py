@@ -49,6 +49,8 @@ _TOKEN_STOP = frozenset(b" \t\r\n\"'<>()[]{}|\\^`")
 _ELLIPSIS = "\u2026".encode()
 _LIST_NUMBER = re.compile(rb"[0-9]{1,3}[.)]")
 _URL_START = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://")
+#: form-encoded parameters before the URN: "name=" or "a=b&name="
+_FORM_PARAMS = re.compile(rb"(?:[A-Za-z0-9_.~%+-]+=[A-Za-z0-9_.~%+:-]*&)*[A-Za-z][A-Za-z0-9_.~%+-]*=")
 
 
 def _run_pattern(repertoire: str) -> "re.Pattern[bytes]":
@@ -185,12 +187,21 @@ def _embedded(buf: bytes, p: int, lo: int) -> bool:
     floor = max(lo, p - LOOKBACK)
     while i > floor and buf[i - 1] not in _TOKEN_STOP:
         i -= 1
-    prefix = buf[i:p]
+    return _url_context(buf[i:p])
+
+
+def _url_context(prefix: bytes) -> bool:
+    """Whether the token before a ``urn:`` makes it part of a URL or of
+    form-encoded parameters: a URI scheme (``http://``, ``magnet:?xt=``), a
+    path or query (``/uri-res/N2L?``, ``?urn=``), or ``name=`` parameters
+    (``grant_type=urn:...&scope=...``)."""
     if not prefix:
         return False
     if _URL_PREFIX.match(prefix) and (b"//" in prefix or b"?" in prefix or prefix.lower().startswith(b"magnet:")):
         return True
-    return prefix[-1:] in (b"/", b"?", b"=") and (b"/" in prefix or b"?" in prefix)
+    if prefix[-1:] in (b"/", b"?", b"=") and (b"/" in prefix or b"?" in prefix):
+        return True
+    return _FORM_PARAMS.fullmatch(prefix) is not None
 
 
 def _fold(buf: bytes, segments: List[Tuple[int, int]], hi: int, run, max_end: int) -> List[Tuple[int, int]]:
@@ -453,10 +464,7 @@ def _embedded_fast(buf: bytes, p: int, lo: int) -> bool:
     floor = max(lo, p - LOOKBACK)
     if p <= floor or buf[p - 1] in _TOKEN_STOP:
         return False
-    prefix = buf[_TOKEN_TAIL.match(buf, floor, p).end():p]
-    if _URL_PREFIX.match(prefix) and (b"//" in prefix or b"?" in prefix or prefix.lower().startswith(b"magnet:")):
-        return True
-    return prefix[-1:] in (b"/", b"?", b"=") and (b"/" in prefix or b"?" in prefix)
+    return _url_context(buf[_TOKEN_TAIL.match(buf, floor, p).end():p])
 
 
 def extractor(profile: str, trim: bool, cap: int, fold: bool = True):
