@@ -198,3 +198,10 @@ def test_dedup_key_and_its_rules(text, dedup_key, rules):
         from urnscan.namespaces import dedup_key as heuristic_key
 
         assert hit.dedup_key == heuristic_key(hit.ns_key)[0]  # never splits what ns_key merges
+
+
+def test_wrong_input_types_say_what_to_use():
+    with pytest.raises(TypeError, match="scan_bytes"):
+        list(scan_text(b"urn:a:b"))
+    with pytest.raises(TypeError, match="scan_text"):
+        list(scan_bytes(["urn:a:b"]))

@@ -180,6 +180,8 @@ class ByteScanner:
         self.bytes_scanned = 0
 
     def feed(self, chunk: bytes) -> List[Hit]:
+        if isinstance(chunk, str):
+            raise TypeError("scan_bytes takes bytes chunks; use scan_text for a str")
         if not chunk:
             return []
         self.bytes_scanned += len(chunk)
@@ -325,6 +327,8 @@ def scan_bytes(chunks: Iterable[bytes], *, source: Optional[str] = None, profile
 def scan_text(text: str, *, source: Optional[str] = None, profile: str = DEFAULT_PROFILE, trim: bool = True,
               fold: bool = True, max_urn_length: int = DEFAULT_MAX_URN_LENGTH) -> Iterator[Hit]:
     """Hits in a string, with character offsets (and character columns)."""
+    if not isinstance(text, str):
+        raise TypeError(f"scan_text takes a str, not {type(text).__name__} (use scan_bytes for bytes)")
     if text.isascii():
         yield from scan_bytes([text.encode("ascii")], source=source, profile=profile, trim=trim, fold=fold,
                               max_urn_length=max_urn_length)
