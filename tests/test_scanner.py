@@ -65,6 +65,7 @@ def urns(text, **options):
     ("   o  urn:example:a123,z456/foo\n\n   o  urn:example:a123,z456/bar", ["urn:example:a123,z456/foo", "urn:example:a123,z456/bar"]),
     ("URN Prefix:  urn:ietf:params:geopriv:\n\n   Designated Expert: someone", ["urn:ietf:params:geopriv:"]),
     ("the prefix urn:ietf:params:xml:ns:\n   which is registered", ["urn:ietf:params:xml:ns:"]),
+    ("   names under urn:example:registry:\n   namespace.\n", ["urn:example:registry:"]),
     # embedded in URLs
     ("http://nbn-resolving.de/urn:nbn:de:bsz:24-opus-12345", ["urn:nbn:de:bsz:24-opus-12345"]),
     ("magnet:?xt=urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a&dn=file", ["urn:btih:c12fe1c06bba254a9dc9f519b335aa7c1367a88a"]),

@@ -285,7 +285,10 @@ def _continuation(buf: bytes, segments, e: int, hi: int, run):
         if last == 0x2E and buf[e - 2:e - 1].isdigit() and chr(first).isdigit():
             return (e, (q, t))  # a dotted number (an OID) broken after "."
         closes = ends_line or after in _CLOSERS_AFTER_FOLD
-        if closes or b":" in token.rstrip(b".,;:"):
+        word = token.rstrip(b".,;:")
+        if last == 0x3A and word.isalpha() and len(word) < len(token):
+            return None  # "... the urn:ietf:params:oauth:" / "namespace." ends a sentence
+        if closes or b":" in word:
             return (e, (q, t))
     return None
 
