@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pyarrow.parquet as pq
+from pathlib import Path
 import pytest
 
 TEXT = ("Mail: see <URN:ISBN:0-395-36341-1> and urn:ietf:rfc:2141.\n"
@@ -220,3 +221,24 @@ def test_progress_only_on_a_terminal(corpus):
     assert b"\rurnscan: " in shown and b" files, " in shown and b" MB, " in shown
     piped = run("scan", str(corpus), "-j", "1")
     assert b"\r" not in piped.stderr
+
+
+def test_a_newer_registry_file(tmp_path):
+    import urnscan.namespaces.registry as registry
+
+    shipped = json.loads((Path(registry.__file__).parent / "data" / "registry.json").read_text())
+    shipped["date"] = "2099-01-01"
+    shipped["formal"].append({"nid": "zzqx", "ref": ["RFC99999"]})
+    newer = tmp_path / "newer.json"
+    newer.write_text(json.dumps(shipped))
+    text = tmp_path / "t.txt"
+    text.write_text("see urn:zzqx:thing and urn:isbn:0451450523\n")
+    before = [json.loads(line)["namespace_status"] for line in run("scan", str(text), "--format", "jsonl").stdout.splitlines()]
+    assert before == ["unregistered", "formal"]
+    out = tmp_path / "i.parquet"
+    res = run("scan", str(text), "-o", str(out), "--registry", str(newer), "-j", "2")
+    assert res.returncode == 0, res.stderr
+    assert pq.read_table(out).column("namespace_status").to_pylist() == ["formal", "formal"]
+    assert json.loads(pq.read_schema(out).metadata[b"urnscan"])["params"]["registry_date"] == "2099-01-01"
+    bad = run("scan", str(text), "--registry", str(text))
+    assert bad.returncode == 2 and b"--registry" in bad.stderr

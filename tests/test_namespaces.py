@@ -671,3 +671,21 @@ def test_imports_only_model_and_errors_and_no_dataframe_library():
     """)
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_environment_names_a_newer_registry(monkeypatch, tmp_path):
+    from urnscan.namespaces import default_registry, namespace_status
+    from urnscan.namespaces.registry import REGISTRY_ENV
+
+    xml = Path(__file__).resolve().parents[1].parent / "shared" / "iana" / "urn-namespaces.xml"
+    if not xml.exists():
+        pytest.skip("the IANA snapshot is not in ../shared/iana beside the repository")
+    edited = tmp_path / "urn-namespaces.xml"
+    edited.write_text(xml.read_text(encoding="utf-8").replace("<name>isbn</name>", "<name>isbnx</name>", 1),
+                      encoding="utf-8")
+    assert namespace_status("isbn") == "formal"
+    monkeypatch.setenv(REGISTRY_ENV, str(edited))
+    assert namespace_status("isbnx") == "formal" and namespace_status("isbn") == "unregistered"
+    assert default_registry().date
+    monkeypatch.delenv(REGISTRY_ENV)
+    assert namespace_status("isbn") == "formal"

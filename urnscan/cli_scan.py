@@ -51,6 +51,10 @@ def add_scan(sub) -> None:
                    help="worker processes (default: all cores)")
     p.add_argument("--max-urn-length", type=int, default=DEFAULT_MAX_URN_LENGTH, metavar="N",
                    help="longer candidates are reported as over-long (default: %(default)s)")
+    p.add_argument("--registry", metavar="FILE",
+                   help="a newer IANA URN namespace registry (urn-namespaces.xml, or JSON from "
+                        "tools/build_registry.py) for namespace_status, instead of the shipped snapshot; "
+                        "the same as setting URNSCAN_REGISTRY (on a Dask cluster, set that on the workers)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress, per-file notes or summary on stderr")
     p.add_argument("--dask", metavar="ADDRESS",
                    help="run the scan on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for "
@@ -88,10 +92,22 @@ def run_scan_command(args) -> int:
     config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only)
     if args.paths.count("-") > 1:
         return _usage("'-' (stdin) can be given once")
+    if args.registry:
+        from .errors import UrnscanError
+        from .namespaces.registry import REGISTRY_ENV, load_registry
+
+        try:
+            load_registry(args.registry)
+        except (UrnscanError, ValueError) as exc:
+            return _usage(f"--registry: {exc}")
+        os.environ[REGISTRY_ENV] = os.path.abspath(args.registry)  # worker processes inherit it
+    from .namespaces import default_registry
+
     params = {
         "command": "scan", "paths": args.paths, "profile": options.profile, "trim": options.trim,
         "fold": options.fold, "max_urn_length": options.max_urn_length, "valid_only": args.valid_only,
         "include": args.include, "exclude": args.exclude, "jobs": jobs, "offsets": "bytes",
+        "registry": args.registry or "shipped snapshot", "registry_date": default_registry().date,
     }
     if args.dask:
         return _scan_on_dask(args, fmt, config, params)

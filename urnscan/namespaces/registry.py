@@ -9,6 +9,7 @@ a newer file.  Reading files is the only I/O here.
 from __future__ import annotations
 
 import functools
+import os
 import json
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -313,7 +314,7 @@ def load_registry(path: Optional[PathArg] = None, *,
         data = _read(path)
         if _looks_like_xml(data):
             return registry_from_iana_xml(
-                data, params_xml, ietf_fallback=None if params_xml else default_registry())
+                data, params_xml, ietf_fallback=None if params_xml else packaged_registry())
         registry = registry_from_json(data)
     if params_xml is None:
         return registry
@@ -323,7 +324,25 @@ def load_registry(path: Optional[PathArg] = None, *,
                     ietf_date=ietf_date)
 
 
+#: names a newer registry file (an IANA ``urn-namespaces.xml`` or a JSON
+#: from ``tools/build_registry.py``) to use instead of the shipped snapshot
+REGISTRY_ENV = "URNSCAN_REGISTRY"
+
+
 @functools.lru_cache(maxsize=1)
-def default_registry() -> Registry:
+def packaged_registry() -> Registry:
     """The snapshot shipped with urnscan, loaded once."""
     return load_registry()
+
+
+@functools.lru_cache(maxsize=None)
+def _registry_at(path: str) -> Registry:
+    return load_registry(path)
+
+
+def default_registry() -> Registry:
+    """The registry namespace statuses are judged against: the file named
+    by the environment variable ``URNSCAN_REGISTRY`` when it is set (``urnscan
+    scan --registry FILE`` sets it), else the shipped snapshot."""
+    path = os.environ.get(REGISTRY_ENV)
+    return _registry_at(path) if path else packaged_registry()
