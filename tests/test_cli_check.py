@@ -55,3 +55,12 @@ def test_version_and_help():
 
     assert run("--version").stdout.strip() == f"urnscan {__version__}"
     assert "check" in run("--help").stdout
+
+
+def test_check_shows_namespace_knowledge():
+    out = run("check", "URN:ISBN:0-451-45052-4", "urn:isbn:0451450523")
+    first, second = out.stdout.splitlines()
+    assert "namespace=formal" in first and "namespace-findings=isbn-check-digit" in first
+    assert "ns_key=urn:isbn:9780451450524" in second and "namespace-findings" not in second
+    record = json.loads(run("check", "--json", "urn:isbn:0451450524").stdout)
+    assert [f["code"] for f in record["namespace_findings"]] == ["isbn-check-digit"]

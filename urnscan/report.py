@@ -5,6 +5,7 @@ from typing import Any, Dict
 
 from .equivalence import canonical_of, key_of
 from .model import PROFILES, Verdict
+from .namespaces import namespace_status, ns_findings, ns_key
 from .syntax import validate
 
 
@@ -17,13 +18,18 @@ def check_record(value: str, profile: str) -> Dict[str, Any]:
     verdicts: Dict[str, Verdict] = {p: validate(value, p) for p in PROFILES}
     main = verdicts[profile]
     urn = main.urn
+    key = key_of(urn) if urn else None
     return {
         "input": value,
         "profile": profile,
         "valid": main.valid,
         "canonical": canonical_of(urn) if urn else None,
-        "key": key_of(urn) if urn else None,
+        "key": key,
         "nid": urn.nid if urn else None,
+        "namespace_status": namespace_status(urn.nid) if urn else None,
+        "ns_key": ns_key(key) if key else None,
+        # namespace-level warnings (check digits, malformed identifiers)
+        "namespace_findings": [_finding_dict(f) for f in ns_findings(key)] if key else [],
         "profiles": {
             p: {"valid": v.valid, "findings": [_finding_dict(f) for f in v.findings]}
             for p, v in verdicts.items()
@@ -41,4 +47,9 @@ def format_check_line(record: Dict[str, Any]) -> str:
     if record["canonical"] is not None:
         parts.append(f"canonical={record['canonical']}")
         parts.append(f"key={record['key']}")
+        parts.append(f"namespace={record['namespace_status']}")
+        if record["ns_key"] != record["key"]:
+            parts.append(f"ns_key={record['ns_key']}")
+        if record["namespace_findings"]:
+            parts.append("namespace-findings=" + ",".join(f["code"] for f in record["namespace_findings"]))
     return "  ".join(parts)
