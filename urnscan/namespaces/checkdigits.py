@@ -33,15 +33,20 @@ def _weighted(weights, digits: str) -> int:
     return sum(map(mul, weights, octets)) - 48 * sum(weights[:len(octets)])
 
 
+def _mod11(weights, digits: str) -> str:
+    """Modulus 11 over descending weights, "X" for 10 (ISBN-10 and ISSN)."""
+    if _ascii_digits(digits):
+        total = _weighted(weights, digits)
+    else:
+        total = sum(weight * int(d) for weight, d in zip(weights, digits))
+    value = (11 - total % 11) % 11
+    return "X" if value == 10 else str(value)
+
+
 def isbn10_check(first9: str) -> str:
     """ISBN-10: modulus 11, weights 10 down to 2, "X" for 10 (ISO 2108:1992;
     IANA isbn template v2, "Syntax")."""
-    if _ascii_digits(first9):
-        total = _weighted(_ISBN10_WEIGHTS, first9)
-    else:
-        total = sum(weight * int(d) for weight, d in zip(range(10, 1, -1), first9))
-    value = (11 - total % 11) % 11
-    return "X" if value == 10 else str(value)
+    return _mod11(_ISBN10_WEIGHTS, first9)
 
 
 def isbn13_check(first12: str) -> str:
@@ -57,12 +62,7 @@ def isbn13_check(first12: str) -> str:
 def issn_check(first7: str) -> str:
     """ISSN: modulus 11 with weights 8 down to 2, "X" for 10 (ISO 3297;
     IANA issn template, "Syntax")."""
-    if _ascii_digits(first7):
-        total = _weighted(_ISSN_WEIGHTS, first7)
-    else:
-        total = sum(weight * int(d) for weight, d in zip(range(8, 1, -1), first7))
-    value = (11 - total % 11) % 11
-    return "X" if value == 10 else str(value)
+    return _mod11(_ISSN_WEIGHTS, first7)
 
 
 def iso7064_mod11_2(digits: str) -> str:
