@@ -23,7 +23,7 @@ def _chunks(data, size):
 
 
 def _scan(chunks, **options):
-    return [tuple(h) for h in scan_bytes(chunks, **options)]
+    return list(scan_bytes(chunks, **options))
 
 
 WHOLE = _scan([CORPUS], max_urn_length=256)
@@ -31,8 +31,8 @@ WHOLE = _scan([CORPUS], max_urn_length=256)
 
 def test_whole_corpus_finds_everything():
     assert len(WHOLE) == 13
-    assert any(h[0] is None and h[9] == "URN:foo:bar-baz" for h in WHOLE)
-    assert any("over-long" in [f.code for f in h[21]] for h in WHOLE)
+    assert any(h.source is None and h.urn == "URN:foo:bar-baz" for h in WHOLE)
+    assert any("over-long" in [f.code for f in h.findings] for h in WHOLE)
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 7, 65536])

@@ -30,37 +30,37 @@ pl = pytest.importorskip("polars")
 # ---------------------------------------------------------------------------
 
 ISBN = Hit(
-    source="corpus/refs.txt", start=4, end=23, line=1, column=5, form="bare",
+    source="corpus/refs.txt", document=None, start=4, end=23, line=1, column=5, form="bare",
     folded=False, embedded=False, raw="urn:isbn:0451450523", urn="urn:isbn:0451450523",
-    literal="urn:isbn:0451450523.", valid=True, valid_rfc2141=True, valid_rfc8141=True,
+    literal="urn:isbn:0451450523.", rules=(), context=None, valid=True, valid_rfc2141=True, valid_rfc8141=True,
     canonical="urn:isbn:0451450523", key="urn:isbn:0451450523", nid="isbn",
     nss="0451450523", r_component=None, q_component=None, f_component=None,
     findings=(), namespace_status="formal", ns_key="urn:isbn:0451450523", profile="rfc8141",
 )
 
 WRAPPED_FOLDED = Hit(
-    source="corpus/rfc2141.txt", start=1208, end=1231, line=31, column=12, form="wrapped",
+    source="corpus/rfc2141.txt", document=None, start=1208, end=1231, line=31, column=12, form="wrapped",
     folded=True, embedded=False, raw="URN:IETF:\n      rfc:2141", urn="URN:IETF:rfc:2141",
-    literal="URN:IETF:", valid=True, valid_rfc2141=True, valid_rfc8141=True,
+    literal="URN:IETF:", rules=(), context=None, valid=True, valid_rfc2141=True, valid_rfc8141=True,
     canonical="urn:ietf:rfc:2141", key="urn:ietf:rfc:2141", nid="IETF", nss="rfc:2141",
     r_component=None, q_component=None, f_component=None, findings=(),
     namespace_status="formal", ns_key="urn:ietf:rfc:2141", profile="rfc8141",
 )
 
 COMPONENTS = Hit(
-    source="corpus/refs.txt", start=80, end=115, line=3, column=9, form="bare",
+    source="corpus/refs.txt", document=None, start=80, end=115, line=3, column=9, form="bare",
     folded=False, embedded=False, raw="urn:example:a123,z456?+abc?=xyz#789",
     urn="urn:example:a123,z456?+abc?=xyz#789", literal="urn:example:a123,z456?+abc?=xyz#789",
-    valid=True, valid_rfc2141=False, valid_rfc8141=True,
+    rules=(), context=None, valid=True, valid_rfc2141=False, valid_rfc8141=True,
     canonical="urn:example:a123,z456?+abc?=xyz#789", key="urn:example:a123,z456",
     nid="example", nss="a123,z456", r_component="abc", q_component="xyz", f_component="789",
     findings=(), namespace_status="formal", ns_key="urn:example:a123,z456", profile="rfc8141",
 )
 
 INVALID = Hit(
-    source="corpus/refs.txt", start=140, end=154, line=5, column=1, form="bare",
+    source="corpus/refs.txt", document=None, start=140, end=154, line=5, column=1, form="bare",
     folded=False, embedded=False, raw="urn:a-:foo%zz", urn="urn:a-:foo%zz",
-    literal="urn:a-:foo%zz", valid=False, valid_rfc2141=False, valid_rfc8141=False,
+    literal="urn:a-:foo%zz", rules=(), context=None, valid=False, valid_rfc2141=False, valid_rfc8141=False,
     canonical=None, key=None, nid="a-", nss="foo%zz", r_component=None, q_component=None,
     f_component=None,
     findings=(Finding("nid-trailing-hyphen", "error", "the NID ends with '-'", 5),
@@ -70,9 +70,9 @@ INVALID = Hit(
 )
 
 STDIN_EMBEDDED = Hit(
-    source="-", start=24, end=55, line=1, column=25, form="bare", folded=False, embedded=True,
+    source="-", document=None, start=24, end=55, line=1, column=25, form="bare", folded=False, embedded=True,
     raw="urn:nbn:de:101:1-201102033592", urn="urn:nbn:de:101:1-201102033592",
-    literal="urn:nbn:de:101:1-201102033592", valid=True, valid_rfc2141=True,
+    literal="urn:nbn:de:101:1-201102033592", rules=(), context=None, valid=True, valid_rfc2141=True,
     valid_rfc8141=True, canonical="urn:nbn:de:101:1-201102033592",
     key="urn:nbn:de:101:1-201102033592", nid="nbn", nss="de:101:1-201102033592",
     r_component=None, q_component=None, f_component=None, findings=(),
@@ -80,8 +80,8 @@ STDIN_EMBEDDED = Hit(
 )
 
 EXPERIMENTAL = Hit(
-    source=None, start=3, end=16, line=1, column=4, form="bare", folded=False, embedded=False,
-    raw="urn:X-dc:Zürich", urn="urn:X-dc:Zürich", literal="urn:X-dc:Zürich", valid=False,
+    source=None, document=None, start=3, end=16, line=1, column=4, form="bare", folded=False, embedded=False,
+    raw="urn:X-dc:Zürich", urn="urn:X-dc:Zürich", literal="urn:X-dc:Zürich", rules=(), context=None, valid=False,
     valid_rfc2141=False, valid_rfc8141=False, canonical=None, key=None, nid="X-dc",
     nss="Zürich", r_component=None, q_component=None, f_component=None,
     findings=(Finding("non-ascii", "error", "non-ASCII character must be percent-encoded", 11),
@@ -108,9 +108,9 @@ def many_hits(n: int):
 
 def test_schema_is_the_hit_fields_versioned_and_documented():
     assert tuple(HIT_SCHEMA.names) == Hit._fields
-    assert SCHEMA_VERSION == "1"
+    assert SCHEMA_VERSION == "2"
     for schema in (HIT_SCHEMA, FILES_SCHEMA):
-        assert schema.metadata[b"urnscan.schema_version"] == b"1"
+        assert schema.metadata[b"urnscan.schema_version"] == b"2"
         for field in schema:
             assert field.metadata and field.metadata[b"doc"].strip(), field.name
 
@@ -145,7 +145,7 @@ def test_files_schema():
 
 def test_describe_schema_is_a_markdown_table_of_every_column():
     text = describe_schema()
-    assert "### Hits (schema version 1)" in text and "### Files" in text
+    assert "### Hits (schema version 2)" in text and "### Files" in text
     for name in HIT_SCHEMA.names + FILES_SCHEMA.names:
         assert f"| `{name}` |" in text
     assert "| `source` | dictionary<string> | yes |" in text
@@ -163,6 +163,7 @@ def test_record_batch_round_trip():
     for hit, row in zip(HITS, rows):
         expected = hit._asdict()
         expected["findings"] = list(hit.codes)
+        expected["rules"] = list(hit.rules)
         assert row == expected
 
 
@@ -224,12 +225,12 @@ def test_parquet_metadata_holds_versions_and_params(tmp_path):
     out = tmp_path / "index.parquet"
     write_index(str(out))
     meta = read_metadata(out)
-    assert meta == {"urnscan_version": __version__, "schema_version": "1", "table": "hits",
+    assert meta == {"urnscan_version": __version__, "schema_version": "2", "table": "hits",
                     "params": PARAMS}
     assert read_metadata(tmp_path / "index.files.parquet")["table"] == "files"
     kv = pq.read_schema(out).metadata
     assert json.loads(kv[b"urnscan"])["params"]["profile"] == "rfc8141"
-    assert kv[b"urnscan.schema_version"] == b"1"
+    assert kv[b"urnscan.schema_version"] == b"2"
 
 
 def test_parquet_is_zstd_and_dictionary_encoded(tmp_path):
@@ -281,7 +282,7 @@ def test_parquet_reads_back_with_duckdb(tmp_path):
                      (["nid-trailing-hyphen", "bad-percent-encoding", "nid-unregistered"],)]
     meta = con.execute("SELECT value FROM parquet_kv_metadata(?) WHERE key = 'urnscan'",
                        [str(out)]).fetchone()[0]
-    assert json.loads(meta)["schema_version"] == "1"
+    assert json.loads(meta)["schema_version"] == "2"
     joined = con.execute(
         "SELECT f.status, count(h.urn) FROM read_parquet(?) f "
         "LEFT JOIN read_parquet(?) h ON h.source = f.source GROUP BY f.status ORDER BY 1",

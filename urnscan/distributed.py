@@ -128,17 +128,20 @@ def files_meta():
 
 
 _CODES_AS_STRINGS = pa.list_(pa.string())
+#: list<dictionary<string>> columns, read back as pyarrow list<string>
+_LIST_COLUMNS = ("findings", "rules")
 
 
 def _to_pandas(table: pa.Table):
     import pandas as pd
 
     mapper = None
-    i = table.schema.get_field_index("findings")
-    if i >= 0:
-        table = table.set_column(i, pa.field("findings", _CODES_AS_STRINGS),
-                                 table.column(i).cast(_CODES_AS_STRINGS))
-        mapper = {_CODES_AS_STRINGS: pd.ArrowDtype(_CODES_AS_STRINGS)}.get
+    for name in _LIST_COLUMNS:
+        i = table.schema.get_field_index(name)
+        if i >= 0:
+            table = table.set_column(i, pa.field(name, _CODES_AS_STRINGS),
+                                     table.column(i).cast(_CODES_AS_STRINGS))
+            mapper = {_CODES_AS_STRINGS: pd.ArrowDtype(_CODES_AS_STRINGS)}.get
     df = table.to_pandas(types_mapper=mapper)
     # an empty dictionary gives categories of another dtype than a filled
     # one, and categoricals of different category dtypes do not concatenate

@@ -96,10 +96,11 @@ class UrnJudge:
         return t
 
     def hit(self, source, start, end, line, column, form, folded, embedded, raw, urn, literal) -> Hit:
-        return Hit(source, start, end, line, column, form, folded, embedded, raw, urn, literal, *self.tail(urn))
+        return Hit(source, None, start, end, line, column, form, folded, embedded, raw, urn, literal, (), None,
+                   *self.tail(urn))
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding) -> Hit:
         nid = _nid_token(shown)
-        return Hit(source, start, end, line, column, "bare", False, False, shown, shown, shown,
+        return Hit(source, None, start, end, line, column, "bare", False, False, shown, shown, shown, (), None,
                    False, False, False, None, None, nid, None, None, None, None, (finding,),
                    namespace_status(nid) if nid else "unregistered", None, self.profile, None, None)

@@ -113,6 +113,9 @@ class Hit(NamedTuple):
     """
 
     source: Optional[str]
+    #: the document inside the source (a mail message part, a WARC record, a
+    #: zip member, a PDF page); null when the source is one document
+    document: Optional[str]
     start: int
     end: int
     line: int
@@ -123,6 +126,10 @@ class Hit(NamedTuple):
     raw: str  # the text of the span, as it stands in the input
     urn: str  # as written, wrapper and folding white space removed, trimmed
     literal: str  # the untrimmed RFC 2141 span (seed 000 section 2.4)
+    #: the reading rules that shaped the hit (e.g. "pair:quote", "trim:period")
+    rules: Tuple[str, ...]
+    #: the text around the hit, white space collapsed; null when not asked for
+    context: Optional[str]
     valid: bool  # under the scan's profile
     valid_rfc2141: bool
     valid_rfc8141: bool

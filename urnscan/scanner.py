@@ -246,8 +246,9 @@ class ByteScanner:
         if lines.has_cr:
             for start, end, form, folded, embedded, urn, literal, raw in found:
                 lines.advance(buf, base, base + start)
-                append(new(Hit, (source, base + start, base + end, lines.line, base + start - lines.line_start + 1,
-                                 form, folded, embedded, raw, urn, literal) + tail(urn)))
+                append(new(Hit, (source, None, base + start, base + end, lines.line,
+                                 base + start - lines.line_start + 1,
+                                 form, folded, embedded, raw, urn, literal, (), None) + tail(urn)))
             return
         # LF only: count forward from the last position counted
         at = lines.pos - base
@@ -270,8 +271,9 @@ class ByteScanner:
                     line_start = base + last + 1
                 at = start
             t = cached(urn)
-            append(new(Hit, (source, base + start, base + end, line, base + start - line_start + 1,
-                             form, folded, embedded, raw, urn, literal) + (tail(urn) if t is None else t)))
+            append(new(Hit, (source, None, base + start, base + end, line, base + start - line_start + 1,
+                             form, folded, embedded, raw, urn, literal, (), None)
+                       + (tail(urn) if t is None else t)))
         if base + at > lines.pos:
             lines.pos = base + at
             lines.line = line

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 #: Version of both schemas; stored in the schema metadata of every file.
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 
 _DICT = pa.dictionary(pa.int32(), pa.string())
@@ -51,6 +51,10 @@ HIT_SCHEMA = pa.schema(
                "Where the candidate was found: the input path as listed (`-` for "
                "standard input) or the document id given by the caller; null "
                "when none was given.", nullable=True),
+        _field("document", _DICT,
+               "The document inside the source the candidate was found in (a mail "
+               "message part, a WARC record, a zip member, a PDF page); null when the "
+               "source is a single document.", nullable=True),
         _field("start", pa.int64(),
                "Start offset of the span, 0-based. Byte offset in the decompressed "
                "input for byte input, character offset for `str` input."),
@@ -74,6 +78,12 @@ HIT_SCHEMA = pa.schema(
         _field("literal", pa.string(),
                "The untrimmed span the literal RFC 2141 rule gives (ends at the "
                "first excluded character)."),
+        _field("rules", _CODES,
+               "The reading rules that shaped the hit (e.g. `pair:quote`, `trim:period`, "
+               "`fold:rfc`, `embedded:url`), in the order they applied; empty when none."),
+        _field("context", pa.string(),
+               "The text around the hit, white space collapsed; null when not asked for.",
+               nullable=True),
         _field("valid", pa.bool_(), "Syntactically valid under the scan's profile (`profile`)."),
         _field("valid_rfc2141", pa.bool_(), "Syntactically valid under RFC 2141."),
         _field("valid_rfc8141", pa.bool_(), "Syntactically valid under RFC 8141."),
@@ -181,9 +191,13 @@ def _column(field: pa.Field, values: Sequence[Any]) -> pa.Array:
 
 def _codes_column(findings: Sequence[Sequence[Any]]) -> pa.Array:
     """``list<dictionary<string>>`` of the finding codes, built flat."""
-    offsets = pa.array(list(chain((0,), accumulate(len(f) for f in findings))), pa.int32())
-    codes = [f.code for f in chain.from_iterable(findings)]
-    values = _strings(codes).dictionary_encode()
+    return _names_column([[f.code for f in row] for row in findings])
+
+
+def _names_column(names: Sequence[Sequence[str]]) -> pa.Array:
+    """``list<dictionary<string>>`` of tuples of names, built flat."""
+    offsets = pa.array(list(chain((0,), accumulate(len(n) for n in names))), pa.int32())
+    values = _strings(list(chain.from_iterable(names))).dictionary_encode()
     return pa.ListArray.from_arrays(offsets, values, type=_CODES)
 
 
@@ -218,7 +232,7 @@ def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
     if not hits:
         return _empty(HIT_SCHEMA)
     columns = list(zip(*hits))
-    return _batch(HIT_SCHEMA, columns, {"findings": _codes_column})
+    return _batch(HIT_SCHEMA, columns, {"findings": _codes_column, "rules": _names_column})
 
 
 def files_to_record_batch(rows: Iterable[Sequence[Any]]) -> pa.RecordBatch:
