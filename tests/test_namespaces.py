@@ -39,16 +39,14 @@ from urnscan.namespaces import (
 from urnscan.namespaces.checkdigits import isbn10_check, isbn13_check, issn_check
 from urnscan.namespaces.registry import registry_to_json
 
+from .conftest import shared_path
+
 REPO = Path(__file__).resolve().parents[1]
-SHARED_IANA = REPO.parent / "shared" / "iana"
 BUILD_TOOL = REPO / "tools" / "build_registry.py"
 
 
 def iana_file(name: str) -> Path:
-    path = SHARED_IANA / name
-    if not path.is_file():
-        pytest.skip(f"IANA snapshot {name} not found in ../shared/iana beside the repository")
-    return path
+    return shared_path("iana", name)
 
 
 # --- minimal registry files, so loading is tested without ../shared -------------
@@ -677,9 +675,7 @@ def test_environment_names_a_newer_registry(monkeypatch, tmp_path):
     from urnscan.namespaces import default_registry, namespace_status
     from urnscan.namespaces.registry import REGISTRY_ENV
 
-    xml = Path(__file__).resolve().parents[1].parent / "shared" / "iana" / "urn-namespaces.xml"
-    if not xml.exists():
-        pytest.skip("the IANA snapshot is not in ../shared/iana beside the repository")
+    xml = iana_file("urn-namespaces.xml")
     edited = tmp_path / "urn-namespaces.xml"
     edited.write_text(xml.read_text(encoding="utf-8").replace("<name>isbn</name>", "<name>isbnx</name>", 1),
                       encoding="utf-8")
