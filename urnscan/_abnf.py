@@ -29,27 +29,46 @@ PCHAR_CHARS = UNRESERVED_CHARS + SUB_DELIMS_CHARS + ":@"
 PCHAR = f"(?:[{PCHAR_CHARS}]|{PCT_ENCODED})"
 
 # --- Seed 001 (RFC 8141) section 2 ----------------------------------------
+# Every repetition below is possessive ("*+", "++", "?+") and every
+# alternative starts with a different character, so a match never gives
+# back what it took: the matcher runs in time linear in the input, whatever
+# the input (no backtracking).  RE2 (the Arrow engine) has no possessive
+# quantifiers and needs none; its spelling is RFC8141_NAMESTRING_RE2 below.
 #   NID = (alphanum) 0*30(ldh) (alphanum) ;  ldh = alphanum / "-"
 RFC8141_NID = f"[{ALPHANUM}](?:[{ALPHANUM}-]{{0,30}}[{ALPHANUM}])"
 #   NSS = pchar *(pchar / "/")
-RFC8141_NSS = f"{PCHAR}(?:{PCHAR}|/)*"
-#   r-component = pchar *( pchar / "/" / "?" ), after "?+".  The grammar is
-#   ambiguous where an r-component contains "?=": rq-components =
-#   [ "?+" r-component ] [ "?=" q-component ] is read with the shortest
-#   r-component that lets the rest match, so "?=" starts the q-component.
-RFC8141_R_COMPONENT = f"{PCHAR}(?:{PCHAR}|[/?])*?"
-#   q-component = pchar *( pchar / "/" / "?" ), after "?="
-RFC8141_Q_COMPONENT = f"{PCHAR}(?:{PCHAR}|[/?])*"
+RFC8141_NSS = f"{PCHAR}(?:[{PCHAR_CHARS}/]++|{PCT_ENCODED})*+"
+#   r-component = pchar *( pchar / "/" / "?" ), after "?+".  Section 2.3.1:
+#   "The r-component ends with a "?=" sequence (which begins a q-component)
+#   or a "#" character" -- so a "?" inside it is never followed by "=".
+RFC8141_R_COMPONENT = f"{PCHAR}(?:[{PCHAR_CHARS}/]++|{PCT_ENCODED}|\\?(?!=))*+"
+#   q-component = pchar *( pchar / "/" / "?" ), after "?=".  Section 2.3.2:
+#   it "terminates when a "#" character ... appears".
+RFC8141_Q_COMPONENT = f"{PCHAR}(?:[{PCHAR_CHARS}/?]++|{PCT_ENCODED})*+"
 #   f-component = fragment ; RFC 3986 section 3.5: fragment = *( pchar / "/" / "?" )
-RFC8141_F_COMPONENT = f"(?:{PCHAR}|[/?])*"
+RFC8141_F_COMPONENT = f"(?:[{PCHAR_CHARS}/?]++|{PCT_ENCODED})*+"
 #   namestring = assigned-name [ rq-components ] [ "#" f-component ]
 #   assigned-name = "urn" ":" NID ":" NSS      ("urn" is case-insensitive,
 #   RFC 3986 section 3.1)
+#   rq-components = [ "?+" r-component ] [ "?=" q-component ]
 RFC8141_NAMESTRING = (
     f"(?P<scheme>[Uu][Rr][Nn]):(?P<nid>{RFC8141_NID}):(?P<nss>{RFC8141_NSS})"
-    f"(?:\\?\\+(?P<r>{RFC8141_R_COMPONENT}))?"
-    f"(?:\\?=(?P<q>{RFC8141_Q_COMPONENT}))?"
-    f"(?:#(?P<f>{RFC8141_F_COMPONENT}))?"
+    f"(?:\\?\\+(?P<r>{RFC8141_R_COMPONENT}))?+"
+    f"(?:\\?=(?P<q>{RFC8141_Q_COMPONENT}))?+"
+    f"(?:#(?P<f>{RFC8141_F_COMPONENT}))?+"
+)
+#   The same language for RE2, which matches in linear time by construction
+#   but knows neither possessive quantifiers nor look-ahead: an r-component
+#   "?" is followed by a character other than "=" (a run of "?" may end the
+#   r-component, before "?=", "#" or the end).
+_PCHAR_BUT_EQUALS = f"(?:[{PCHAR_CHARS.replace('=', '')}]|{PCT_ENCODED})"
+_RE2_R_COMPONENT = f"{PCHAR}(?:{PCHAR}|/|\\?+(?:{_PCHAR_BUT_EQUALS}|/))*\\?*"
+_RE2_QF_CHAR = f"(?:{PCHAR}|[/?])"
+RFC8141_NAMESTRING_RE2 = (
+    f"(?P<scheme>[Uu][Rr][Nn]):(?P<nid>{RFC8141_NID}):(?P<nss>{PCHAR}(?:{PCHAR}|/)*)"
+    f"(?:\\?\\+(?P<r>{_RE2_R_COMPONENT}))?"
+    f"(?:\\?=(?P<q>{PCHAR}{_RE2_QF_CHAR}*))?"
+    f"(?:#(?P<f>{_RE2_QF_CHAR}*))?"
 )
 #   Section 5.2: InformalNamespaceName = "urn-" Number ;
 #   Number = DigitNonZero 0*Digit
@@ -76,7 +95,7 @@ RFC2141_RESERVED_CHARS = "/?#"
 #   ("%" itself only as the start of an escape, section 2.3.1)
 RFC2141_TRANS_CHARS = ALPHANUM + RFC2141_OTHER_CHARS + RFC2141_RESERVED_CHARS
 #   <URN chars> ::= <trans> | "%" <hex> <hex> ;  <NSS> ::= 1*<URN chars>
-RFC2141_NSS = f"(?:[{RFC2141_TRANS_CHARS}]|{PCT_ENCODED})+"
+RFC2141_NSS = f"(?:[{RFC2141_TRANS_CHARS}]++|{PCT_ENCODED})++"
 #   <URN> ::= "urn:" <NID> ":" <NSS>  ("urn:" is case-insensitive)
 RFC2141_URN = f"(?P<scheme>[Uu][Rr][Nn]):(?P<nid>{RFC2141_NID}):(?P<nss>{RFC2141_NSS})"
 #   The common case: no escapes, no reserved characters.
@@ -93,23 +112,23 @@ RFC2141_REPERTOIRE = RFC2141_TRANS_CHARS + "%"
 #   NID = (ALPHA / DIGIT) 0*30(ALPHA / DIGIT / "-") (ALPHA / DIGIT)  (2.1)
 DRAFT2012_NID = RFC8141_NID
 #   NSS = 1*pchar                                                   (2.2)
-DRAFT2012_NSS = f"{PCHAR}+"
+DRAFT2012_NSS = f"(?:[{PCHAR_CHARS}]++|{PCT_ENCODED})++"
 #   keywd = ALPHA *( ["-"] (ALPHA / DIGIT) )                       (2.3)
-DRAFT2012_KEYWD = f"[{ALPHA}](?:-?[{ALPHANUM}])*"
+DRAFT2012_KEYWD = f"[{ALPHA}](?:-?[{ALPHANUM}])*+"
 #   v-pchar = unreserved / pct-encoded / v-subdels
 #   v-subdels = "!" / "$" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
 #             / ":" / "@" / "/" / "?"          (sub-delims except "&")
-DRAFT2012_VPCHAR = f"(?:[{UNRESERVED_CHARS}!$'()*+,;=:@/?]|{PCT_ENCODED})"
+DRAFT2012_VPCHAR_CHARS = UNRESERVED_CHARS + "!$'()*+,;=:@/?"
 #   directive = keywd "=" value ; value = *v-pchar
-DRAFT2012_DIRECTIVE = f"{DRAFT2012_KEYWD}={DRAFT2012_VPCHAR}*"
+DRAFT2012_DIRECTIVE = f"{DRAFT2012_KEYWD}=(?:[{DRAFT2012_VPCHAR_CHARS}]++|{PCT_ENCODED})*+"
 #   urn-query = directive *( "&" directive )
-DRAFT2012_QUERY = f"{DRAFT2012_DIRECTIVE}(?:&{DRAFT2012_DIRECTIVE})*"
+DRAFT2012_QUERY = f"{DRAFT2012_DIRECTIVE}(?:&{DRAFT2012_DIRECTIVE})*+"
 #   URI = scheme ":" path-rootless [ "?" query ] [ "#" fragment ]
 #   with path-rootless = urn-path = NID ":" NSS (single segment, no "/")
 DRAFT2012_URN = (
     f"(?P<scheme>[Uu][Rr][Nn]):(?P<nid>{DRAFT2012_NID}):(?P<nss>{DRAFT2012_NSS})"
-    f"(?:\\?(?P<q>{DRAFT2012_QUERY}))?"
-    f"(?:#(?P<f>{RFC8141_F_COMPONENT}))?"
+    f"(?:\\?(?P<q>{DRAFT2012_QUERY}))?+"
+    f"(?:#(?P<f>{RFC8141_F_COMPONENT}))?+"
 )
 #   Section 2.5.3: excluded = CTL / SP / DQUOTE / "#" / "%" / "/" / "<" /
 #   ">" / "?" / "[" / "\" / "]" / "^" / "`" / "{" / "|" / "}" / DEL / non-ASCII
@@ -120,14 +139,14 @@ DRAFT2012_REPERTOIRE = PCHAR_CHARS + "/?#%"
 #   A URN is "SchemeID:ElementID" after the "URN:" of the wrapper; encoding
 #   follows the URL rules of RFC 1738 section 2.2.  SchemeIDs are
 #   identifiers (RFC 1738 scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]).
-DRAFT1995_SCHEMEID = f"[{ALPHANUM}][{ALPHANUM}+.-]*"
+DRAFT1995_SCHEMEID = f"[{ALPHANUM}][{ALPHANUM}+.-]*+"
 #   ElementID: RFC 1738 uchar / reserved, but "#" and "?" are reserved for
 #   future use and ">" closes the wrapper (section 2.2).
 #   RFC 1738: unreserved = alpha | digit | safe | extra ;
 #   safe = "$" | "-" | "_" | "." | "+" ; extra = "!" | "*" | "'" | "(" | ")" | ","
 #   reserved = ";" | "/" | "?" | ":" | "@" | "&" | "="
 DRAFT1995_ELEMENT_CHARS = ALPHANUM + r"$\-_.+!*'(),;/:@&="
-DRAFT1995_ELEMENTID = f"(?:[{DRAFT1995_ELEMENT_CHARS}]|{PCT_ENCODED})+"
+DRAFT1995_ELEMENTID = f"(?:[{DRAFT1995_ELEMENT_CHARS}]++|{PCT_ENCODED})++"
 DRAFT1995_URN = (
     f"(?P<scheme>[Uu][Rr][Nn]):(?P<nid>{DRAFT1995_SCHEMEID}):(?P<nss>{DRAFT1995_ELEMENTID})"
 )

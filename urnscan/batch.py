@@ -84,7 +84,7 @@ def _arrow_engine(required: bool = False):
             raise
         return None
 
-    pattern = "^" + _abnf.RFC8141_NAMESTRING + "$"  # RE2 accepts the grammar as written
+    pattern = "^" + _abnf.RFC8141_NAMESTRING_RE2 + "$"
 
     def run(strings: List[str]) -> Tuple[List[bool], List[Optional[str]]]:
         arr = pa.array(strings, type=pa.string())

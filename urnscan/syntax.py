@@ -166,25 +166,25 @@ def _walk_rfc8141_rest(s: str, start: int) -> List[Finding]:
     pos = nss_end
     seen_r = seen_q = False
     if s.startswith("?+", pos):
+        # section 2.3.1: "The r-component ends with a "?=" sequence (which
+        # begins a q-component) or a "#" character"
         seen_r = True
         pos += 2
         end = s.find("?=", pos)
         frag = s.find("#", pos)
         stop = min(x for x in (end, frag, n) if x >= 0)
-        if stop == pos:
-            return [_f("empty-r-component", "'?+' must be followed by a non-empty r-component", pos)]
-        bad = _walk_chars(s, pos, stop, _PCHAR, "r-component", "/?")
+        bad = _walk_component(s, pos, stop, "r-component", "?+")
         if bad:
             return [bad]
         pos = stop
     if s.startswith("?=", pos):
+        # section 2.3.2: "The q-component terminates when a "#" character
+        # ... appears"
         seen_q = True
         pos += 2
         frag = s.find("#", pos)
         stop = frag if frag >= 0 else n
-        if stop == pos:
-            return [_f("empty-q-component", "'?=' must be followed by a non-empty q-component", pos)]
-        bad = _walk_chars(s, pos, stop, _PCHAR, "q-component", "/?")
+        bad = _walk_component(s, pos, stop, "q-component", "?=")
         if bad:
             return [bad]
         pos = stop
@@ -197,6 +197,17 @@ def _walk_rfc8141_rest(s: str, start: int) -> List[Finding]:
         if bad:
             return [bad]
     return []
+
+
+def _walk_component(s: str, start: int, stop: int, what: str, opener: str) -> Optional[Finding]:
+    """First error in an r- or q-component s[start:stop]: component =
+    pchar *( pchar / "/" / "?" ) (seed 001 section 2)."""
+    if stop == start:
+        return _f(f"empty-{what}", f"{opener!r} must be followed by a non-empty {what} (RFC 8141 section 2)", start)
+    if s[start] in "/?":
+        return _f("bad-component-start", f"the {what} starts with pchar, not {s[start]!r} (RFC 8141 section 2)",
+                  start)
+    return _walk_chars(s, start, stop, _PCHAR, what, "/?")
 
 
 def _walk_rfc2141_rest(s: str, start: int) -> List[Finding]:
