@@ -52,7 +52,7 @@ def test_context_never_depends_on_chunking(cuts, size):
 def test_context_after_an_over_long_run_survives_one_byte_chunks():
     data = b"prefix text " + b"urn:x:" + b"y" * 1000 + b" urn:ex:after the run"
     whole = list(scan_bytes([data], max_urn_length=64, context=MAX_CONTEXT))
-    assert whole[-1].context == "y" * MAX_CONTEXT + " urn:ex:after the run"
+    assert whole[-1].context == "y" * (MAX_CONTEXT - 1) + " urn:ex:after the run"
     assert list(scan_bytes([data[i:i + 1] for i in range(len(data))], max_urn_length=64,
                            context=MAX_CONTEXT)) == whole
 
