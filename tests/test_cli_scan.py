@@ -134,7 +134,7 @@ def test_dataset_output(corpus, tmp_path):
     import pyarrow.dataset as ds
 
     assert ds.dataset(out).count_rows() > 5
-    assert (out / "_files.parquet").exists()
+    assert (out / "_files.pq").exists()
 
 
 def test_interrupted_scan_leaves_no_output(tmp_path):

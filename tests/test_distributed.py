@@ -29,6 +29,7 @@ from urnscan.runner import ScanConfig, iter_inputs, run_scan  # noqa: E402
 from urnscan.scanner import ScanOptions  # noqa: E402
 from urnscan.sinks.parquet import ParquetSink  # noqa: E402
 from urnscan.sinks.schema import FILES_SCHEMA, HIT_SCHEMA, hits_to_record_batch  # noqa: E402
+from urnscan.sinks.status import stored_status  # noqa: E402
 
 SPLIT = 16384  # small ranges, so the large file below is cut in several
 MAX_LEN = 256
@@ -104,14 +105,14 @@ def rows_of(frame):
 
 
 def by_position(rows):
-    return sorted(rows, key=lambda r: (r["source"] or "", r["start"], r["end"], r["urn"]))
+    return sorted(rows, key=lambda r: (r["source"] or "", r["start"], r["stop"], r["urn"]))
 
 
 def test_boundaries_of_the_large_file_are_crossed(corpus):
     root, ranges = corpus
     assert len(ranges) >= 8
     rows, _ = local_scan([root / "big.txt"])
-    crossing = [r for r in rows if any(r["start"] < rng.start < r["end"] for rng in ranges[1:])]
+    crossing = [r for r in rows if any(r["start"] < rng.start < r["stop"] for rng in ranges[1:])]
     assert len(crossing) >= len(ranges) - 1
     assert any(r["folded"] and r["form"] == "wrapped" for r in crossing)
     assert any("over-long" in r["findings"] for r in crossing)
@@ -128,7 +129,7 @@ def test_files_equal_local_scan(client, corpus):
     assert by_position(got) == by_position(expected)
     assert got == expected  # in input order, too
     got_files = pa.Table.from_pandas(files, schema=FILES_SCHEMA, preserve_index=False).to_pylist()
-    assert [tuple(r.values()) for r in got_files] == [tuple(s) for s in statuses]
+    assert [tuple(r.values()) for r in got_files] == [tuple(stored_status(s)) for s in statuses]
     kinds = {os.path.basename(s.source): s.status for s in statuses}
     assert kinds["image.png"] == "skipped-binary" and kinds["dangling"] == kinds["broken.gz"] == "error"
 
@@ -164,18 +165,18 @@ def test_write_dataset_equals_local_dataset(client, corpus, tmp_path):
     result = ud.write_dataset(scan, out)
     assert result.summary.files == 20 and result.summary.errors == 2 and result.files_path
     names = sorted(os.listdir(out))
-    assert "_files.parquet" in names and not [n for n in names if n.endswith(".tmp")]
+    assert "_files.pq" in names and not [n for n in names if n.endswith(".tmp")]
     assert [n for n in names if n.startswith("hits-")] == [f"hits-{i:05d}.parquet" for i in range(len(result.parts))]
     ours, theirs = pads.dataset(out).to_table(), pads.dataset(local).to_table()
     assert ours.schema.equals(HIT_SCHEMA, check_metadata=False)
     assert pq.read_schema(out / "hits-00000.parquet").field("source").type == HIT_SCHEMA.field("source").type
     assert ours.to_pylist() == theirs.to_pylist() and ours.num_rows == result.rows
-    assert pq.read_table(out / "_files.parquet").to_pylist() == pq.read_table(local / "_files.parquet").to_pylist()
+    assert pq.read_table(out / "_files.pq").to_pylist() == pq.read_table(local / "_files.pq").to_pylist()
     assert urnscan.sinks.parquet.read_metadata(out / "hits-00000.parquet")["params"]["max_urn_length"] == MAX_LEN
     with pytest.raises(urnscan.SinkError):
         ud.write_dataset(scan, out)  # exists, no force
     again = ud.write_dataset(ud.scan_paths([root / "plain.txt"], options=OPTIONS), out, force=True)
-    assert sorted(os.listdir(out)) == ["_files.parquet", "hits-00000.parquet"]
+    assert sorted(os.listdir(out)) == ["_files.pq", "hits-00000.parquet"]
     assert pd.read_parquet(out).shape[0] == again.rows == 4
 
 
@@ -261,8 +262,8 @@ def test_cli_dask_local_equals_local_scan(corpus, tmp_path):
     b = pads.dataset(tmp_path / "local").to_table().to_pylist()
     assert by_position(a) == by_position(b) and len(a) > 1000
     assert all(r["source"].startswith("corpus/") for r in a)
-    files = pq.read_table(tmp_path / "dask" / "_files.parquet").to_pylist()
-    assert files == pq.read_table(tmp_path / "local" / "_files.parquet").to_pylist()
+    files = pq.read_table(tmp_path / "dask" / "_files.pq").to_pylist()
+    assert files == pq.read_table(tmp_path / "local" / "_files.pq").to_pylist()
 
 
 @pytest.mark.parametrize("args, message", [

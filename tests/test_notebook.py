@@ -27,3 +27,6 @@ def test_notebook_runs_top_to_bottom():
     assert "7 scanned" in joined and "bad-percent-encoding" in joined
     assert "urn:isbn:9780451450524" in joined and "isbn-10-to-13" in joined
     assert images >= 2
+    # the first plot draws a bar of every status its legend names, red ones included
+    bars = next(line for line in joined.splitlines() if line.startswith("bars per status:"))
+    assert "'unregistered'" in bars and "'formal'" in bars

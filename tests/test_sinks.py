@@ -107,7 +107,11 @@ def many_hits(n: int):
 
 
 def test_schema_is_the_hit_fields_versioned_and_documented():
-    assert tuple(HIT_SCHEMA.names) == Hit._fields
+    from urnscan.sinks.schema import COLUMN_OF_FIELD
+
+    renamed = tuple(COLUMN_OF_FIELD.get(f, f) for f in Hit._fields)
+    assert tuple(n for n in HIT_SCHEMA.names if n != "finding_messages") == renamed
+    assert HIT_SCHEMA.names.index("finding_messages") == HIT_SCHEMA.names.index("findings") + 1
     assert SCHEMA_VERSION == "2"
     for schema in (HIT_SCHEMA, FILES_SCHEMA):
         assert schema.metadata[b"urnscan.schema_version"] == b"2"
@@ -115,7 +119,7 @@ def test_schema_is_the_hit_fields_versioned_and_documented():
             assert field.metadata and field.metadata[b"doc"].strip(), field.name
 
 
-@pytest.mark.parametrize("column", ["source", "form", "nid", "namespace_status", "profile"])
+@pytest.mark.parametrize("column", ["document", "form", "nid", "namespace_status", "profile"])
 def test_repeated_strings_are_dictionary_columns(column):
     t = HIT_SCHEMA.field(column).type
     assert pa.types.is_dictionary(t) and t.index_type == pa.int32()
@@ -148,7 +152,8 @@ def test_describe_schema_is_a_markdown_table_of_every_column():
     assert "### Hits (schema version 2)" in text and "### Files" in text
     for name in HIT_SCHEMA.names + FILES_SCHEMA.names:
         assert f"| `{name}` |" in text
-    assert "| `source` | dictionary<string> | yes |" in text
+    assert "| `source` | string | yes |" in text
+    assert "| `nid` | dictionary<string> | yes |" in text
     assert "| `findings` | list<dictionary<string>> | no |" in text
     hits_only = describe_schema("hits")
     assert hits_only.count("\n") == len(HIT_SCHEMA) + 2
@@ -162,7 +167,9 @@ def test_record_batch_round_trip():
     rows = batch.to_pylist()
     for hit, row in zip(HITS, rows):
         expected = hit._asdict()
+        expected["stop"], expected["col"] = expected.pop("end"), expected.pop("column")
         expected["findings"] = list(hit.codes)
+        expected["finding_messages"] = [f.message for f in hit.findings]
         expected["rules"] = list(hit.rules)
         assert row == expected
 
@@ -251,7 +258,7 @@ def test_parquet_reads_back_with_pandas(tmp_path):
     out = tmp_path / "index.parquet"
     write_index(str(out))
     df = pd.read_parquet(out)
-    assert list(df.columns) == list(Hit._fields)
+    assert list(df.columns) == HIT_SCHEMA.names
     assert len(df) == len(HITS)
     assert isinstance(df["nid"].dtype, pd.CategoricalDtype)
     assert isinstance(df["profile"].dtype, pd.CategoricalDtype)
@@ -294,7 +301,7 @@ def test_parquet_reads_back_with_polars(tmp_path):
     out = tmp_path / "index.parquet"
     write_index(str(out))
     df = pl.read_parquet(out)
-    assert df.columns == list(Hit._fields)
+    assert df.columns == HIT_SCHEMA.names
     assert df.height == len(HITS)
     assert df.schema["nid"] == pl.Categorical
     assert df.schema["findings"] == pl.List(pl.Categorical)
@@ -473,17 +480,16 @@ def test_dataset_directory_layout_and_readers(tmp_path):
     with ParquetSink(str(out) + "/", params=PARAMS, batch_rows=2, part_rows=4) as sink:
         sink.write_hits(many_hits(10))
         sink.add_file_status("corpus/refs.txt", "scanned", bytes=4096, hits=10, valid_hits=6)
-    assert sorted(os.listdir(out)) == ["_files.parquet", "hits-00000.parquet",
+    assert sorted(os.listdir(out)) == ["_files.pq", "hits-00000.parquet",
                                        "hits-00001.parquet", "hits-00002.parquet"]
-    # pyarrow.dataset and pandas skip _files.parquet by themselves
+    # the directory is the hits table in every engine, with the globs users write
     assert ds.dataset(str(out), format="parquet").count_rows() == 10
     assert len(pd.read_parquet(out)) == 10
-    # duckdb and polars: glob the parts
     con = duckdb.connect()
-    assert con.execute("SELECT count(*) FROM read_parquet(?)",
-                       [str(out / "hits-*.parquet")]).fetchone() == (10,)
-    assert pl.read_parquet(str(out / "hits-*.parquet")).height == 10
-    files = pq.read_table(out / "_files.parquet").to_pylist()
+    for glob in ("hits-*.parquet", "*.parquet", "**/*.parquet"):
+        assert con.execute("SELECT count(*) FROM read_parquet(?)", [f"{out}/{glob}"]).fetchone() == (10,)
+        assert pl.scan_parquet(f"{out}/{glob}").select(pl.len()).collect().item() == 10
+    files = pq.read_table(out / "_files.pq").to_pylist()
     assert files[0]["hits"] == 10
     for part in ("hits-00000.parquet", "hits-00002.parquet"):
         assert read_metadata(out / part)["params"] == PARAMS
@@ -493,9 +499,9 @@ def test_existing_directory_means_dataset(tmp_path):
     out = tmp_path / "idx"
     out.mkdir()
     layout = check_writable(str(out))
-    assert layout.dataset and layout.files_path == str(out / "_files.parquet")
+    assert layout.dataset and layout.files_path == str(out / "_files.pq")
     write_index(str(out))
-    assert sorted(os.listdir(out)) == ["_files.parquet", "hits-00000.parquet"]
+    assert sorted(os.listdir(out)) == ["_files.pq", "hits-00000.parquet"]
     with pytest.raises(SinkError, match="already holds an urnscan dataset"):
         check_writable(str(out))
 
@@ -507,7 +513,7 @@ def test_dataset_force_replaces_old_parts_and_keeps_other_files(tmp_path):
     write_index(str(out), hits=list(many_hits(30)), batch_rows=5, part_rows=5)
     assert len([n for n in os.listdir(out) if n.startswith("hits-")]) == 6
     write_index(str(out), hits=list(many_hits(7)), batch_rows=5, part_rows=5, force=True)
-    assert sorted(os.listdir(out)) == ["_files.parquet", "hits-00000.parquet",
+    assert sorted(os.listdir(out)) == ["_files.pq", "hits-00000.parquet",
                                        "hits-00001.parquet", "notes.md"]
     parts = sorted(str(p) for p in out.glob("hits-*.parquet"))
     assert ds.dataset(parts, format="parquet").count_rows() == 7
@@ -525,7 +531,7 @@ def test_dataset_failure_leaves_nothing(tmp_path):
 def test_empty_dataset_has_one_empty_part(tmp_path):
     out = tmp_path / "d"
     write_index(str(out) + "/", hits=[], files=[])
-    assert sorted(os.listdir(out)) == ["_files.parquet", "hits-00000.parquet"]
+    assert sorted(os.listdir(out)) == ["_files.pq", "hits-00000.parquet"]
     con = duckdb.connect()
     assert con.execute("SELECT count(*) FROM read_parquet(?)",
                        [str(out / "hits-*.parquet")]).fetchone() == (0,)
@@ -543,7 +549,7 @@ def test_jsonl_one_object_per_hit():
     lines = buf.getvalue().splitlines()
     assert len(lines) == len(HITS)
     objs = [json.loads(line) for line in lines]
-    assert list(objs[0]) == list(Hit._fields)
+    assert list(objs[0]) == [c for c in HIT_SCHEMA.names if c != "finding_messages"]
     assert objs[0]["urn"] == "urn:isbn:0451450523" and objs[0]["findings"] == []
     assert objs[3]["findings"][0] == {"code": "nid-trailing-hyphen", "severity": "error",
                                       "message": "the NID ends with '-'", "position": 5}
@@ -570,7 +576,7 @@ def test_jsonl_file_statuses_go_to_their_own_stream():
     assert len(hits.getvalue().splitlines()) == 1
     rows = [json.loads(x) for x in files.getvalue().splitlines()]
     assert rows[0] == {"source": "corpus/logo.png", "status": "skipped-binary",
-                       "reason": None, "bytes": 0, "compressed_bytes": None,
+                       "reason": None, "bytes": 0, "compressed_bytes": 0,
                        "compression": None, "hits": 0, "valid_hits": 0}
     assert rows[1]["reason"] == "truncated gzip data"
 

@@ -129,7 +129,7 @@ def files_meta():
 
 _CODES_AS_STRINGS = pa.list_(pa.string())
 #: list<dictionary<string>> columns, read back as pyarrow list<string>
-_LIST_COLUMNS = ("findings", "rules")
+_LIST_COLUMNS = ("findings", "finding_messages", "rules")
 
 
 def _to_pandas(table: pa.Table):
@@ -259,8 +259,10 @@ def _rename_sources(table: pa.Table, names: Dict[str, str]) -> pa.Table:
     mapping = {_clean(k): _clean(v) for k, v in names.items()}
     chunks = []
     for chunk in table.column("source").chunks:
-        values = [mapping.get(v, v) for v in chunk.dictionary.to_pylist()]
-        chunks.append(pa.DictionaryArray.from_arrays(chunk.indices, pa.array(values, pa.string())))
+        encoded = chunk.dictionary_encode()
+        values = [mapping.get(v, v) for v in encoded.dictionary.to_pylist()]
+        renamed = pa.DictionaryArray.from_arrays(encoded.indices, pa.array(values, pa.string()))
+        chunks.append(renamed.cast(HIT_SCHEMA.field("source").type))
     column = pa.chunked_array(chunks, HIT_SCHEMA.field("source").type)
     return table.set_column(0, HIT_SCHEMA.field("source"), column)
 

@@ -52,15 +52,21 @@ def read_index(path: str, columns: Optional[List[str]] = None) -> pd.DataFrame:
     """An index (a Parquet file or a dataset directory written by ``urnscan
     scan``) as a DataFrame; repeated values (source, form, nid, ...) come
     back as categoricals."""
-    table = _dataset(os.fspath(path)).to_table(columns=columns)
-    return table.to_pandas()
+    frame = _dataset(os.fspath(path)).to_table(columns=columns).to_pandas()
+    if "source" in frame:  # a plain string column in the file (it joins the files table)
+        frame["source"] = frame["source"].astype("category")
+    return frame
 
 
 def read_files_table(path: str) -> pd.DataFrame:
     """The per-input status table of an index."""
+    from .sinks.parquet import FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME
+
     path = os.fspath(path)
     if os.path.isdir(path):
-        files_path = os.path.join(path, "_files.parquet")
+        files_path = os.path.join(path, FILES_TABLE_NAME)
+        if not os.path.exists(files_path):
+            files_path = os.path.join(path, LEGACY_FILES_TABLE_NAME)
     else:
         stem = path[:-len(".parquet")] if path.endswith(".parquet") else path
         files_path = stem + ".files.parquet"

@@ -85,17 +85,23 @@ class ScanOptions(NamedTuple):
     trim: bool = True  # trailing sentence punctuation (PRODUCT section 1)
     fold: bool = True  # join folded bare URNs
     max_urn_length: int = DEFAULT_MAX_URN_LENGTH
+    context: int = 0  # bytes of text kept each side of a hit in Hit.context (0: none)
 
     @property
     def window(self) -> int:
         return 2 * self.max_urn_length + WRAPPER_LIMIT + 1024
 
 
-def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAULT_MAX_URN_LENGTH) -> ScanOptions:
+def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAULT_MAX_URN_LENGTH,
+             context=0) -> ScanOptions:
+    from .context import MAX_CONTEXT
+
     check_profile(profile)
     if max_urn_length < 16:
         raise ValueError("max_urn_length must be at least 16")
-    return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length))
+    if not 0 <= context <= MAX_CONTEXT:
+        raise ValueError(f"context must be between 0 and {MAX_CONTEXT} bytes")
+    return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length), int(context))
 
 
 #: below this many bytes bytes.count is quicker than a NumPy pass
@@ -208,14 +214,17 @@ class ByteScanner:
         if self._skip is not None:
             pos = self._skip_run(buf, pos, final, hits)
             if self._skip is not None:  # the run goes on past this chunk
-                self._discard(n)
+                self._discard(n - LOOKBACK)
                 return hits
         window = self.options.window
         limit = n if final else n - window
         if limit > pos:
             found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window)
             if found:
+                first = len(hits)
                 self._hits(buf, found, hits)
+                if self.options.context:
+                    self._add_context(buf, hits, first)
             if overlong >= 0:
                 p = overlong
                 opts = self.options
@@ -224,7 +233,7 @@ class ByteScanner:
                 self._skip = (self._base + p, line, column, shown)
                 pos = self._skip_run(buf, p + 4, final, hits)
                 if self._skip is not None:
-                    self._discard(n)
+                    self._discard(n - LOOKBACK)
                     return hits
                 # the rest of this buffer is scanned on the next call
                 self._scan = pos
@@ -279,6 +288,17 @@ class ByteScanner:
             lines.line = line
             lines.line_start = line_start
 
+    def _add_context(self, buf: bytes, hits: List[Hit], first: int) -> None:
+        """Fill ``context`` of ``hits[first:]``: LOOKBACK bytes before every
+        candidate stay in the buffer, so the snippet is the same for every
+        chunking (``_options`` caps the size to that)."""
+        from .context import context_snippet
+
+        base, size = self._base, self.options.context
+        for i in range(first, len(hits)):
+            h = hits[i]
+            hits[i] = h._replace(context=context_snippet(buf, h.start - base, h.end - base, size))
+
     def _skip_run(self, buf: bytes, pos: int, final: bool, hits: List[Hit]) -> int:
         """Go on over an over-long run; emit its hit when it ends."""
         e = self._run.match(buf, pos).end()
@@ -318,9 +338,11 @@ class ByteScanner:
 
 def scan_bytes(chunks: Iterable[bytes], *, source: Optional[str] = None, profile: str = DEFAULT_PROFILE,
                trim: bool = True, fold: bool = True, max_urn_length: int = DEFAULT_MAX_URN_LENGTH,
-               judge: Optional[UrnJudge] = None) -> Iterator[Hit]:
-    """Hits in any iterable of ``bytes`` chunks, with byte offsets."""
-    scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length), judge)
+               judge: Optional[UrnJudge] = None, context: int = 0) -> Iterator[Hit]:
+    """Hits in any iterable of ``bytes`` chunks, with byte offsets; with
+    ``context`` N, each hit's ``context`` is its span with up to N bytes of
+    text each side (at most :data:`urnscan.context.MAX_CONTEXT`)."""
+    scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length, context), judge)
     for chunk in chunks:
         yield from scanner.feed(chunk)
     yield from scanner.finish()

@@ -2,7 +2,8 @@
 
 Each object has the columns of the hits table (same names, same order, see
 :mod:`urnscan.sinks.schema`), except that ``findings`` is a list of
-objects ``{"code", "severity", "message", "position"}``.  Text is written
+objects ``{"code", "severity", "message", "position"}`` (so the
+``finding_messages`` column is not repeated).  Text is written
 as UTF-8 characters (not ``\\u`` escapes); a string holding undecodable
 bytes (lone surrogates) falls back to ASCII escapes for that line, so every
 line is valid JSON.
@@ -17,11 +18,12 @@ from typing import Any, Dict, Optional, TextIO
 
 from ..model import Hit
 from ._base import LineSink
-from .status import FileStatus
+from .names import HIT_FIELD_COLUMNS
+from .status import FileStatus, stored_status
 
 __all__ = ["JsonlSink", "hit_to_json_obj"]
 
-_FIELDS = Hit._fields
+_FIELDS = HIT_FIELD_COLUMNS
 _FINDINGS = _FIELDS.index("findings")
 
 
@@ -62,7 +64,7 @@ class JsonlSink(LineSink):
             return
         row = source if isinstance(source, FileStatus) else FileStatus(
             source, status, reason, **counts)
-        self.files_stream.write(_dumps(row._asdict()) + "\n")
+        self.files_stream.write(_dumps(stored_status(row)._asdict()) + "\n")
 
     def close(self) -> None:
         if not self._closed and self.files_stream is not None:

@@ -16,16 +16,19 @@ directory is created when missing):
 * ``hits-00000.parquet``, ``hits-00001.parquet``, ... -- the hits; a part
   is closed at the first batch boundary once it holds ``part_rows`` rows
   or more (there is always at least one part, maybe empty);
-* ``_files.parquet`` -- the files table.
+* ``_files.pq`` -- the files table (a Parquet file).  Its name keeps it out
+  of every ``*.parquet`` glob and, by its leading ``_``, out of the
+  directory reads of pyarrow and pandas.
 
-Read a dataset with ``pyarrow.dataset.dataset(dir)`` or
-``pandas.read_parquet(dir)`` (both skip names starting with ``_`` or
-``.``), or with the glob ``dir/hits-*.parquet`` in DuckDB
-(``read_parquet('dir/hits-*.parquet')``) and polars
-(``pl.read_parquet('dir/hits-*.parquet')``).  Do not glob ``dir/*.parquet``:
-that picks up the files table too.  ``pyarrow.dataset`` reads every other
+So the directory reads as the one hits table in every engine:
+``pandas.read_parquet(dir)``, ``pyarrow.dataset.dataset(dir)``,
+``pl.scan_parquet(dir + "/**/*.parquet")`` in polars,
+``read_parquet(dir || '/**/*.parquet')`` in DuckDB.  Read the files table
+with ``pandas.read_parquet(dir + "/_files.pq")`` (or
+:func:`urnscan.read_files_table`).  ``pyarrow.dataset`` reads every other
 file of the directory, so keep other files out of it, or pass it the list
-of parts.
+of parts.  (Indexes written before schema version 2 named the files table
+``_files.parquet``; a ``--force`` rerun removes it.)
 
 Atomicity
 ---------
@@ -53,7 +56,7 @@ zstd compression, Parquet dictionary encoding, one row group per batch of
 back as dictionary (categorical) columns.  The key ``urnscan`` of the file
 metadata holds a JSON object::
 
-    {"urnscan_version": "...", "schema_version": "1", "table": "hits",
+    {"urnscan_version": "...", "schema_version": "2", "table": "hits",
      "params": {...the scan parameters given by the caller...}}
 
 Memory: at most ``batch_rows`` hits are buffered; each full buffer is
@@ -88,8 +91,11 @@ __all__ = [
 METADATA_KEY = "urnscan"
 #: Glob of the hit parts of a dataset directory.
 PART_GLOB = "hits-*.parquet"
-#: Name of the files table inside a dataset directory.
-FILES_TABLE_NAME = "_files.parquet"
+#: Name of the files table inside a dataset directory (a Parquet file that
+#: no ``*.parquet`` glob picks up).
+FILES_TABLE_NAME = "_files.pq"
+#: Its name before schema version 2 (matched by ``**/*.parquet`` globs).
+LEGACY_FILES_TABLE_NAME = "_files.parquet"
 DEFAULT_BATCH_ROWS = 65536
 DEFAULT_PART_ROWS = 1 << 20
 
@@ -155,7 +161,7 @@ def _our_dataset_files(directory: str) -> List[str]:
         names = os.listdir(directory)
     except OSError as exc:
         raise SinkError(f"{directory}: {exc.strerror or exc}") from exc
-    return sorted(n for n in names if _PART_RE.match(n) or n == FILES_TABLE_NAME)
+    return sorted(n for n in names if _PART_RE.match(n) or n in (FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME))
 
 
 def check_writable(out_path: Union[str, os.PathLike], force: bool = False) -> OutputLayout:

@@ -12,9 +12,16 @@ field metadata; :func:`describe_schema` renders those docs as the markdown
 tables of the README.  Change a column, its type or its meaning and the
 version changes too.
 
-Columns whose values repeat (source, form, NID, namespace status, profile,
-finding codes, file status, compression) are Arrow dictionary columns, so
-they load as categoricals in pandas and polars.
+Columns whose values repeat (document, form, NID, namespace status,
+profile, finding codes and messages, file status, compression) are Arrow
+dictionary columns, so they load as categoricals in pandas and polars.
+``source`` is a plain string in both tables, so the tables join in every
+engine.
+
+Column names are never SQL keywords (DuckDB, PostgreSQL, Spark SQL): the
+index calls the :class:`~urnscan.model.Hit` attributes ``end`` and
+``column`` ``stop`` and ``col`` (:data:`COLUMN_OF_FIELD`, the one place the
+names differ).  ``finding_messages`` is derived from ``Hit.findings``.
 """
 from __future__ import annotations
 
@@ -25,11 +32,12 @@ import pyarrow as pa
 
 from ..errors import SinkError
 from ..model import Hit
-from .status import ERROR, FILE_STATUSES, SCANNED, SKIPPED_BINARY, FileStatus
+from .names import COLUMN_OF_FIELD, HIT_FIELD_COLUMNS
+from .status import ERROR, FILE_STATUSES, SCANNED, SKIPPED_BINARY, FileStatus, stored_status
 
 __all__ = [
     "SCHEMA_VERSION", "HIT_SCHEMA", "FILES_SCHEMA", "FILE_STATUSES",
-    "SCANNED", "SKIPPED_BINARY", "ERROR", "FileStatus",
+    "SCANNED", "SKIPPED_BINARY", "ERROR", "FileStatus", "COLUMN_OF_FIELD", "HIT_COLUMNS",
     "hits_to_record_batch", "files_to_record_batch", "describe_schema",
 ]
 
@@ -47,10 +55,10 @@ def _field(name: str, type_: pa.DataType, doc: str, nullable: bool = False) -> p
 
 HIT_SCHEMA = pa.schema(
     [
-        _field("source", _DICT,
+        _field("source", pa.string(),
                "Where the candidate was found: the input path as listed (`-` for "
                "standard input) or the document id given by the caller; null "
-               "when none was given.", nullable=True),
+               "when none was given. Joins `files.source`.", nullable=True),
         _field("document", _DICT,
                "The document inside the source the candidate was found in (a mail "
                "message part, a WARC record, a zip member, a PDF page); null when the "
@@ -58,10 +66,10 @@ HIT_SCHEMA = pa.schema(
         _field("start", pa.int64(),
                "Start offset of the span, 0-based. Byte offset in the decompressed "
                "input for byte input, character offset for `str` input."),
-        _field("end", pa.int64(),
+        _field("stop", pa.int64(),
                "End offset of the span (exclusive), in the same unit as `start`."),
         _field("line", pa.int64(), "1-based line of `start`."),
-        _field("column", pa.int64(),
+        _field("col", pa.int64(),
                "1-based column of `start`, in the same unit as the offsets."),
         _field("form", _DICT,
                "`bare` (`urn:...` in running text) or `wrapped` (`<urn:...>`, the "
@@ -82,7 +90,9 @@ HIT_SCHEMA = pa.schema(
                "The reading rules that shaped the hit (e.g. `pair:quote`, `trim:period`, "
                "`fold:rfc`, `embedded:url`), in the order they applied; empty when none."),
         _field("context", pa.string(),
-               "The text around the hit, white space collapsed; null when not asked for.",
+               "The text around the hit (`urnscan scan --context N`: up to N bytes each "
+               "side, cut at UTF-8 character boundaries), white space collapsed to one "
+               "space; null when not asked for (N = 0) and for over-long candidates.",
                nullable=True),
         _field("valid", pa.bool_(), "Syntactically valid under the scan's profile (`profile`)."),
         _field("valid_rfc2141", pa.bool_(), "Syntactically valid under RFC 2141."),
@@ -109,8 +119,9 @@ HIT_SCHEMA = pa.schema(
                "The f-component (after `#`); null when absent.", nullable=True),
         _field("findings", _CODES,
                "Codes of the findings (errors and warnings) under the scan's "
-               "profile, in order; empty when none. Messages are in the JSON lines "
-               "output."),
+               "profile, in order; empty when none."),
+        _field("finding_messages", _CODES,
+               "The message of each finding, in the order of `findings` (same length)."),
         _field("namespace_status", _DICT,
                "Status of the namespace: `formal`, `informal`, `experimental` or "
                "`unregistered` (or `unknown`)."),
@@ -145,8 +156,8 @@ FILES_SCHEMA = pa.schema(
                "scanned.", nullable=True),
         _field("bytes", pa.int64(), "Decompressed bytes scanned."),
         _field("compressed_bytes", pa.int64(),
-               "Bytes read from the input itself when it was compressed; null when "
-               "not compressed.", nullable=True),
+               "Bytes read from the input itself: the compressed size when "
+               "`compression` is set, else equal to `bytes`."),
         _field("compression", _DICT,
                "`gzip`, `bz2`, `xz` or `zstd` (detected from the content); null when "
                "not compressed.", nullable=True),
@@ -156,8 +167,16 @@ FILES_SCHEMA = pa.schema(
     metadata={"urnscan.table": "files", "urnscan.schema_version": SCHEMA_VERSION},
 )
 
-if tuple(HIT_SCHEMA.names) != Hit._fields:  # pragma: no cover - a coding error
-    raise ImportError("HIT_SCHEMA and urnscan.model.Hit disagree on the columns")
+#: The hit columns derived from another attribute: column -> attribute
+_DERIVED = {"finding_messages": "findings"}
+#: The hits table's column names, in order
+HIT_COLUMNS = tuple(HIT_SCHEMA.names)
+_FIELD_OF_COLUMN = {**{c: f for f, c in COLUMN_OF_FIELD.items()}, **_DERIVED}
+#: for each hit column, the index of the Hit attribute it is built from
+_HIT_SOURCE = tuple(Hit._fields.index(_FIELD_OF_COLUMN.get(c, c)) for c in HIT_COLUMNS)
+
+if tuple(c for c in HIT_COLUMNS if c not in _DERIVED) != HIT_FIELD_COLUMNS:
+    raise ImportError("HIT_SCHEMA and urnscan.model.Hit disagree on the columns")  # pragma: no cover
 
 
 # ---------------------------------------------------------------------------
@@ -192,6 +211,10 @@ def _column(field: pa.Field, values: Sequence[Any]) -> pa.Array:
 def _codes_column(findings: Sequence[Sequence[Any]]) -> pa.Array:
     """``list<dictionary<string>>`` of the finding codes, built flat."""
     return _names_column([[f.code for f in row] for row in findings])
+
+
+def _messages_column(findings: Sequence[Sequence[Any]]) -> pa.Array:
+    return _names_column([[f.message for f in row] for row in findings])
 
 
 def _names_column(names: Sequence[Sequence[str]]) -> pa.Array:
@@ -231,13 +254,15 @@ def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
     hits = list(hits)
     if not hits:
         return _empty(HIT_SCHEMA)
-    columns = list(zip(*hits))
-    return _batch(HIT_SCHEMA, columns, {"findings": _codes_column, "rules": _names_column})
+    by_field = list(zip(*hits))
+    columns = [by_field[i] for i in _HIT_SOURCE]
+    return _batch(HIT_SCHEMA, columns, {"findings": _codes_column, "finding_messages": _messages_column,
+                                        "rules": _names_column})
 
 
 def files_to_record_batch(rows: Iterable[Sequence[Any]]) -> pa.RecordBatch:
     """Rows of the files table (:class:`FileStatus` or equal tuples) as a batch."""
-    rows = [FileStatus(*r) for r in rows]
+    rows = [stored_status(FileStatus(*r)) for r in rows]
     for r in rows:
         if r.status not in FILE_STATUSES:
             raise SinkError(f"{r.source}: unknown file status {r.status!r} "

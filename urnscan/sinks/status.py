@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-__all__ = ["SCANNED", "SKIPPED_BINARY", "ERROR", "FILE_STATUSES", "FileStatus"]
+__all__ = ["SCANNED", "SKIPPED_BINARY", "ERROR", "FILE_STATUSES", "FileStatus", "stored_status"]
 
 #: The input was scanned to the end.
 SCANNED = "scanned"
@@ -29,3 +29,12 @@ class FileStatus(NamedTuple):
     compression: Optional[str] = None
     hits: int = 0
     valid_hits: int = 0
+
+
+def stored_status(row: FileStatus) -> FileStatus:
+    """``row`` as the files table stores it: ``compressed_bytes`` is the
+    bytes read from the input itself, so equal to ``bytes`` when the input
+    was not compressed (an integer column in every engine, never null)."""
+    if row.compressed_bytes is None:
+        return row._replace(compressed_bytes=row.bytes)
+    return row

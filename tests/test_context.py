@@ -1,0 +1,71 @@
+"""The context column: a bounded snippet around each hit, the same for every
+chunking, every byte range and every job count."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from urnscan.context import MAX_CONTEXT, context_snippet
+from urnscan.ranges import Range, scan_range, stitch
+from urnscan.scanner import ScanOptions, _options, scan_bytes
+
+from .test_chunking import CORPUS
+from .test_ranges import make_corpus
+
+# (buffer, start, stop, size) -> snippet
+CASES = [
+    (b"see  <urn:a:b>\n\tnow", 6, 13, 64, "see <urn:a:b> now"),
+    (b"0123456789urn:a:b0123456789", 10, 17, 3, "789urn:a:b012"),
+    (b"urn:a:b", 0, 7, 5, "urn:a:b"),
+    # a character cut by the window is dropped, not half-decoded
+    ("\u20ac\u20acurn:a:b\u00e9\u00e9".encode(), 6, 13, 4, "\u20acurn:a:b\u00e9\u00e9"),
+    ("\u20ac\u20acurn:a:b\u00e9\u00e9".encode(), 6, 13, 3, "\u20acurn:a:b\u00e9"),
+    ("\u20ac\u20acurn:a:b\u00e9\u00e9".encode(), 6, 13, 2, "urn:a:b\u00e9"),
+    # undecodable bytes are shown as U+FFFD, white space of every kind collapses
+    (b"\xff\xfe urn:a:b \r\n\x0b\x0c x", 3, 10, 8, "\ufffd\ufffd urn:a:b x"),
+]
+
+
+@pytest.mark.parametrize("buf,start,stop,size,expected", CASES)
+def test_snippet(buf, start, stop, size, expected):
+    assert context_snippet(buf, start, stop, size) == expected
+
+
+def test_context_is_off_by_default_and_bounded():
+    assert all(h.context is None for h in scan_bytes([CORPUS]))
+    with pytest.raises(ValueError, match="context"):
+        _options(context=MAX_CONTEXT + 1)
+    for h in scan_bytes([CORPUS], context=MAX_CONTEXT, max_urn_length=256):
+        if h.context is not None:
+            assert len(h.context.encode()) <= 2 * MAX_CONTEXT + (h.end - h.start)
+            assert "  " not in h.context and "\n" not in h.context
+
+
+@given(st.lists(st.integers(min_value=0, max_value=len(CORPUS)), max_size=12),
+       st.sampled_from([1, 17, 64, MAX_CONTEXT]))
+@settings(max_examples=150, deadline=None)
+def test_context_never_depends_on_chunking(cuts, size):
+    whole = list(scan_bytes([CORPUS], max_urn_length=256, context=size))
+    points = sorted(set(cuts))
+    pieces = [CORPUS[a:b] for a, b in zip([0] + points, points + [len(CORPUS)])]
+    assert list(scan_bytes(pieces, max_urn_length=256, context=size)) == whole
+
+
+def test_context_after_an_over_long_run_survives_one_byte_chunks():
+    data = b"prefix text " + b"urn:x:" + b"y" * 1000 + b" urn:ex:after the run"
+    whole = list(scan_bytes([data], max_urn_length=64, context=MAX_CONTEXT))
+    assert whole[-1].context == "y" * (MAX_CONTEXT - 1) + " urn:ex:after the run"
+    assert list(scan_bytes([data[i:i + 1] for i in range(len(data))], max_urn_length=64,
+                           context=MAX_CONTEXT)) == whole
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_context_of_byte_ranges_equals_one_scan(tmp_path, seed):
+    data = make_corpus(seed, 30_000)
+    path = tmp_path / "corpus.txt"
+    path.write_bytes(data)
+    options = ScanOptions(max_urn_length=256, context=MAX_CONTEXT)
+    whole = list(scan_bytes([data], max_urn_length=256, context=MAX_CONTEXT))
+    assert any(h.context for h in whole)
+    for cut in (1000, 15_000, 29_000):
+        results = [scan_range(Range(str(path), 0, cut), options),
+                   scan_range(Range(str(path), cut, len(data)), options)]
+        assert list(stitch(results, options)) == whole

@@ -1,0 +1,60 @@
+"""The text around a hit: a bounded snippet for reading hits without the file.
+
+Pure: bytes in, text out.  The snippet is the span itself with up to
+``size`` bytes each side, cut at UTF-8 character boundaries (a character
+cut by the edge of the window is dropped, never half-decoded), decoded
+as UTF-8 (undecodable bytes become U+FFFD) and with every run of white
+space collapsed to one space.  It depends on the bytes around the hit only,
+so a streaming scan gives the same snippet for every chunking as long as
+``size`` bytes before the span are still in its buffer: :data:`MAX_CONTEXT`
+is what the scanner guarantees (its look-behind, ``candidates.LOOKBACK``).
+"""
+from __future__ import annotations
+
+import re
+
+from .candidates import LOOKBACK
+
+__all__ = ["MAX_CONTEXT", "DEFAULT_CONTEXT", "context_snippet"]
+
+#: the widest context each side that every chunking keeps in the buffer
+MAX_CONTEXT = LOOKBACK
+#: bytes each side kept by ``urnscan scan`` for the index (``--context``)
+DEFAULT_CONTEXT = 64
+
+_SPACE = re.compile(rb"[ \t\n\r\f\v]+")
+
+
+def _lead_continuations(data: bytes) -> int:
+    """How many bytes at the start of ``data`` continue a character that
+    began before it (at most 3, UTF-8 continuation bytes 0b10xxxxxx)."""
+    n = 0
+    while n < min(3, len(data)) and 0x80 <= data[n] < 0xC0:
+        n += 1
+    return n
+
+
+def _cut_tail(data: bytes) -> int:
+    """Length of ``data`` without a character cut short at its end."""
+    n = len(data)
+    for back in range(1, min(4, n) + 1):
+        b = data[n - back]
+        if b < 0x80:
+            return n  # ASCII: nothing cut
+        if b >= 0xC0:  # the lead byte of the last character
+            width = 2 if b < 0xE0 else 3 if b < 0xF0 else 4
+            return n if back >= width else n - back
+    return n
+
+
+def context_snippet(buf: bytes, start: int, stop: int, size: int, lo: int = 0) -> str:
+    """``buf[start:stop]`` with up to ``size`` bytes each side (never before
+    ``lo``), white space collapsed (see the module docs)."""
+    a = max(lo, start - size)
+    before = buf[a:start]
+    if a > 0:  # cut into the text: drop a character cut by the window
+        before = before[_lead_continuations(before):]
+    after = buf[stop:stop + size]
+    after = after[:_cut_tail(after)]
+    text = _SPACE.sub(b" ", before + buf[start:stop] + after).strip(b" ")
+    return text.decode("utf-8", "replace")
