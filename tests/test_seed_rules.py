@@ -2,7 +2,7 @@
 comes from (quoted in the comment above the table)."""
 import pytest
 
-from urnscan import parse, validate
+from urnscan import equivalence_key, parse, validate
 from urnscan.model import ERROR
 
 # --- seed 001 (RFC 8141) section 2.3.1 -------------------------------------
@@ -49,3 +49,55 @@ R_COMPONENT_SPLITS = [
 def test_rfc8141_section_2_3_parse_splits_components(s, r, q, f):
     urn = parse(s, "rfc8141")
     assert (urn.nss, urn.r_component, urn.q_component, urn.f_component) == ("a", r, q, f)
+
+
+# --- seed 002 (draft-2012) section 2.5.3 -----------------------------------
+# "The NUL octet (0 hex) is renowned for a long history of trouble in
+# implementations.  It MUST NOT be used in URNs, in either unencoded or
+# percent-encoded form."
+# --- seed 002 section 2.3 ---------------------------------------------------
+# "Each registered <keywd> MUST NOT appear more than once in any URN." and
+# "these directives are regarded as case-sensitive"; section 9.2.1 registers
+# "s" and "c".
+DRAFT2012_MUST_NOT = [
+    ("urn:foo:a%00", False, "nul-octet"),
+    ("urn:foo:%00a?s=x", False, "nul-octet"),
+    ("urn:foo:a?s=a&s=b", False, "repeated-query-keyword"),
+    ("urn:foo:a?c=x&c=y", False, "repeated-query-keyword"),
+    ("urn:foo:a?s=I2L&c=ToC&s=I2L", False, "repeated-query-keyword"),
+    ("urn:foo:a?s=I2L&c=ToC", True, None),  # the section 2.3.2 example
+    ("urn:foo:a?S=a&s=b", True, None),  # keywords are case-sensitive
+    ("urn:foo:a?x=1&x=2", True, None),  # "x" is not registered
+    ("urn:foo:a?s-x=1&s-x=2", True, None),
+]
+
+
+@pytest.mark.parametrize("s, valid, code", DRAFT2012_MUST_NOT, ids=[r[0] for r in DRAFT2012_MUST_NOT])
+def test_draft2012_sections_2_3_and_2_5_3_must_not(s, valid, code):
+    verdict = validate(s, "draft-2012")
+    assert verdict.valid is valid
+    errors = [f.code for f in verdict.findings if f.severity == ERROR]
+    assert errors == ([] if code is None else [code])
+
+
+def test_draft2012_repeated_keyword_points_at_its_second_use():
+    (finding,) = validate("urn:foo:a?s=a&c=b&s=c", "draft-2012").errors
+    assert finding.position == len("urn:foo:a?s=a&c=b&")
+
+
+# --- seed 002 section 5, step 5b ------------------------------------------
+# "5b. Reorder the directives in the <query> part of the URI, if present,
+# bringing them into a preferred <keywd> order." -- any order of the same
+# directives is the same resolution request, keywords repeated or not.
+STEP_5B_CLASSES = [
+    ["urn:foo:a?x=1&x=2", "urn:foo:a?x=2&x=1", "URN:FOO:a?x=2&x=1#frag"],
+    ["urn:foo:a?s=I2L&c=ToC", "urn:foo:a?c=ToC&s=I2L"],
+    ["urn:foo:a?c=%2f", "urn:foo:a?c=%2F"],  # step 3 in the query too
+    ["urn:foo:a?x=1"], ["urn:foo:a?x=1&x=1"], ["urn:foo:a"], ["urn:foo:a?X=1"],
+]
+
+
+def test_draft2012_step_5b_classes():
+    keys = [{equivalence_key(u, "draft-2012", resolution=True) for u in cls} for cls in STEP_5B_CLASSES]
+    assert all(len(k) == 1 for k in keys)
+    assert len(set().union(*keys)) == len(STEP_5B_CLASSES)

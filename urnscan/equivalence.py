@@ -12,7 +12,7 @@ directives).
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Optional, Tuple
 
 from .model import DEFAULT_PROFILE, Urn
 
@@ -54,9 +54,16 @@ def key_of(urn: Urn, resolution: bool = False) -> str:
     instead: the query is kept with its directives sorted by keyword."""
     key = f"urn:{urn.nid.lower()}:{upper_percent(urn.nss)}"
     if resolution and urn.profile == "draft-2012" and urn.q_component is not None:
-        directives = sorted(upper_percent(urn.q_component).split("&"), key=lambda d: d.split("=", 1)[0])
-        key += "?" + "&".join(directives)
+        key += "?" + "&".join(sorted(upper_percent(urn.q_component).split("&"), key=_directive_order))
     return key
+
+
+def _directive_order(directive: str) -> Tuple[str, str]:
+    """Seed 002 section 5 step 5b: "Reorder the directives ... bringing
+    them into a preferred <keywd> order" -- by keyword, then (for a keyword
+    that is not registered and so may repeat, section 2.3) by the whole
+    directive, so that no order of the same directives gives another key."""
+    return directive.partition("=")[0], directive
 
 
 def canonical(s: str, profile: str = DEFAULT_PROFILE) -> str:

@@ -356,13 +356,52 @@ def _nid_rules(nid: str, profile: str, nid_pos: int) -> List[Finding]:
     return out
 
 
-def _nss_notes(text: str, urn: Urn, nss_pos: int) -> List[Finding]:
+def _rules_beyond_abnf(text: str, urn: Urn, m: "re.Match[str]") -> List[Finding]:
+    """The syntax sections' rules that the grammar of the profile cannot say."""
     if urn.profile == "rfc2141":
-        return _rfc2141_nss_notes(text, nss_pos)
-    if urn.profile in ("rfc8141", "draft-2012") and "%00" in urn.nss:
-        return [_f("nul-octet", "%00 encodes octet 0, which RFC 2141 and the 2012 draft forbid",
-                   nss_pos + urn.nss.find("%00"), WARNING)]
+        return _rfc2141_nss_notes(text, m.start("nss"))
+    if urn.profile == "draft-2012":
+        return _draft2012_notes(urn, m)
+    if urn.profile == "rfc8141" and "%00" in urn.nss:
+        return [_f("nul-octet", "%00 encodes octet 0, which RFC 2141 (section 2.4) forbade; RFC 8141 allows it",
+                   m.start("nss") + urn.nss.find("%00"), WARNING)]
     return []
+
+
+# Seed 002 section 9.2.1, "Initial registrations": the keywords "s" (section
+# 2.3.1) and "c" (section 2.3.2).
+_DRAFT2012_REGISTERED_KEYWORDS = frozenset(("s", "c"))
+
+
+def _draft2012_notes(urn: Urn, m: "re.Match[str]") -> List[Finding]:
+    out: List[Finding] = []
+    nul = urn.nss.find("%00")
+    if nul >= 0:
+        # section 2.5.3: "The NUL octet ... MUST NOT be used in URNs, in
+        # either unencoded or percent-encoded form."
+        out.append(_f("nul-octet", "octet 0 MUST NOT be used in URNs, not even as %00 (draft-2012 section 2.5.3)",
+                      m.start("nss") + nul))
+    if urn.q_component is not None:
+        out += _repeated_keywords(urn.q_component, m.start("q"))
+    return out
+
+
+def _repeated_keywords(query: str, at: int) -> List[Finding]:
+    """Section 2.3: "Each registered <keywd> MUST NOT appear more than once
+    in any URN." (directives are case-sensitive)."""
+    out: List[Finding] = []
+    count: Dict[str, int] = {}
+    pos = at
+    for directive in query.split("&"):
+        keyword = directive.partition("=")[0]
+        if keyword in _DRAFT2012_REGISTERED_KEYWORDS:
+            count[keyword] = count.get(keyword, 0) + 1
+            if count[keyword] == 2:  # one finding per keyword, at its second use
+                out.append(_f("repeated-query-keyword",
+                              f"the registered keyword {keyword!r} MUST NOT appear more than once "
+                              f"(draft-2012 section 2.3)", pos))
+        pos += len(directive) + 1
+    return out
 
 
 def _judge(s: str, profile: str) -> Verdict:
@@ -385,7 +424,7 @@ def _judge(s: str, profile: str) -> Verdict:
     g = m.groupdict()
     urn = Urn(m.group("nid"), m.group("nss"), g.get("r"), g.get("q"), g.get("f"), profile, m.group("scheme"))
     findings = list(_nid_notes(urn.nid, profile))
-    findings += _nss_notes(text, urn, m.start("nss"))
+    findings += _rules_beyond_abnf(text, urn, m)
     valid = not any(f.severity == ERROR for f in findings)
     return Verdict(valid, tuple(findings), profile, urn if valid else None)
 
