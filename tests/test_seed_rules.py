@@ -1,8 +1,9 @@
 """The seeds' rules, one table per rule, each row under the section it
 comes from (quoted in the comment above the table)."""
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from urnscan import equivalence_key, parse, validate
+from urnscan import PROFILES, equivalence_key, parse, validate
 from urnscan.model import ERROR
 
 # --- seed 001 (RFC 8141) section 2.3.1 -------------------------------------
@@ -101,3 +102,59 @@ def test_draft2012_step_5b_classes():
     keys = [{equivalence_key(u, "draft-2012", resolution=True) for u in cls} for cls in STEP_5B_CLASSES]
     assert all(len(k) == 1 for k in keys)
     assert len(set().union(*keys)) == len(STEP_5B_CLASSES)
+
+
+# --- seed 004 (draft-1995) section 2 ---------------------------------------
+# "The start of the wrapper is an opening angle backet (<), the string "URN"
+# (the case of the letters does not matter), and a delimiting colon (:).
+# The tail of the wrapper is a closing angle bracket (>).  Freestanding URNs
+# that include any white space must be wrapped in this fashion." ...
+# "White space (the characters Space, Tab, CR, and LF) is allowed but is not
+# significant within a URN."
+DRAFT1995_WHITE_SPACE = [
+    # (input, valid, codes, the URN read)
+    ("u r n:x-dns-2:a", False, ["bad-scheme"], None),  # white space in the "urn" token
+    ("urn :x-dns-2:a", False, ["bad-scheme"], None),
+    ("<u rn:x-dns-2:a>", False, ["bad-scheme"], None),
+    ("<urn:x-dns-2:library.bigstate.edu:\n   aj17-mcc>", True, ["experimental-nid"],
+     "urn:x-dns-2:library.bigstate.edu:aj17-mcc"),
+    ("<URN: x-dns-2 : a\tb\r\n>", True, ["experimental-nid"], "URN:x-dns-2:ab"),
+    ("urn:x-dns-2:library.bigstate.edu:\n   aj17-mcc", True, ["experimental-nid", "white-space-unwrapped"],
+     "urn:x-dns-2:library.bigstate.edu:aj17-mcc"),
+    ("urn:x-dns-2:a\u00a0b", False, ["non-ascii"], None),  # NO-BREAK SPACE is not white space here
+    ("urn:x-dns-2:a\fb", False, ["excluded-char"], None),
+    ("<urn:x-dns-2:a>b>", False, ["reserved-char-unencoded"], None),
+]
+
+
+@pytest.mark.parametrize("s, valid, codes, urn", DRAFT1995_WHITE_SPACE, ids=[repr(r[0]) for r in DRAFT1995_WHITE_SPACE])
+def test_draft1995_section_2_white_space_and_wrapper(s, valid, codes, urn):
+    verdict = validate(s, "draft-1995")
+    assert verdict.valid is valid
+    assert list(verdict.codes) == codes
+    assert (None if verdict.urn is None else str(verdict.urn)) == urn
+
+
+@pytest.mark.parametrize("s, code, position", [
+    # positions are offsets into the input as written, white space included
+    ("urn:x-dns-2: a b#c", "reserved-char-unencoded", 16),
+    ("<urn:x-dns-2:\n a%zz>", "bad-percent-encoding", 16),
+    ("urn: x-dns-2 :a b", "white-space-unwrapped", 4),
+    ("<URN:  x/y:a>", "nid-bad-char", 8),
+    ("<urn: x-dns-2:  >", "nss-empty", 16),
+])
+def test_draft1995_finding_positions_point_into_the_input(s, code, position):
+    finding = next(f for f in validate(s, "draft-1995").findings if f.code == code)
+    assert finding.position == position
+    assert s[position] == {"reserved-char-unencoded": "#", "bad-percent-encoding": "%", "white-space-unwrapped": " ",
+                           "nid-bad-char": "/", "nss-empty": ">"}[code]
+
+
+# every invalid verdict names the rule that failed, never only "syntax-error"
+@given(st.text(alphabet="urnURN:ab-?+=#/%2fzZ0&.~ \t\u00e9<>x", max_size=16),
+       st.sampled_from(["", "urn:ab:", "urn:", "<urn:x-a:", "urn:x.y:", "urn:s:a?"]))
+@settings(max_examples=400)
+def test_every_invalid_verdict_names_its_rule(tail, head):
+    for profile in PROFILES:
+        verdict = validate(head + tail, profile)
+        assert verdict.valid or "syntax-error" not in verdict.codes, (profile, verdict.findings)

@@ -77,38 +77,48 @@ def _walk_scheme(s: str) -> Tuple[List[Finding], int]:
     return [], 4
 
 
+# The rule each profile's NID (SchemeID, seed 004) comes from.
+_NID_RULE = {
+    "rfc8141": "RFC 8141 section 2",
+    "rfc2141": "RFC 2141 section 2.1",
+    "draft-2012": "draft-2012 section 2.1",
+    "draft-1995": "draft-1995 section 2.1",
+}
+_NID_CHARS = frozenset(_ALNUM | {"-"})
+# Seed 004 section 2.1: SchemeIDs are identifiers (RFC 1738 scheme names:
+# letters, digits, "+", "-", ".")
+_SCHEMEID_CHARS = frozenset(_ALNUM | set("+-."))
+
+
 def _walk_nid(s: str, start: int, profile: str) -> Tuple[List[Finding], int]:
     """Check the NID starting at ``start``; return findings and the index of
     the ':' that ends it (or -1 when the walk cannot go on)."""
     out: List[Finding] = []
+    name, chars = ("SchemeID", _SCHEMEID_CHARS) if profile == "draft-1995" else ("NID", _NID_CHARS)
+    rule = _NID_RULE[profile]
     end = s.find(":", start)
-    if end < 0:
-        nid_token = s[start:]
-        bad = next((i for i, c in enumerate(nid_token) if c not in _ALNUM and c != "-"), None)
-        if not nid_token:
-            return [_f("nid-empty", "no namespace identifier after 'urn:'", start)], -1
-        if bad is not None:
-            return [_f("nid-bad-char", f"character {_describe_char(nid_token[bad])} is not allowed in a NID", start + bad)], -1
-        return [_f("missing-nss", "no ':' and namespace specific string after the NID", len(s))], -1
-    nid = s[start:end]
+    nid = s[start:] if end < 0 else s[start:end]
     if not nid:
-        return [_f("nid-empty", "empty namespace identifier", start)], -1
-    for i, c in enumerate(nid):
-        if c not in _ALNUM and c != "-":
-            return [_f("nid-bad-char", f"character {_describe_char(c)} is not allowed in a NID", start + i)], -1
-    if nid[0] == "-":
-        out.append(_f("nid-leading-hyphen", "a NID starts with a letter or digit", start))
+        return [_f("nid-empty", f"no {name} after 'urn:'", start)], -1
+    bad = next((i for i, c in enumerate(nid) if c not in chars), None)
+    if bad is not None:
+        return [_f("nid-bad-char", f"character {_describe_char(nid[bad])} is not allowed in a {name} ({rule})",
+                   start + bad)], -1
+    if end < 0:
+        return [_f("missing-nss", f"no ':' and namespace specific string after the {name}", len(s))], -1
+    if nid[0] not in _ALNUM:
+        out.append(_f("nid-leading-hyphen", f"a {name} starts with a letter or digit ({rule})", start))
     if profile == "draft-1995":
         return out, end
     if len(nid) > 32:
-        # RFC 8141 section 2 / RFC 2141 section 2.1: at most 32 characters
-        out.append(_f("nid-too-long", f"NID is {len(nid)} characters long; at most 32 are allowed", start + 32))
+        out.append(_f("nid-too-long", f"NID is {len(nid)} characters long; at most 32 are allowed ({rule})",
+                      start + 32))
     if profile in ("rfc8141", "draft-2012"):
         # NID = (alphanum) 0*30(ldh) (alphanum)
         if len(nid) < 2:
-            out.append(_f("nid-too-short", "a NID has at least 2 characters (RFC 8141 section 2)", start))
+            out.append(_f("nid-too-short", f"a NID has at least 2 characters ({rule})", start))
         elif nid[-1] == "-":
-            out.append(_f("nid-trailing-hyphen", "a NID must end with a letter or digit (RFC 8141 section 2)", end - 1))
+            out.append(_f("nid-trailing-hyphen", f"a NID must end with a letter or digit ({rule})", end - 1))
     return out, end
 
 
@@ -414,7 +424,12 @@ def _judge(s: str, profile: str) -> Verdict:
         if notes and any(f.severity == ERROR for f in notes):
             return Verdict(False, notes, profile, None)
         return Verdict(True, notes, profile, urn)
-    text = _WS_1995.sub("", s) if profile == "draft-1995" else s
+    if profile == "draft-1995":
+        return _judge_draft1995(s)
+    return _judge_text(s, profile)
+
+
+def _judge_text(text: str, profile: str) -> Verdict:
     m = _GRAMMAR[profile].fullmatch(text)
     if m is None:
         findings = _diagnose(text, profile)
@@ -427,6 +442,35 @@ def _judge(s: str, profile: str) -> Verdict:
     findings += _rules_beyond_abnf(text, urn, m)
     valid = not any(f.severity == ERROR for f in findings)
     return Verdict(valid, tuple(findings), profile, urn if valid else None)
+
+
+def _judge_draft1995(s: str) -> Verdict:
+    """Seed 004 section 2: "The start of the wrapper is an opening angle
+    bracket (<), the string "URN" ..., and a delimiting colon (:).  The tail
+    of the wrapper is a closing angle bracket (>).  Freestanding URNs that
+    include any white space must be wrapped in this fashion." and "White
+    space ... is allowed but is not significant within a URN".  So white
+    space is dropped after "urn:" (inside the "urn" token it is not white
+    space within a URN); the positions of the findings are offsets into
+    ``s`` as written."""
+    wrapped = len(s) >= 2 and s[0] == "<" and s[-1] == ">"
+    body_at = 1 if wrapped else 0
+    body_end = len(s) - body_at
+    space = _WS_1995.search(s, body_at + 4, body_end)
+    if space is None and not wrapped:
+        return _judge_text(s, "draft-1995")
+    head_end = min(body_at + 4, body_end)
+    text = s[body_at:head_end] + _WS_1995.sub("", s[head_end:body_end])
+    verdict = _judge_text(text, "draft-1995")
+    # where each character of ``text`` stands in ``s`` (and where text ends)
+    at = list(range(body_at, head_end))
+    at += [i for i in range(head_end, body_end) if s[i] not in _abnf.DRAFT1995_WHITESPACE]
+    at.append(body_end)
+    findings = [f if f.position is None else f._replace(position=at[f.position]) for f in verdict.findings]
+    if space is not None and not wrapped:
+        findings.append(_f("white-space-unwrapped", "a freestanding URN that includes white space must be wrapped "
+                           "as <URN:...> (draft-1995 section 2)", space.start(), WARNING))
+    return verdict._replace(findings=tuple(findings))
 
 
 @lru_cache(maxsize=4096)
