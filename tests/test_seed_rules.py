@@ -158,3 +158,65 @@ def test_every_invalid_verdict_names_its_rule(tail, head):
     for profile in PROFILES:
         verdict = validate(head + tail, profile)
         assert verdict.valid or "syntax-error" not in verdict.codes, (profile, verdict.findings)
+
+
+# --- findings cite the profile that applies --------------------------------
+# seed 004 section 2.1: "SchemeIDs starting with the characters "x-" are
+#   reserved for experimental purposes."
+# seed 001 Appendix C: "strings conforming to URN syntax within experimental
+#   URN namespaces are not valid URNs"; RFC 2141 and the 2012 draft have no
+#   such rule.
+# seed 001 section 2.3.1: "Thus r-components SHOULD NOT be used for actual
+#   URNs until additional development and standardization work is complete"
+# seed 002 section 2.3: "The <query> part MUST NOT be present in any
+#   *assigned* URN"; section 2.4: "The <fragment> part MUST NOT be present
+#   in any *assigned* URN"
+# seed 000 section 2.1 / seed 002 section 2.1: the NID "urn" MUST NOT be used;
+#   seed 001 has no such rule.
+CITED = [
+    # (input, profile, code, the message cites, the message must not cite)
+    ("urn:X-foo:bar", "rfc8141", "experimental-nid", "RFC 8141 Appendix C", "draft"),
+    ("urn:x-dns-2:a", "draft-1995", "experimental-nid", "draft-1995 section 2.1", "RFC 8141"),
+    ("urn:X-foo:bar", "rfc2141", None, None, None),
+    ("urn:X-foo:bar", "draft-2012", None, None, None),
+    ("urn:urn:x", "rfc8141", "nid-reserved", "RFC 8141", None),
+    ("urn:urn:x", "rfc2141", "nid-reserved", "RFC 2141 section 2.1", "8141"),
+    ("urn:urn:x", "draft-2012", "nid-reserved", "draft-2012 section 2.1", "8141"),
+    ("urn:urn:x", "draft-1995", None, None, None),
+    ("urn:example:a?+r", "rfc8141", "r-component-used", "RFC 8141 section 2.3.1", None),
+    ("urn:example:a?=q#f", "rfc8141", None, None, None),
+    ("urn:foo:a?s=I2L", "draft-2012", "query-in-reference", "draft-2012 section 2.3", "8141"),
+    ("urn:foo:a#xyz", "draft-2012", "fragment-in-reference", "draft-2012 section 2.4", "8141"),
+    ("urn:ab:x", "draft-2012", None, None, None),  # RFC 8141 section 5.1 is not a 2012 rule
+    ("urn:a:x", "draft-2012", "nid-too-short", "draft-2012 section 2.1", "8141"),
+    ("urn:ab-:x", "draft-2012", "nid-trailing-hyphen", "draft-2012 section 2.1", "8141"),
+    ("urn:" + "a" * 33 + ":x", "rfc2141", "nid-too-long", "RFC 2141 section 2.1", "8141"),
+    ("urn:ab:%00", "draft-2012", "nul-octet", "draft-2012 section 2.5.3", "8141"),
+    ("urn:ab:%00", "rfc2141", "nul-octet", "RFC 2141 section 2.4", "8141"),
+]
+
+
+@pytest.mark.parametrize("s, profile, code, cites, not_cites", CITED, ids=[f"{r[1]}:{r[0]}" for r in CITED])
+def test_findings_cite_the_profile_that_applies(s, profile, code, cites, not_cites):
+    verdict = validate(s, profile)
+    registration = {"experimental-nid", "nid-reserved", "r-component-used", "query-in-reference",
+                    "fragment-in-reference", "formal-nid-rule"}
+    if code is None:
+        assert not registration & set(verdict.codes), verdict.findings
+        return
+    (finding,) = [f for f in verdict.findings if f.code == code]
+    assert cites in finding.message
+    assert not_cites is None or not_cites not in finding.message
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("s", ["urn:X-foo:bar", "urn:urn:x", "urn:example:a?+r?=q#f", "urn:foo:a?s=x#f",
+                               "urn:ab:%00", "urn:a-:x", "urn:urn-07:x%41/"])
+def test_no_finding_cites_another_profile(s, profile):
+    others = {"rfc8141": ("draft-2012", "draft-1995"), "rfc2141": ("RFC 8141", "draft-"),
+              "draft-2012": ("RFC 8141", "draft-1995"), "draft-1995": ("RFC 8141", "RFC 2141", "draft-2012")}
+    for finding in validate(s, profile).findings:
+        # a finding may recall what an older text said, naming it as such
+        if "obsoletes" in finding.message or "forbade" in finding.message:
+            continue
+        assert not any(o in finding.message for o in others[profile]), (profile, finding)

@@ -337,17 +337,33 @@ def _nid_rules(nid: str, profile: str, nid_pos: int) -> List[Finding]:
     out: List[Finding] = []
     low = nid.lower()
     if low == "urn":
-        if profile in ("rfc2141", "draft-2012"):
-            # RFC 2141 section 2.1; draft-2012 section 2.1: "MUST NOT be used"
-            out.append(_f("nid-reserved", "the NID 'urn' is reserved and MUST NOT be used", nid_pos))
-        else:
-            out.append(_f("nid-reserved", "the NID 'urn' is reserved (RFC 2141 section 2.1)", nid_pos, WARNING))
+        if profile == "rfc2141":
+            # section 2.1: "the NID "urn" is reserved and MUST NOT be used"
+            out.append(_f("nid-reserved", "the NID 'urn' is reserved and MUST NOT be used (RFC 2141 section 2.1)",
+                          nid_pos))
+        elif profile == "draft-2012":
+            # section 2.1: "permanently reserved by this RFC and MUST NOT be used or registered"
+            out.append(_f("nid-reserved", "the NID 'urn' is permanently reserved and MUST NOT be used "
+                                          "(draft-2012 section 2.1)", nid_pos))
+        elif profile == "rfc8141":
+            # seed 001 does not repeat RFC 2141's reservation (Appendix B
+            # lists what changed); section 4.4 asks that NIDs and URI
+            # scheme names not be confused
+            out.append(_f("nid-reserved", "the NID 'urn' reads as the URI scheme name: RFC 8141 allows it but asks "
+                                          "that NIDs and scheme names not be confused (section 4.4); RFC 2141, "
+                                          "which it obsoletes, reserved it", nid_pos, WARNING))
     if low.startswith("x-"):
-        # RFC 3406 / seed 004 section 2.1: experimental; seed 001 Appendix C:
-        # "strings conforming to URN syntax within experimental URN
-        # namespaces are not valid URNs"
-        out.append(_f("experimental-nid", "'X-' NIDs are experimental and not valid URNs (RFC 8141 Appendix C)",
-                      nid_pos, WARNING))
+        if profile == "rfc8141":
+            # Appendix C: "strings conforming to URN syntax within
+            # experimental URN namespaces are not valid URNs"
+            out.append(_f("experimental-nid", "'X-' NIDs name experimental namespaces, whose strings are not valid "
+                                              "URNs (RFC 8141 Appendix C)", nid_pos, WARNING))
+        elif profile == "draft-1995":
+            # section 2.1: "SchemeIDs starting with the characters "x-" are
+            # reserved for experimental purposes"
+            out.append(_f("experimental-nid", "'x-' SchemeIDs are reserved for experimental purposes, as all URN "
+                                              "schemes were in 1995 (draft-1995 section 2.1)", nid_pos, WARNING))
+        # RFC 2141 and the 2012 draft say nothing of "X-" NIDs
     if profile != "rfc8141":
         return out
     if _INFORMAL_NID.fullmatch(nid):
@@ -372,10 +388,22 @@ def _rules_beyond_abnf(text: str, urn: Urn, m: "re.Match[str]") -> List[Finding]
         return _rfc2141_nss_notes(text, m.start("nss"))
     if urn.profile == "draft-2012":
         return _draft2012_notes(urn, m)
-    if urn.profile == "rfc8141" and "%00" in urn.nss:
-        return [_f("nul-octet", "%00 encodes octet 0, which RFC 2141 (section 2.4) forbade; RFC 8141 allows it",
-                   m.start("nss") + urn.nss.find("%00"), WARNING)]
+    if urn.profile == "rfc8141":
+        return _rfc8141_notes(urn, m)
     return []
+
+
+def _rfc8141_notes(urn: Urn, m: "re.Match[str]") -> List[Finding]:
+    out: List[Finding] = []
+    if "%00" in urn.nss:
+        out.append(_f("nul-octet", "%00 encodes octet 0, which RFC 2141 (section 2.4) forbade; RFC 8141 allows it",
+                      m.start("nss") + urn.nss.find("%00"), WARNING))
+    if urn.r_component is not None:
+        # section 2.3.1: "r-components SHOULD NOT be used for actual URNs
+        # until additional development and standardization work is complete"
+        out.append(_f("r-component-used", "r-components SHOULD NOT be used until their semantics are "
+                                          "standardised (RFC 8141 section 2.3.1)", m.start("r") - 2, WARNING))
+    return out
 
 
 # Seed 002 section 9.2.1, "Initial registrations": the keywords "s" (section
@@ -392,7 +420,17 @@ def _draft2012_notes(urn: Urn, m: "re.Match[str]") -> List[Finding]:
         out.append(_f("nul-octet", "octet 0 MUST NOT be used in URNs, not even as %00 (draft-2012 section 2.5.3)",
                       m.start("nss") + nul))
     if urn.q_component is not None:
+        # section 2.3: "The <query> part MUST NOT be present in any
+        # *assigned* URN" -- it makes a URI reference to a URN
+        out.append(_f("query-in-reference", "a query makes this a URI reference to a URN: it MUST NOT be part of "
+                                            "an assigned URN (draft-2012 section 2.3)", m.start("q") - 1, WARNING))
         out += _repeated_keywords(urn.q_component, m.start("q"))
+    if urn.f_component is not None:
+        # section 2.4: "The <fragment> part MUST NOT be present in any
+        # *assigned* URN" and only namespaces that register its use allow it
+        out.append(_f("fragment-in-reference", "a fragment makes this a URI reference to a URN: it MUST NOT be part "
+                                               "of an assigned URN, and only namespaces that register its use allow "
+                                               "it (draft-2012 section 2.4)", m.start("f") - 1, WARNING))
     return out
 
 
