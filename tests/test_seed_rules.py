@@ -1,9 +1,12 @@
 """The seeds' rules, one table per rule, each row under the section it
 comes from (quoted in the comment above the table)."""
+import unicodedata
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from urnscan import PROFILES, equivalence_key, parse, validate
+from urnscan import PROFILES, display_form, equivalence_key, parse, validate
+from urnscan.equivalence import confusable_in_display
 from urnscan.model import ERROR
 
 # --- seed 001 (RFC 8141) section 2.3.1 -------------------------------------
@@ -220,3 +223,40 @@ def test_no_finding_cites_another_profile(s, profile):
         if "obsoletes" in finding.message or "forbade" in finding.message:
             continue
         assert not any(o in finding.message for o in others[profile]), (profile, finding)
+
+
+# --- seed 001 section 3.2, sixth example -----------------------------------
+# "on casual visual inspection of a URN presented in a human-oriented
+# interface the following URN might appear the same as the first three URNs
+# (because U+0430 CYRILLIC SMALL LETTER A can be confused with U+0061 LATIN
+# SMALL LETTER A), but it is not URN-equivalent to the first three URNs"
+# -- the display form (section 4.4) is flagged where it looks like another
+# URN: canonically equivalent characters (NFC) look the same.
+DISPLAY = [
+    # (input, display form, flagged, the warning names)
+    ("urn:example:%D0%B0123,z456", "urn:example:\u0430123,z456", True, "CYRILLIC"),
+    ("urn:example:a%CC%81", "urn:example:a\u0301", True, "urn:example:%C3%A1"),  # a + COMBINING ACUTE
+    ("urn:example:A%CC%8A", "urn:example:A\u030a", True, "urn:example:%C3%85"),
+    ("urn:example:%E2%84%AB", "urn:example:\u212b", True, "urn:example:%C3%85"),  # ANGSTROM SIGN
+    ("urn:example:%EF%AC%81x", "urn:example:\ufb01x", True, "LIGATURE FI"),  # looks like ASCII "fi"
+    ("urn:example:%EF%BD%81", "urn:example:\uff41", True, "FULLWIDTH"),
+    ("urn:example:%C3%A1", "urn:example:\u00e1", False, None),  # already NFC, not ASCII-like
+    ("urn:example:caf%C3%A9", "urn:example:caf\u00e9", False, None),
+    ("urn:example:a123,z456", "urn:example:a123,z456", False, None),
+]
+
+
+@pytest.mark.parametrize("s, shown, flagged, names", DISPLAY, ids=[r[0] for r in DISPLAY])
+def test_rfc8141_section_3_2_display_form_confusables(s, shown, flagged, names):
+    assert display_form(s) == shown
+    warning = confusable_in_display(s)
+    assert (warning is not None) is flagged
+    if flagged:
+        assert names in warning
+
+
+def test_nfc_twins_are_different_urns_and_one_is_flagged():
+    a, b = "urn:example:a%CC%81", "urn:example:%C3%A1"
+    assert unicodedata.normalize("NFC", display_form(a)) == display_form(b)
+    assert equivalence_key(a) != equivalence_key(b)  # section 3.1: never decoded
+    assert confusable_in_display(a) and not confusable_in_display(b)
