@@ -196,6 +196,11 @@ CITED = [
     ("urn:" + "a" * 33 + ":x", "rfc2141", "nid-too-long", "RFC 2141 section 2.1", "8141"),
     ("urn:ab:%00", "draft-2012", "nul-octet", "draft-2012 section 2.5.3", "8141"),
     ("urn:ab:%00", "rfc2141", "nul-octet", "RFC 2141 section 2.4", "8141"),
+    # seed 000 section 2.3.1 / seed 002 section 2.5.2: "a character MUST NOT
+    # be %-encoded if the character is not a reserved character"
+    ("urn:ab:x%41", "rfc2141", "unnecessary-percent-encoding", "RFC 2141 section 2.3.1", "draft"),
+    ("urn:ab:x%41?s=%42", "draft-2012", "unnecessary-percent-encoding", "draft-2012 section 2.5.2", "RFC"),
+    ("urn:abc:x%41", "rfc8141", None, None, None),
 ]
 
 
@@ -203,7 +208,7 @@ CITED = [
 def test_findings_cite_the_profile_that_applies(s, profile, code, cites, not_cites):
     verdict = validate(s, profile)
     registration = {"experimental-nid", "nid-reserved", "r-component-used", "query-in-reference",
-                    "fragment-in-reference", "formal-nid-rule"}
+                    "fragment-in-reference", "formal-nid-rule", "unnecessary-percent-encoding"}
     if code is None:
         assert not registration & set(verdict.codes), verdict.findings
         return

@@ -232,23 +232,30 @@ def _walk_rfc2141_rest(s: str, start: int) -> List[Finding]:
 
 def _rfc2141_nss_notes(s: str, start: int) -> List[Finding]:
     out: List[Finding] = []
-    needless = [m for m in _PCT.finditer(s, start) if int(m.group()[1:], 16) in _RFC2141_NEEDLESS_PCT]
     nul = s.find("%00", start)
     if nul >= 0:
         # section 2.4: octet 0 "should NEVER be used, in either unencoded or
         # %-encoded form" -- a MUST-level rule in the conformance corpus
         out.append(_f("nul-octet", "octet 0 must never be used, not even as %00 (RFC 2141 section 2.4)", nul))
-    if needless:
-        first = needless[0].group()
-        out.append(_f("unnecessary-percent-encoding",
-                      f"{first} encodes {chr(int(first[1:], 16))!r}, which is not reserved and MUST NOT be "
-                      f"%-encoded (RFC 2141 section 2.3.1){_times(len(needless))}", needless[0].start(), WARNING))
+    out += _needless_escapes(s, start, len(s), "RFC 2141 section 2.3.1")
     reserved = [i for i in range(start, len(s)) if s[i] in _RFC2141_RESERVED]
     if reserved:
         out.append(_f("reserved-char-unencoded",
                       f"{s[reserved[0]]!r} is reserved; namespaces SHOULD NOT use it unencoded "
                       f"(RFC 2141 section 2.3.2){_times(len(reserved))}", reserved[0], WARNING))
     return out
+
+
+def _needless_escapes(s: str, start: int, stop: int, rule: str) -> List[Finding]:
+    """RFC 2141 section 2.3.1 and draft-2012 section 2.5.2: "a character
+    MUST NOT be %-encoded if the character is not a reserved character" --
+    flagged for letters and digits only (see _RFC2141_NEEDLESS_PCT)."""
+    needless = [m for m in _PCT.finditer(s, start, stop) if int(m.group()[1:], 16) in _RFC2141_NEEDLESS_PCT]
+    if not needless:
+        return []
+    first = needless[0].group()
+    return [_f("unnecessary-percent-encoding", f"{first} encodes {chr(int(first[1:], 16))!r}, which is not reserved "
+               f"and MUST NOT be %-encoded ({rule}){_times(len(needless))}", needless[0].start(), WARNING)]
 
 
 def _times(n: int) -> str:
@@ -419,6 +426,8 @@ def _draft2012_notes(urn: Urn, m: "re.Match[str]") -> List[Finding]:
         # either unencoded or percent-encoded form."
         out.append(_f("nul-octet", "octet 0 MUST NOT be used in URNs, not even as %00 (draft-2012 section 2.5.3)",
                       m.start("nss") + nul))
+    if "%" in urn.nss:
+        out += _needless_escapes(m.string, m.start("nss"), m.end("nss"), "draft-2012 section 2.5.2")
     if urn.q_component is not None:
         # section 2.3: "The <query> part MUST NOT be present in any
         # *assigned* URN" -- it makes a URI reference to a URN
