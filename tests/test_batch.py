@@ -41,3 +41,26 @@ def test_arrow_engine_property(strings):
 def test_bad_engine():
     with pytest.raises(ValueError):
         validate_keys(["urn:a:b"], engine="gpu")
+
+
+# any text, lone surrogates included (they have no UTF-8 form), beside
+# URN-like strings and strings of the characters that end URN parts
+any_text = st.text(st.characters(blacklist_categories=()), max_size=12)
+urnish = st.text(alphabet="urnURN:%aZ09-?+=#/~&. \u00e9\ud800\udfff", max_size=20)
+
+
+@given(st.lists(st.one_of(rfc8141_urns(), any_text, urnish,
+                          st.builds(lambda u, t: u + t, rfc8141_urns(), any_text)), max_size=30))
+@settings(max_examples=100, deadline=None)
+def test_validate_keys_never_raises_and_agrees_with_validate(strings):
+    for profile in urnscan.PROFILES:
+        expected = _expected(strings, profile)
+        for engine in ("python", "arrow"):
+            assert validate_keys(strings, profile, engine=engine) == expected, (profile, engine)
+
+
+@pytest.mark.parametrize("engine", ["python", "arrow", "auto"])
+def test_lone_surrogate_is_invalid_not_an_error(engine):
+    strings = ["\ud800", "urn:example:a", "urn:example:\udfff"] * 1000  # "auto" picks Arrow
+    valid, keys = validate_keys(strings, engine=engine)
+    assert valid[:3] == [False, True, False] and keys[:3] == [None, "urn:example:a", None]

@@ -87,7 +87,12 @@ def _arrow_engine(required: bool = False):
     pattern = "^" + _abnf.RFC8141_NAMESTRING_RE2 + "$"
 
     def run(strings: List[str]) -> Tuple[List[bool], List[Optional[str]]]:
-        arr = pa.array(strings, type=pa.string())
+        try:
+            arr = pa.array(strings, type=pa.string())
+        except UnicodeEncodeError:
+            # a lone surrogate has no UTF-8 form; a URN is ASCII (seed 001
+            # section 2), so every non-ASCII string is invalid: judge "" instead
+            arr = pa.array([s if s.isascii() else "" for s in strings], type=pa.string())
         parts = pc.extract_regex(arr, pattern)
         valid = pc.is_valid(parts)
         nid = pc.utf8_lower(pc.struct_field(parts, "nid"))

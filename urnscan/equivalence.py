@@ -12,7 +12,7 @@ directives).
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Optional, Tuple
 
 from .model import DEFAULT_PROFILE, Urn
 
@@ -54,9 +54,16 @@ def key_of(urn: Urn, resolution: bool = False) -> str:
     instead: the query is kept with its directives sorted by keyword."""
     key = f"urn:{urn.nid.lower()}:{upper_percent(urn.nss)}"
     if resolution and urn.profile == "draft-2012" and urn.q_component is not None:
-        directives = sorted(upper_percent(urn.q_component).split("&"), key=lambda d: d.split("=", 1)[0])
-        key += "?" + "&".join(directives)
+        key += "?" + "&".join(sorted(upper_percent(urn.q_component).split("&"), key=_directive_order))
     return key
+
+
+def _directive_order(directive: str) -> Tuple[str, str]:
+    """Seed 002 section 5 step 5b: "Reorder the directives ... bringing
+    them into a preferred <keywd> order" -- by keyword, then (for a keyword
+    that is not registered and so may repeat, section 2.3) by the whole
+    directive, so that no order of the same directives gives another key."""
+    return directive.partition("=")[0], directive
 
 
 def canonical(s: str, profile: str = DEFAULT_PROFILE) -> str:
@@ -101,16 +108,33 @@ def _display_run(m: "re.Match[str]") -> str:
 
 
 def confusable_in_display(s: str) -> Optional[str]:
-    """A warning text when the display form holds non-ASCII letters that a
-    reader could take for ASCII (seed 001 section 3.2, sixth example)."""
+    """A warning text when the display form could mislead a reader (seed
+    001 section 3.2, sixth example: a URN that "might appear the same" as
+    another but is not URN-equivalent to it): a display form that is not in
+    Unicode NFC looks exactly like its NFC form, which is another URN
+    (``a%CC%81`` shows as the ``%C3%A1`` form does); and non-ASCII letters
+    a reader could take for ASCII ones."""
     shown = display_form(s)
     if shown == s:
         return None
     import unicodedata
 
-    for c in shown:
-        if not c.isascii() and c.isalpha():
-            name = unicodedata.name(c, "")
-            if name.startswith(("CYRILLIC", "GREEK")) or "FULLWIDTH" in name:
-                return f"{c!r} ({name}) may be mistaken for an ASCII letter"
+    normal = unicodedata.normalize("NFC", shown)
+    if normal != shown:
+        return (f"displays like {_encode_non_ascii(normal)}, a different URN: its display form is not in "
+                f"Unicode NFC")
+    for c in normal:
+        if c.isascii() or not c.isalpha():
+            continue
+        name = unicodedata.name(c, "")
+        compatible = unicodedata.normalize("NFKC", c)
+        if name.startswith(("CYRILLIC", "GREEK")) or (compatible.isascii() and compatible != c):
+            return f"{c!r} ({name}) may be mistaken for ASCII"
     return None
+
+
+def _encode_non_ascii(shown: str) -> str:
+    """The URN a display form stands for: non-ASCII characters as
+    percent-encoded UTF-8 (seed 001 section 2.2)."""
+    return "".join(c if c.isascii() else "".join(f"%{b:02X}" for b in c.encode())
+                   for c in shown)

@@ -77,38 +77,48 @@ def _walk_scheme(s: str) -> Tuple[List[Finding], int]:
     return [], 4
 
 
+# The rule each profile's NID (SchemeID, seed 004) comes from.
+_NID_RULE = {
+    "rfc8141": "RFC 8141 section 2",
+    "rfc2141": "RFC 2141 section 2.1",
+    "draft-2012": "draft-2012 section 2.1",
+    "draft-1995": "draft-1995 section 2.1",
+}
+_NID_CHARS = frozenset(_ALNUM | {"-"})
+# Seed 004 section 2.1: SchemeIDs are identifiers (RFC 1738 scheme names:
+# letters, digits, "+", "-", ".")
+_SCHEMEID_CHARS = frozenset(_ALNUM | set("+-."))
+
+
 def _walk_nid(s: str, start: int, profile: str) -> Tuple[List[Finding], int]:
     """Check the NID starting at ``start``; return findings and the index of
     the ':' that ends it (or -1 when the walk cannot go on)."""
     out: List[Finding] = []
+    name, chars = ("SchemeID", _SCHEMEID_CHARS) if profile == "draft-1995" else ("NID", _NID_CHARS)
+    rule = _NID_RULE[profile]
     end = s.find(":", start)
-    if end < 0:
-        nid_token = s[start:]
-        bad = next((i for i, c in enumerate(nid_token) if c not in _ALNUM and c != "-"), None)
-        if not nid_token:
-            return [_f("nid-empty", "no namespace identifier after 'urn:'", start)], -1
-        if bad is not None:
-            return [_f("nid-bad-char", f"character {_describe_char(nid_token[bad])} is not allowed in a NID", start + bad)], -1
-        return [_f("missing-nss", "no ':' and namespace specific string after the NID", len(s))], -1
-    nid = s[start:end]
+    nid = s[start:] if end < 0 else s[start:end]
     if not nid:
-        return [_f("nid-empty", "empty namespace identifier", start)], -1
-    for i, c in enumerate(nid):
-        if c not in _ALNUM and c != "-":
-            return [_f("nid-bad-char", f"character {_describe_char(c)} is not allowed in a NID", start + i)], -1
-    if nid[0] == "-":
-        out.append(_f("nid-leading-hyphen", "a NID starts with a letter or digit", start))
+        return [_f("nid-empty", f"no {name} after 'urn:'", start)], -1
+    bad = next((i for i, c in enumerate(nid) if c not in chars), None)
+    if bad is not None:
+        return [_f("nid-bad-char", f"character {_describe_char(nid[bad])} is not allowed in a {name} ({rule})",
+                   start + bad)], -1
+    if end < 0:
+        return [_f("missing-nss", f"no ':' and namespace specific string after the {name}", len(s))], -1
+    if nid[0] not in _ALNUM:
+        out.append(_f("nid-leading-hyphen", f"a {name} starts with a letter or digit ({rule})", start))
     if profile == "draft-1995":
         return out, end
     if len(nid) > 32:
-        # RFC 8141 section 2 / RFC 2141 section 2.1: at most 32 characters
-        out.append(_f("nid-too-long", f"NID is {len(nid)} characters long; at most 32 are allowed", start + 32))
+        out.append(_f("nid-too-long", f"NID is {len(nid)} characters long; at most 32 are allowed ({rule})",
+                      start + 32))
     if profile in ("rfc8141", "draft-2012"):
         # NID = (alphanum) 0*30(ldh) (alphanum)
         if len(nid) < 2:
-            out.append(_f("nid-too-short", "a NID has at least 2 characters (RFC 8141 section 2)", start))
+            out.append(_f("nid-too-short", f"a NID has at least 2 characters ({rule})", start))
         elif nid[-1] == "-":
-            out.append(_f("nid-trailing-hyphen", "a NID must end with a letter or digit (RFC 8141 section 2)", end - 1))
+            out.append(_f("nid-trailing-hyphen", f"a NID must end with a letter or digit ({rule})", end - 1))
     return out, end
 
 
@@ -222,23 +232,30 @@ def _walk_rfc2141_rest(s: str, start: int) -> List[Finding]:
 
 def _rfc2141_nss_notes(s: str, start: int) -> List[Finding]:
     out: List[Finding] = []
-    needless = [m for m in _PCT.finditer(s, start) if int(m.group()[1:], 16) in _RFC2141_NEEDLESS_PCT]
     nul = s.find("%00", start)
     if nul >= 0:
         # section 2.4: octet 0 "should NEVER be used, in either unencoded or
         # %-encoded form" -- a MUST-level rule in the conformance corpus
         out.append(_f("nul-octet", "octet 0 must never be used, not even as %00 (RFC 2141 section 2.4)", nul))
-    if needless:
-        first = needless[0].group()
-        out.append(_f("unnecessary-percent-encoding",
-                      f"{first} encodes {chr(int(first[1:], 16))!r}, which is not reserved and MUST NOT be "
-                      f"%-encoded (RFC 2141 section 2.3.1){_times(len(needless))}", needless[0].start(), WARNING))
+    out += _needless_escapes(s, start, len(s), "RFC 2141 section 2.3.1")
     reserved = [i for i in range(start, len(s)) if s[i] in _RFC2141_RESERVED]
     if reserved:
         out.append(_f("reserved-char-unencoded",
                       f"{s[reserved[0]]!r} is reserved; namespaces SHOULD NOT use it unencoded "
                       f"(RFC 2141 section 2.3.2){_times(len(reserved))}", reserved[0], WARNING))
     return out
+
+
+def _needless_escapes(s: str, start: int, stop: int, rule: str) -> List[Finding]:
+    """RFC 2141 section 2.3.1 and draft-2012 section 2.5.2: "a character
+    MUST NOT be %-encoded if the character is not a reserved character" --
+    flagged for letters and digits only (see _RFC2141_NEEDLESS_PCT)."""
+    needless = [m for m in _PCT.finditer(s, start, stop) if int(m.group()[1:], 16) in _RFC2141_NEEDLESS_PCT]
+    if not needless:
+        return []
+    first = needless[0].group()
+    return [_f("unnecessary-percent-encoding", f"{first} encodes {chr(int(first[1:], 16))!r}, which is not reserved "
+               f"and MUST NOT be %-encoded ({rule}){_times(len(needless))}", needless[0].start(), WARNING)]
 
 
 def _times(n: int) -> str:
@@ -327,17 +344,33 @@ def _nid_rules(nid: str, profile: str, nid_pos: int) -> List[Finding]:
     out: List[Finding] = []
     low = nid.lower()
     if low == "urn":
-        if profile in ("rfc2141", "draft-2012"):
-            # RFC 2141 section 2.1; draft-2012 section 2.1: "MUST NOT be used"
-            out.append(_f("nid-reserved", "the NID 'urn' is reserved and MUST NOT be used", nid_pos))
-        else:
-            out.append(_f("nid-reserved", "the NID 'urn' is reserved (RFC 2141 section 2.1)", nid_pos, WARNING))
+        if profile == "rfc2141":
+            # section 2.1: "the NID "urn" is reserved and MUST NOT be used"
+            out.append(_f("nid-reserved", "the NID 'urn' is reserved and MUST NOT be used (RFC 2141 section 2.1)",
+                          nid_pos))
+        elif profile == "draft-2012":
+            # section 2.1: "permanently reserved by this RFC and MUST NOT be used or registered"
+            out.append(_f("nid-reserved", "the NID 'urn' is permanently reserved and MUST NOT be used "
+                                          "(draft-2012 section 2.1)", nid_pos))
+        elif profile == "rfc8141":
+            # seed 001 does not repeat RFC 2141's reservation (Appendix B
+            # lists what changed); section 4.4 asks that NIDs and URI
+            # scheme names not be confused
+            out.append(_f("nid-reserved", "the NID 'urn' reads as the URI scheme name: RFC 8141 allows it but asks "
+                                          "that NIDs and scheme names not be confused (section 4.4); RFC 2141, "
+                                          "which it obsoletes, reserved it", nid_pos, WARNING))
     if low.startswith("x-"):
-        # RFC 3406 / seed 004 section 2.1: experimental; seed 001 Appendix C:
-        # "strings conforming to URN syntax within experimental URN
-        # namespaces are not valid URNs"
-        out.append(_f("experimental-nid", "'X-' NIDs are experimental and not valid URNs (RFC 8141 Appendix C)",
-                      nid_pos, WARNING))
+        if profile == "rfc8141":
+            # Appendix C: "strings conforming to URN syntax within
+            # experimental URN namespaces are not valid URNs"
+            out.append(_f("experimental-nid", "'X-' NIDs name experimental namespaces, whose strings are not valid "
+                                              "URNs (RFC 8141 Appendix C)", nid_pos, WARNING))
+        elif profile == "draft-1995":
+            # section 2.1: "SchemeIDs starting with the characters "x-" are
+            # reserved for experimental purposes"
+            out.append(_f("experimental-nid", "'x-' SchemeIDs are reserved for experimental purposes, as all URN "
+                                              "schemes were in 1995 (draft-1995 section 2.1)", nid_pos, WARNING))
+        # RFC 2141 and the 2012 draft say nothing of "X-" NIDs
     if profile != "rfc8141":
         return out
     if _INFORMAL_NID.fullmatch(nid):
@@ -356,13 +389,76 @@ def _nid_rules(nid: str, profile: str, nid_pos: int) -> List[Finding]:
     return out
 
 
-def _nss_notes(text: str, urn: Urn, nss_pos: int) -> List[Finding]:
+def _rules_beyond_abnf(text: str, urn: Urn, m: "re.Match[str]") -> List[Finding]:
+    """The syntax sections' rules that the grammar of the profile cannot say."""
     if urn.profile == "rfc2141":
-        return _rfc2141_nss_notes(text, nss_pos)
-    if urn.profile in ("rfc8141", "draft-2012") and "%00" in urn.nss:
-        return [_f("nul-octet", "%00 encodes octet 0, which RFC 2141 and the 2012 draft forbid",
-                   nss_pos + urn.nss.find("%00"), WARNING)]
+        return _rfc2141_nss_notes(text, m.start("nss"))
+    if urn.profile == "draft-2012":
+        return _draft2012_notes(urn, m)
+    if urn.profile == "rfc8141":
+        return _rfc8141_notes(urn, m)
     return []
+
+
+def _rfc8141_notes(urn: Urn, m: "re.Match[str]") -> List[Finding]:
+    out: List[Finding] = []
+    if "%00" in urn.nss:
+        out.append(_f("nul-octet", "%00 encodes octet 0, which RFC 2141 (section 2.4) forbade; RFC 8141 allows it",
+                      m.start("nss") + urn.nss.find("%00"), WARNING))
+    if urn.r_component is not None:
+        # section 2.3.1: "r-components SHOULD NOT be used for actual URNs
+        # until additional development and standardization work is complete"
+        out.append(_f("r-component-used", "r-components SHOULD NOT be used until their semantics are "
+                                          "standardised (RFC 8141 section 2.3.1)", m.start("r") - 2, WARNING))
+    return out
+
+
+# Seed 002 section 9.2.1, "Initial registrations": the keywords "s" (section
+# 2.3.1) and "c" (section 2.3.2).
+_DRAFT2012_REGISTERED_KEYWORDS = frozenset(("s", "c"))
+
+
+def _draft2012_notes(urn: Urn, m: "re.Match[str]") -> List[Finding]:
+    out: List[Finding] = []
+    nul = urn.nss.find("%00")
+    if nul >= 0:
+        # section 2.5.3: "The NUL octet ... MUST NOT be used in URNs, in
+        # either unencoded or percent-encoded form."
+        out.append(_f("nul-octet", "octet 0 MUST NOT be used in URNs, not even as %00 (draft-2012 section 2.5.3)",
+                      m.start("nss") + nul))
+    if "%" in urn.nss:
+        out += _needless_escapes(m.string, m.start("nss"), m.end("nss"), "draft-2012 section 2.5.2")
+    if urn.q_component is not None:
+        # section 2.3: "The <query> part MUST NOT be present in any
+        # *assigned* URN" -- it makes a URI reference to a URN
+        out.append(_f("query-in-reference", "a query makes this a URI reference to a URN: it MUST NOT be part of "
+                                            "an assigned URN (draft-2012 section 2.3)", m.start("q") - 1, WARNING))
+        out += _repeated_keywords(urn.q_component, m.start("q"))
+    if urn.f_component is not None:
+        # section 2.4: "The <fragment> part MUST NOT be present in any
+        # *assigned* URN" and only namespaces that register its use allow it
+        out.append(_f("fragment-in-reference", "a fragment makes this a URI reference to a URN: it MUST NOT be part "
+                                               "of an assigned URN, and only namespaces that register its use allow "
+                                               "it (draft-2012 section 2.4)", m.start("f") - 1, WARNING))
+    return out
+
+
+def _repeated_keywords(query: str, at: int) -> List[Finding]:
+    """Section 2.3: "Each registered <keywd> MUST NOT appear more than once
+    in any URN." (directives are case-sensitive)."""
+    out: List[Finding] = []
+    count: Dict[str, int] = {}
+    pos = at
+    for directive in query.split("&"):
+        keyword = directive.partition("=")[0]
+        if keyword in _DRAFT2012_REGISTERED_KEYWORDS:
+            count[keyword] = count.get(keyword, 0) + 1
+            if count[keyword] == 2:  # one finding per keyword, at its second use
+                out.append(_f("repeated-query-keyword",
+                              f"the registered keyword {keyword!r} MUST NOT appear more than once "
+                              f"(draft-2012 section 2.3)", pos))
+        pos += len(directive) + 1
+    return out
 
 
 def _judge(s: str, profile: str) -> Verdict:
@@ -375,7 +471,12 @@ def _judge(s: str, profile: str) -> Verdict:
         if notes and any(f.severity == ERROR for f in notes):
             return Verdict(False, notes, profile, None)
         return Verdict(True, notes, profile, urn)
-    text = _WS_1995.sub("", s) if profile == "draft-1995" else s
+    if profile == "draft-1995":
+        return _judge_draft1995(s)
+    return _judge_text(s, profile)
+
+
+def _judge_text(text: str, profile: str) -> Verdict:
     m = _GRAMMAR[profile].fullmatch(text)
     if m is None:
         findings = _diagnose(text, profile)
@@ -385,9 +486,38 @@ def _judge(s: str, profile: str) -> Verdict:
     g = m.groupdict()
     urn = Urn(m.group("nid"), m.group("nss"), g.get("r"), g.get("q"), g.get("f"), profile, m.group("scheme"))
     findings = list(_nid_notes(urn.nid, profile))
-    findings += _nss_notes(text, urn, m.start("nss"))
+    findings += _rules_beyond_abnf(text, urn, m)
     valid = not any(f.severity == ERROR for f in findings)
     return Verdict(valid, tuple(findings), profile, urn if valid else None)
+
+
+def _judge_draft1995(s: str) -> Verdict:
+    """Seed 004 section 2: "The start of the wrapper is an opening angle
+    bracket (<), the string "URN" ..., and a delimiting colon (:).  The tail
+    of the wrapper is a closing angle bracket (>).  Freestanding URNs that
+    include any white space must be wrapped in this fashion." and "White
+    space ... is allowed but is not significant within a URN".  So white
+    space is dropped after "urn:" (inside the "urn" token it is not white
+    space within a URN); the positions of the findings are offsets into
+    ``s`` as written."""
+    wrapped = len(s) >= 2 and s[0] == "<" and s[-1] == ">"
+    body_at = 1 if wrapped else 0
+    body_end = len(s) - body_at
+    space = _WS_1995.search(s, body_at + 4, body_end)
+    if space is None and not wrapped:
+        return _judge_text(s, "draft-1995")
+    head_end = min(body_at + 4, body_end)
+    text = s[body_at:head_end] + _WS_1995.sub("", s[head_end:body_end])
+    verdict = _judge_text(text, "draft-1995")
+    # where each character of ``text`` stands in ``s`` (and where text ends)
+    at = list(range(body_at, head_end))
+    at += [i for i in range(head_end, body_end) if s[i] not in _abnf.DRAFT1995_WHITESPACE]
+    at.append(body_end)
+    findings = [f if f.position is None else f._replace(position=at[f.position]) for f in verdict.findings]
+    if space is not None and not wrapped:
+        findings.append(_f("white-space-unwrapped", "a freestanding URN that includes white space must be wrapped "
+                           "as <URN:...> (draft-1995 section 2)", space.start(), WARNING))
+    return verdict._replace(findings=tuple(findings))
 
 
 @lru_cache(maxsize=4096)
