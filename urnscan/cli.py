@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="urnscan",
         description="Find Uniform Resource Names in text, validate them against RFC 8141, RFC 2141 "
                     "and their drafts, and index them to Parquet.")
-    parser.add_argument("--version", action="version", version=f"urnscan {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"urnscan {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     _add_check(sub)
