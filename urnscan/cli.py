@@ -20,6 +20,11 @@ EXIT_SOME_FAILED = 1
 EXIT_USAGE = 2
 
 
+def plural(n: int, word: str) -> str:
+    """``1 input``, ``2 inputs``."""
+    return f"{n} {word if n == 1 else word + 's'}"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # usage errors exit 2 with a clear line
         self.print_usage(sys.stderr)

@@ -124,10 +124,6 @@ def _output_format(args) -> Optional[str]:
     return _SUFFIXES.get(os.path.splitext(out)[1].lower())
 
 
-def _plural(n: int, word: str, plural: Optional[str] = None) -> str:
-    return f"{n} {word if n == 1 else plural or word + 's'}"
-
-
 def _check_args(args, fmt: Optional[str]) -> Optional[str]:
     """The usage error of ``args``, if any."""
     from .context import DEFAULT_CONTEXT
@@ -324,10 +320,10 @@ class _Report:
             parts = [f"{self.scanned} scanned", f"{self.binary} binary skipped"]
             if self.skipped:
                 parts.append(f"{self.skipped} skipped")
-            parts.append(_plural(self.errors, "error"))
+            parts.append(cli.plural(self.errors, "error"))
             self.stream.write(
-                f"urnscan: {_plural(self.files, 'input')} ({', '.join(parts)}), {self.bytes / 1e6:.1f} MB, "
-                f"{_plural(self.hits, 'hit')} ({self.valid} valid)" + (f" -> {output}" if output else "") + "\n")
+                f"urnscan: {cli.plural(self.files, 'input')} ({', '.join(parts)}), {self.bytes / 1e6:.1f} MB, "
+                f"{cli.plural(self.hits, 'hit')} ({self.valid} valid)" + (f" -> {output}" if output else "") + "\n")
 
     def _stats(self, output: Optional[str], elapsed: float) -> None:
         rows = [("inputs", self.files), ("scanned", self.scanned), ("skipped (binary)", self.binary),
@@ -561,7 +557,7 @@ class _Progress:
         if now - self.last < 0.1:
             return
         self.last = now
-        self.stream.write(f"\rurnscan: {_plural(files, 'file')}, {nbytes / 1e6:,.1f} MB, {_plural(hits, 'hit')} ")
+        self.stream.write(f"\rurnscan: {cli.plural(files, 'file')}, {nbytes / 1e6:,.1f} MB, {cli.plural(hits, 'hit')} ")
         self.stream.flush()
         self.shown = True
 
