@@ -25,5 +25,28 @@ def test_quick_start_has_two_commands():
 def test_every_documented_option_exists():
     helps = {cmd: subprocess.run([sys.executable, "-m", "urnscan", cmd, "--help"], capture_output=True,
                                  text=True).stdout for cmd in ("scan", "check", "dedupe")}
-    for option in re.findall(r"`(--[a-z-]+)`", README):
+    helps["urnscan"] = subprocess.run([sys.executable, "-m", "urnscan", "--help"], capture_output=True,
+                                      text=True).stdout
+    for option in re.findall(r"`(--[a-z-]+)", README):
         assert any(option in text for text in helps.values()), option
+
+
+def _options_of_every_command():
+    from urnscan.cli import build_parser
+
+    parser = build_parser()
+    commands = {"urnscan": parser}
+    for action in parser._actions:
+        if getattr(action, "choices", None) and isinstance(action.choices, dict):
+            commands.update({f"urnscan {name}": sub for name, sub in action.choices.items()})
+    return {(cmd, opt) for cmd, p in commands.items() for a in p._actions for opt in a.option_strings
+            if opt not in ("-h", "--help")}
+
+
+def test_every_option_of_every_command_is_in_the_readme():
+    section = re.search(r"^## Command line\n(.*?)^## ", README, re.S | re.M).group(1)
+    options = _options_of_every_command()
+    assert ("urnscan scan", "--unique") in options and ("urnscan", "-V") in options
+    missing = sorted(f"{cmd} {opt}" for cmd, opt in options
+                     if not re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", section))
+    assert not missing, f"options not described in the README's command-line section: {missing}"

@@ -536,24 +536,23 @@ def test_directory_walk_lists_every_input_in_sorted_order(tree):
         ("corpus/a/one.txt", None),
         ("corpus/a/two.gz", None),
         ("corpus/b/.hidden.txt", None),
-        ("corpus/b/alias.txt", None),
+        # alias.txt -> ../readme.txt: listed under its own path only
         ("corpus/b/dangling", "dangling symbolic link"),
         ("corpus/b/fifo", "special file (FIFO)"),
         ("corpus/b/image.png", None),
         ("corpus/readme.txt", None),
     ]
     sizes = {r.path: r.size for r in refs}
-    assert sizes["corpus/readme.txt"] == 20 and sizes["corpus/b/alias.txt"] == 20
+    assert sizes["corpus/readme.txt"] == 20
     assert sizes["corpus/b/fifo"] is None
     # deterministic
     assert list(expand_inputs(["corpus"])) == refs
 
 
 def test_walk_without_following_symlinks(tree):
+    # as ripgrep: links met while walking are neither followed nor listed
     refs = dict(paths_and_status(expand_inputs(["corpus"], follow_symlinks=False)))
-    assert refs["corpus/a/deep/up"] == "symbolic link (not followed)"
-    assert refs["corpus/b/alias.txt"] == "symbolic link (not followed)"
-    assert refs["corpus/b/dangling"] == "symbolic link (not followed)"
+    assert not {"corpus/a/deep/up", "corpus/b/alias.txt", "corpus/b/dangling"} & set(refs)
     assert refs["corpus/readme.txt"] is None
 
 
@@ -596,12 +595,9 @@ def test_path_arguments(tree, args, expected):
     ("corpus/*.txt", ["corpus/readme.txt"]),
     ("corpus/b/*", ["corpus/b/alias.txt", "corpus/b/dangling", "corpus/b/fifo",
                     "corpus/b/image.png"]),
-    ("corpus/a/d*", ["corpus/a/deep/three.xml", "corpus/a/deep/up/.git/config",
-                     "corpus/a/deep/up/a", "corpus/a/deep/up/b/.hidden.txt",
-                     "corpus/a/deep/up/b/alias.txt", "corpus/a/deep/up/b/dangling",
-                     "corpus/a/deep/up/b/fifo", "corpus/a/deep/up/b/image.png",
-                     "corpus/a/deep/up/readme.txt"]),
-    ("corpus/**/*.txt", ["corpus/a/one.txt", "corpus/b/alias.txt", "corpus/readme.txt"]),
+    # up -> ../.. contains the link: a loop, never a way out of the tree
+    ("corpus/a/d*", ["corpus/a/deep/three.xml", "corpus/a/deep/up"]),
+    ("corpus/**/*.txt", ["corpus/a/one.txt", "corpus/readme.txt"]),
     ("corpus/**/.*.txt", ["corpus/b/.hidden.txt"]),
     ("**/three.xml", ["corpus/a/deep/three.xml"]),
     ("corpus/?/*.g[a-z]", ["corpus/a/two.gz"]),
@@ -626,10 +622,8 @@ def test_absolute_glob(tree):
 
 
 @pytest.mark.parametrize("include,exclude,expected", [
-    (["*.txt"], [], ["corpus/a/one.txt", "corpus/b/.hidden.txt", "corpus/b/alias.txt",
-                     "corpus/readme.txt"]),
-    (["*.txt", "*.gz"], [".*"], ["corpus/a/one.txt", "corpus/a/two.gz", "corpus/b/alias.txt",
-                                 "corpus/readme.txt"]),
+    (["*.txt"], [], ["corpus/a/one.txt", "corpus/b/.hidden.txt", "corpus/readme.txt"]),
+    (["*.txt", "*.gz"], [".*"], ["corpus/a/one.txt", "corpus/a/two.gz", "corpus/readme.txt"]),
     ([], [".git", "b", "up"], ["corpus/a/deep/three.xml", "corpus/a/one.txt",
                                "corpus/a/two.gz", "corpus/readme.txt"]),
     (["a/**"], ["*.gz"], ["corpus/a/deep/three.xml", "corpus/a/deep/up", "corpus/a/one.txt"]),
@@ -650,8 +644,7 @@ def test_filters_apply_to_glob_matches(tree):
     refs = expand_inputs(["corpus/**/*"], exclude=["a/deep/**", "*.png", "fifo", "dangling"])
     # corpus/b matches **/* as a directory: walked whole, hidden files too
     assert [r.path for r in refs] == ["corpus/a/one.txt", "corpus/a/two.gz",
-                                      "corpus/b/.hidden.txt", "corpus/b/alias.txt",
-                                      "corpus/readme.txt"]
+                                      "corpus/b/.hidden.txt", "corpus/readme.txt"]
 
 
 def test_entry_vanishing_during_the_walk_is_listed(tree, monkeypatch):

@@ -20,6 +20,11 @@ EXIT_SOME_FAILED = 1
 EXIT_USAGE = 2
 
 
+def plural(n: int, word: str) -> str:
+    """``1 input``, ``2 inputs``."""
+    return f"{n} {word if n == 1 else word + 's'}"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # usage errors exit 2 with a clear line
         self.print_usage(sys.stderr)
@@ -67,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="urnscan",
         description="Find Uniform Resource Names in text, validate them against RFC 8141, RFC 2141 "
                     "and their drafts, and index them to Parquet.")
-    parser.add_argument("--version", action="version", version=f"urnscan {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"urnscan {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     _add_check(sub)

@@ -37,15 +37,18 @@ def run_dedupe(args) -> int:
         if os.path.lexists(args.output) and not args.force:
             return _usage(f"{args.output}: exists; use --force to overwrite")
     if not os.path.exists(args.index):
-        sys.stderr.write(f"urnscan dedupe: error: {args.index}: no such file or directory\n")
-        return cli.EXIT_SOME_FAILED
-    from .frame import dedupe, read_index
-
+        return _failed(f"{args.index}: no such file or directory")
+    problem = index_problem(args.index)
+    if problem:
+        return _failed(f"{args.index}: {problem}")
     try:
-        df = read_index(args.index, columns=["source", "urn", "key", "nid"])
+        from .frame import dedupe, read_index
+    except ImportError as exc:  # pandas is a dependency: a broken install
+        return _failed(f"'urnscan dedupe' needs {exc.name or 'pandas'}: pip install pandas")
+    try:
+        df = read_index(args.index, columns=list(_NEEDED))
     except (OSError, ValueError) as exc:
-        sys.stderr.write(f"urnscan dedupe: error: {args.index}: not a readable urnscan index ({exc})\n")
-        return cli.EXIT_SOME_FAILED
+        return _failed(f"{args.index}: cannot be read: {getattr(exc, 'strerror', None) or exc}")
     groups = dedupe(df, args.level, min_spellings=1 if args.all else 2)
     shown = groups if not args.limit else groups.head(args.limit)
     out = sys.stdout
@@ -58,11 +61,48 @@ def run_dedupe(args) -> int:
         docs = list(row.documents)
         more = f" (+{len(docs) - 5} more)" if len(docs) > 5 else ""
         out.write(f"    cited in: {', '.join(docs[:5])}{more}\n")
-    sys.stderr.write(f"urnscan dedupe: {len(groups)} groups at level {args.level!r} "
-                     f"({int(groups['count'].sum()) if len(groups) else 0} citations)\n")
+    citations = int(groups["count"].sum()) if len(groups) else 0
+    sys.stderr.write(f"urnscan dedupe: {cli.plural(len(groups), 'group')} at level {args.level!r} "
+                     f"({cli.plural(citations, 'citation')})\n")
     if args.output:
         _write_groups(groups, args.output, fmt)
     return cli.EXIT_OK
+
+
+#: the columns dedupe reads: every urnscan index has them
+_NEEDED = ("source", "urn", "key", "nid")
+
+
+def index_problem(path: str):
+    """Why ``path`` is not an urnscan index (a Parquet file or a dataset
+    directory of them with the hit columns), or None when it is one."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from .sinks.parquet import PART_GLOB
+
+    if os.path.isdir(path):
+        import glob
+
+        parts = sorted(glob.glob(os.path.join(glob.escape(path), PART_GLOB)))
+        if not parts:
+            return f"not an urnscan dataset (no {PART_GLOB} in this directory)"
+        path = parts[0]
+    try:
+        schema = pq.read_schema(path)
+    except (OSError, pa.ArrowException) as exc:
+        return ("not a Parquet file" if isinstance(exc, pa.ArrowInvalid)
+                else f"cannot be read: {getattr(exc, 'strerror', None) or exc}")
+    missing = [c for c in _NEEDED if c not in schema.names]
+    if missing:
+        return (f"a Parquet file, but not an urnscan index (no column {', '.join(map(repr, missing))}); "
+                "give the output of 'urnscan scan -o FILE.parquet'")
+    return None
+
+
+def _failed(message: str) -> int:
+    sys.stderr.write(f"urnscan dedupe: error: {message}\n")
+    return cli.EXIT_SOME_FAILED
 
 
 def _write_groups(groups, path: str, fmt: str) -> None:

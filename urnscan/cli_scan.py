@@ -3,64 +3,113 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import sys
 import time
-from typing import Optional, TextIO
+from typing import Callable, List, Optional, TextIO
 
 from . import cli
 from .errors import SinkError
 from .model import PROFILES
-from .runner import ScanConfig, default_jobs, iter_inputs, run_scan
+from .runner import ScanConfig, default_jobs, run_scan
 from .scanner import DEFAULT_MAX_URN_LENGTH, _options
-from .sinks.status import SKIPPED_BINARY, FileStatus
+from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
+from .sources import STDIN, expand_inputs
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
+COLOR_CHOICES = ("auto", "never", "always")
+UNIQUE_CHOICES = ("urn", "key", "ns")
+#: the Hit attribute each --unique level counts
+_UNIQUE_FIELD = {"urn": "urn", "key": "key", "ns": "ns_key"}
 
 
 def add_scan(sub) -> None:
+    from .context import DEFAULT_CONTEXT, MAX_CONTEXT
+
     p = sub.add_parser(
         "scan", help="find URNs in files, directories, globs or stdin",
         description="Scan inputs for URNs and write every candidate -- valid or not, with its findings -- "
                     "to Parquet (an index with a files table beside it), JSON lines, or grep-like "
                     "'path:line:col:urn' text.  Compressed inputs (gzip, bz2, xz, zstd) are read by "
-                    "content; binary files are skipped and reported.  Exit status: 0 every input "
-                    "scanned (binary files skipped count as scanned), 1 some inputs could not be read, "
+                    "content; binary files are skipped and reported.  Directories are walked the way "
+                    "ripgrep walks them: hidden files and files matched by .ignore / .gitignore rules "
+                    "are skipped (--hidden, --no-ignore, -u), symbolic links are followed only with -L.  "
+                    "With no PATH, standard input is read when it is not a terminal, else the current "
+                    "directory is scanned.  Exit status: 0 every input scanned (binary files and "
+                    "symbolic-link loops skipped count as scanned), 1 some inputs could not be read, "
                     "2 usage errors.",
         epilog="Examples:  urnscan scan corpus/ -o index.parquet   |   urnscan scan '**/*.xml' --valid-only   |   "
-               "zcat mail.gz | urnscan scan - --format jsonl")
-    p.add_argument("paths", nargs="+", metavar="PATH",
+               "zcat mail.gz | urnscan scan --format jsonl   |   urnscan scan -c docs/   |   "
+               "urnscan scan --unique=key corpus/")
+    p.add_argument("paths", nargs="*", metavar="PATH",
                    help="a file, a directory (scanned recursively), a glob ('**' allowed), or '-' for stdin")
-    p.add_argument("-o", "--output", metavar="OUT",
-                   help="output file or dataset directory; the format follows its suffix (.parquet, .jsonl, "
-                        ".txt) or a directory / trailing '/' (Parquet dataset).  Default: text on stdout")
-    p.add_argument("--format", choices=FORMATS, help="output format (overrides the suffix of OUT)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing output")
-    p.add_argument("--profile", choices=PROFILES, default="rfc8141",
-                   help="syntax profile for the extent of bare URNs and for 'valid' (default: %(default)s)")
-    p.add_argument("--no-trim", action="store_true",
-                   help="keep trailing sentence punctuation (the literal RFC 2141 extent)")
-    p.add_argument("--no-fold", action="store_true", help="do not join URNs folded over lines")
-    p.add_argument("--valid-only", action="store_true", help="write only hits valid under --profile")
-    p.add_argument("--include", action="append", default=[], metavar="GLOB",
-                   help="scan only files matching GLOB (repeatable; name or relative path)")
-    p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
-                   help="skip files and directories matching GLOB (repeatable)")
-    p.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
-                   help="worker processes (default: all cores)")
-    p.add_argument("--max-urn-length", type=int, default=DEFAULT_MAX_URN_LENGTH, metavar="N",
-                   help="longer candidates are reported as over-long (default: %(default)s)")
-    p.add_argument("--registry", metavar="FILE",
-                   help="a newer IANA URN namespace registry (urn-namespaces.xml, or JSON from "
-                        "tools/build_registry.py) for namespace_status, instead of the shipped snapshot; "
-                        "the same as setting URNSCAN_REGISTRY (on a Dask cluster, set that on the workers)")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress, per-file notes or summary on stderr")
-    p.add_argument("--dask", metavar="ADDRESS",
-                   help="run the scan on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for "
-                        "a local cluster of --jobs worker processes.  Writes a Parquet dataset (-o DIR/); the "
-                        "inputs and DIR must be visible to every worker under the same path.  Needs "
-                        "pip install 'urnscan[dask]'")
+    out = p.add_argument_group("output")
+    out.add_argument("-o", "--output", metavar="OUT",
+                     help="output file or dataset directory; the format follows its suffix (.parquet, .jsonl, "
+                          ".txt) or a directory / trailing '/' (Parquet dataset).  Default: text on stdout")
+    out.add_argument("--format", choices=FORMATS, help="output format (overrides the suffix of OUT)")
+    out.add_argument("--force", action="store_true", help="overwrite an existing output")
+    out.add_argument("-C", "--context", type=int, default=None, metavar="N",
+                     help=f"keep up to N bytes of text each side of every hit (at most {MAX_CONTEXT}), white "
+                          "space collapsed: the 'context' column of Parquet and JSON lines (default "
+                          f"{DEFAULT_CONTEXT}; 0 leaves it null), and in text output a 'path-line-col-text' "
+                          "line after each hit (default 0: none)")
+    out.add_argument("-c", "--count", action="store_true",
+                     help="text output: print 'path:N' for every input with hits, instead of the hits")
+    out.add_argument("-l", "--files-with-matches", action="store_true",
+                     help="text output: print the path of every input with hits, instead of the hits")
+    out.add_argument("--unique", nargs="?", const="urn", choices=UNIQUE_CHOICES, metavar="BY",
+                     help="text output: print each distinct URN once, 'N<TAB>URN', most frequent first, "
+                          "instead of the hits; --unique=key counts by equivalence key, --unique=ns by "
+                          "namespace-aware key (candidates without a key are left out).  Holds one entry "
+                          "per distinct value in memory")
+    out.add_argument("--color", "--colour", choices=COLOR_CHOICES, default="auto", metavar="WHEN",
+                     help="colour text output: auto (when stdout is a terminal and NO_COLOR is unset), "
+                          "never or always; the URN is coloured, an invalid one dimmed")
+    what = p.add_argument_group("what is found")
+    what.add_argument("--profile", choices=PROFILES, default="rfc8141",
+                      help="syntax profile for the extent of bare URNs and for 'valid' (default: %(default)s)")
+    what.add_argument("--no-trim", action="store_true",
+                      help="keep trailing sentence punctuation (the literal RFC 2141 extent)")
+    what.add_argument("--no-fold", action="store_true", help="do not join URNs folded over lines")
+    what.add_argument("--valid-only", action="store_true", help="write only hits valid under --profile")
+    what.add_argument("--max-urn-length", type=int, default=DEFAULT_MAX_URN_LENGTH, metavar="N",
+                      help="longer candidates are reported as over-long (default: %(default)s)")
+    what.add_argument("--registry", metavar="FILE",
+                      help="a newer IANA URN namespace registry (urn-namespaces.xml, or JSON from "
+                           "tools/build_registry.py) for namespace_status, instead of the shipped snapshot; "
+                           "the same as setting URNSCAN_REGISTRY (on a Dask cluster, set that on the workers)")
+    walk = p.add_argument_group("which files")
+    walk.add_argument("--include", action="append", default=[], metavar="GLOB",
+                      help="scan only files matching GLOB (repeatable; name or relative path)")
+    walk.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                      help="skip files and directories matching GLOB (repeatable)")
+    walk.add_argument("--hidden", action="store_true",
+                      help="also scan hidden files and directories (names starting with '.') met while walking")
+    walk.add_argument("--no-ignore", action="store_true",
+                      help="do not apply .ignore and .gitignore rules")
+    walk.add_argument("-u", "--unrestricted", action="count", default=0,
+                      help="-u: --no-ignore; -uu: --no-ignore --hidden")
+    walk.add_argument("-L", "--follow", action="store_true",
+                      help="follow symbolic links met while walking (loops and dangling links are listed "
+                           "as skipped; each file is scanned once)")
+    run = p.add_argument_group("running")
+    run.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                     help="worker processes, at least 1 (default: all cores)")
+    run.add_argument("-q", "--quiet", action="store_true",
+                     help="print no hits on stdout, no progress, notes or summary; errors are still printed")
+    run.add_argument("-s", "--no-messages", action="store_true",
+                     help="no per-file notes (binary files, symbolic-link loops and dangling links skipped); "
+                          "errors are still printed")
+    run.add_argument("--stats", action="store_true",
+                     help="print statistics of the run on stderr at the end (inputs, bytes, hits, time)")
+    run.add_argument("--dask", metavar="ADDRESS",
+                     help="run the scan on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for "
+                          "a local cluster of --jobs worker processes.  Writes a Parquet dataset (-o DIR/); the "
+                          "inputs and DIR must be visible to every worker under the same path.  Needs "
+                          "pip install 'urnscan[dask]'")
     p.set_defaults(run=run_scan_command)
 
 
@@ -75,23 +124,43 @@ def _output_format(args) -> Optional[str]:
     return _SUFFIXES.get(os.path.splitext(out)[1].lower())
 
 
+def _check_args(args, fmt: Optional[str]) -> Optional[str]:
+    """The usage error of ``args``, if any."""
+    from .context import DEFAULT_CONTEXT
+
+    if fmt is None:
+        return (f"cannot tell the output format of {args.output!r}: use a .parquet, .jsonl or .txt name, "
+                "a directory, or --format")
+    if fmt == "parquet" and args.output is None:
+        return "Parquet output needs -o OUT"
+    if args.jobs is not None and args.jobs < 1:
+        return f"--jobs must be at least 1 (got {args.jobs})"
+    modes = [name for name, on in (("--count", args.count), ("--files-with-matches", args.files_with_matches),
+                                   ("--unique", args.unique)) if on]
+    if len(modes) > 1:
+        return f"{' and '.join(modes)} cannot be combined"
+    if modes and (fmt != "text" or args.output is not None):
+        return f"{modes[0]} prints on standard output: it cannot be combined with -o or --format"
+    if args.context is None:
+        args.context = 0 if fmt == "text" else DEFAULT_CONTEXT
+    if args.paths.count(STDIN) > 1:
+        return "'-' (stdin) can be given once"
+    return None
+
+
 def run_scan_command(args) -> int:
     fmt = _output_format(args)
-    if fmt is None:
-        return _usage(f"cannot tell the output format of {args.output!r}: use a .parquet, .jsonl or .txt name, "
-                      "a directory, or --format")
-    if fmt == "parquet" and args.output is None:
-        return _usage("Parquet output needs -o OUT")
-    if args.jobs < 0:
-        return _usage("--jobs must be positive")
+    problem = _check_args(args, fmt)
+    if problem:
+        return _usage(problem)
+    if not args.paths:  # as ripgrep: a pipe is read, a terminal means the current directory
+        args.paths = [STDIN] if not sys.stdin.isatty() else ["."]
     try:
-        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length)
+        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context)
     except ValueError as exc:
-        return _usage(str(exc))
+        return _usage(str(exc).replace("context must", "--context must"))
     jobs = args.jobs or default_jobs()
     config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only)
-    if args.paths.count("-") > 1:
-        return _usage("'-' (stdin) can be given once")
     if args.registry:
         from .errors import UrnscanError
         from .namespaces.registry import REGISTRY_ENV, load_registry
@@ -103,38 +172,169 @@ def run_scan_command(args) -> int:
         os.environ[REGISTRY_ENV] = os.path.abspath(args.registry)  # worker processes inherit it
     from .namespaces import default_registry
 
+    walk = {"hidden": args.hidden or args.unrestricted >= 2,
+            "ignore_files": not (args.no_ignore or args.unrestricted >= 1),
+            "follow_symlinks": args.follow}
     params = {
         "command": "scan", "paths": args.paths, "profile": options.profile, "trim": options.trim,
         "fold": options.fold, "max_urn_length": options.max_urn_length, "valid_only": args.valid_only,
-        "include": args.include, "exclude": args.exclude, "jobs": jobs, "offsets": "bytes",
+        "include": args.include, "exclude": args.exclude, **walk, "context": options.context,
+        "jobs": jobs, "offsets": "bytes",
         "registry": args.registry or "shipped snapshot", "registry_date": default_registry().date,
     }
     if args.dask:
         return _scan_on_dask(args, fmt, config, params)
+    color = args.color == "always" or (args.color == "auto" and fmt == "text" and args.output is None
+                                       and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+                                       and os.environ.get("TERM") != "dumb")
     try:
-        opener = _open_sink(fmt, args.output, args.force, params)
+        opener = _open_sink(fmt, args.output, args.force, params, color=color and fmt == "text",
+                            context=fmt == "text" and options.context > 0)
     except SinkError as exc:
         return _usage(str(exc))
-    progress = _Progress(sys.stderr) if not args.quiet and sys.stderr.isatty() else None
-    inputs = iter_inputs(args.paths, args.include, args.exclude)
-    with opener as sink:
+    report = _Report(args, sys.stderr)
+    started = time.monotonic()
+    with opener as (sink, guard):
+        inputs = expand_inputs(args.paths, include=args.include, exclude=args.exclude, skip=guard, **walk)
+        listing = args.count or args.files_with_matches or args.unique
+        lister = _Lister(args, sys.stdout, color) if listing and not args.quiet else None
+        write_hits = _hit_writer(args, sink, lister, report.progress)
+
         def write_status(status: FileStatus) -> None:
             sink.add_file_status(status)
-            if not args.quiet and status.status != "scanned":
-                if progress:
-                    progress.clear()
-                what = "skipped (binary)" if status.status == SKIPPED_BINARY else f"error: {status.reason}"
-                sys.stderr.write(f"urnscan: {_shown(status.source)}: {what}\n")
+            report.file(status)
+            if lister is not None:
+                lister.file(status)
 
-        summary = run_scan(inputs, config, sink.write_hits, write_status, progress)
-    if progress:
+        run_scan(inputs, config, write_hits, write_status, report.progress)
+        if lister is not None:
+            report.clear()
+            lister.finish()
+    report.finish(args.output, time.monotonic() - started)
+    return cli.EXIT_SOME_FAILED if report.errors else cli.EXIT_OK
+
+
+def _hit_writer(args, sink, lister: Optional["_Lister"], progress: Optional["_Progress"]):
+    """Where the hits of the run go: the sink, unless a listing mode or
+    ``-q`` takes the place of the hit lines on stdout."""
+    listing = args.count or args.files_with_matches or args.unique
+    to_stdout = args.output is None
+    if listing or (args.quiet and to_stdout):
+        def write(hits) -> None:
+            if lister is not None and args.unique:
+                lister.count_unique(hits)
+        return write
+    if progress is None or not to_stdout:
+        return sink.write_hits
+
+    def write_clearing(hits) -> None:  # the hit lines never share a line with the progress
         progress.clear()
-    if not args.quiet:
-        sys.stderr.write(
-            f"urnscan: {summary.files} inputs ({summary.scanned} scanned, {summary.skipped_binary} binary skipped, "
-            f"{summary.errors} errors), {summary.bytes / 1e6:.1f} MB, {summary.hits} hits "
-            f"({summary.valid_hits} valid)" + (f" -> {args.output}" if args.output else "") + "\n")
-    return cli.EXIT_SOME_FAILED if summary.errors else cli.EXIT_OK
+        sink.write_hits(hits)
+        sys.stdout.flush()
+    return write_clearing
+
+
+class _Lister:
+    """``-c``, ``-l`` and ``--unique``: lines on stdout instead of hits."""
+
+    def __init__(self, args, stream: TextIO, color: bool):
+        self.args = args
+        self.stream = stream
+        self.color = color
+        self.counts: dict = {}
+
+    def _path(self, source: str) -> str:
+        from .sinks.text import PATH_STYLE, RESET, shown_source
+
+        name = shown_source(source)
+        return f"{PATH_STYLE}{name}{RESET}" if self.color else name
+
+    def file(self, status: FileStatus) -> None:
+        if status.hits and self.args.count:
+            self.stream.write(f"{self._path(status.source)}:{status.hits}\n")
+        elif status.hits and self.args.files_with_matches:
+            self.stream.write(f"{self._path(status.source)}\n")
+
+    def count_unique(self, hits) -> None:
+        field = _UNIQUE_FIELD[self.args.unique]
+        counts = self.counts
+        for hit in hits:
+            value = getattr(hit, field)
+            if value is not None:
+                counts[value] = counts.get(value, 0) + 1
+
+    def finish(self) -> None:
+        if not self.args.unique:
+            return
+        from .sinks._base import printable
+        from .sinks.text import RESET, URN_STYLE
+
+        for value, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            shown = printable(value)
+            self.stream.write(f"{n}\t{URN_STYLE}{shown}{RESET}\n" if self.color else f"{n}\t{shown}\n")
+
+
+class _Report:
+    """What the run tells on stderr: progress, per-file notes, errors, the
+    summary or the statistics.  ``-q`` and ``-s`` never hide an error."""
+
+    def __init__(self, args, stream: TextIO):
+        self.args = args
+        self.stream = stream
+        self.progress = _Progress(stream) if not args.quiet and stream.isatty() else None
+        self.files = self.scanned = self.binary = self.skipped = self.errors = 0
+        self.bytes = self.hits = self.valid = 0
+
+    def clear(self) -> None:
+        if self.progress:
+            self.progress.clear()
+
+    def file(self, status: FileStatus) -> None:
+        self.files += 1
+        self.bytes += status.bytes
+        self.hits += status.hits
+        self.valid += status.valid_hits
+        if status.status == SCANNED:
+            self.scanned += 1
+            return
+        if status.status == ERROR:
+            self.errors += 1
+            what = f"error: {status.reason}"
+        else:
+            if status.status == SKIPPED_BINARY:
+                self.binary += 1
+                what = "skipped (binary)"
+            else:
+                self.skipped += 1
+                what = f"skipped ({status.reason})"
+            if self.args.quiet or self.args.no_messages:
+                return
+        self.clear()
+        self.stream.write(f"urnscan: {_shown(status.source)}: {what}\n")
+
+    def finish(self, output: Optional[str], elapsed: float) -> None:
+        self.clear()
+        if self.args.stats:
+            self._stats(output, elapsed)
+        elif not self.args.quiet:
+            parts = [f"{self.scanned} scanned", f"{self.binary} binary skipped"]
+            if self.skipped:
+                parts.append(f"{self.skipped} skipped")
+            parts.append(cli.plural(self.errors, "error"))
+            self.stream.write(
+                f"urnscan: {cli.plural(self.files, 'input')} ({', '.join(parts)}), {self.bytes / 1e6:.1f} MB, "
+                f"{cli.plural(self.hits, 'hit')} ({self.valid} valid)" + (f" -> {output}" if output else "") + "\n")
+
+    def _stats(self, output: Optional[str], elapsed: float) -> None:
+        rows = [("inputs", self.files), ("scanned", self.scanned), ("skipped (binary)", self.binary),
+                ("skipped (links)", self.skipped), ("errors", self.errors), ("bytes scanned", self.bytes),
+                ("hits", self.hits), ("valid hits", self.valid), ("invalid hits", self.hits - self.valid)]
+        lines = [f"{name:<17} {value}" for name, value in rows]
+        lines.append(f"{'seconds':<17} {elapsed:.3f}")
+        lines.append(f"{'MB per second':<17} {self.bytes / 1e6 / max(elapsed, 1e-9):.1f}")
+        if output:
+            lines.append(f"{'output':<17} {output}")
+        self.stream.write("".join(f"urnscan: {line}\n" for line in lines))
 
 
 def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
@@ -148,7 +348,7 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
                       "pip install 'urnscan[dask]'")
     if fmt != "parquet" or args.output is None:
         return _usage("--dask writes a Parquet dataset: give -o DIR/")
-    if "-" in args.paths:
+    if STDIN in args.paths:
         return _usage("--dask cannot read standard input ('-')")
     try:
         layout = check_writable(args.output, args.force)
@@ -159,23 +359,26 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
     params = dict(params, dask=args.dask)
     if args.dask != "local":
         params.pop("jobs")
+    started = time.monotonic()
     with contextlib.ExitStack() as stack:
         try:
             stack.enter_context(distributed.connect(args.dask, n_workers=config.jobs))
         except (OSError, TimeoutError, ValueError) as exc:
             return _usage(f"cannot reach the Dask scheduler {args.dask!r}: {exc}")
         scan = distributed.scan_paths(args.paths, options=config.options, valid_only=config.valid_only,
-                                      include=args.include, exclude=args.exclude, split_bytes=config.split_bytes)
+                                      include=args.include, exclude=args.exclude, split_bytes=config.split_bytes,
+                                      follow_symlinks=args.follow)
         result = distributed.write_dataset(scan, args.output, force=args.force, params=params)
+    report = _Report(args, sys.stderr)
+    report.progress = None
+    for status in result.problems:
+        report.file(status)
     summary = result.summary
-    if not args.quiet:
-        for status in result.problems:
-            what = "skipped (binary)" if status.status == SKIPPED_BINARY else f"error: {status.reason}"
-            sys.stderr.write(f"urnscan: {_shown(status.source)}: {what}\n")
-        sys.stderr.write(
-            f"urnscan: {summary.files} inputs ({summary.scanned} scanned, {summary.skipped_binary} binary skipped, "
-            f"{summary.errors} errors), {summary.bytes / 1e6:.1f} MB, {summary.hits} hits "
-            f"({summary.valid_hits} valid) -> {args.output} (Dask: {args.dask})\n")
+    report.files, report.scanned, report.binary = summary.files, summary.scanned, summary.skipped_binary
+    report.errors, report.bytes, report.hits, report.valid = (summary.errors, summary.bytes, summary.hits,
+                                                              summary.valid_hits)
+    report.skipped = summary.files - summary.scanned - summary.skipped_binary - summary.errors
+    report.finish(f"{args.output} (Dask: {args.dask})", time.monotonic() - started)
     return cli.EXIT_SOME_FAILED if summary.errors else cli.EXIT_OK
 
 
@@ -185,18 +388,65 @@ def _usage(message: str) -> int:
 
 
 def _shown(path: str) -> str:
-    return "(stdin)" if path == "-" else path
+    from .sinks.text import shown_source
+
+    return shown_source(path)
 
 
-def _open_sink(fmt: str, out: Optional[str], force: bool, params: dict):
-    """A context manager giving the sink; checks the output up front."""
+# ---------------------------------------------------------------------------
+# Outputs: opened up front, written atomically, never read back by the run
+# ---------------------------------------------------------------------------
+
+
+class _OwnOutputs:
+    """``skip`` for the walk: true for the run's own output files and their
+    temporary files, however the walk reaches them (compared by real path).
+
+    A name test comes first, so most files cost no system call.
+    """
+
+    def __init__(self, places: List[tuple]):
+        # (real directory, compiled name pattern)
+        self.places = places
+        self.names = re.compile("|".join(f"(?:{p.pattern})" for _, p in places)) if places else None
+
+    def __call__(self, path: str) -> bool:
+        if self.names is None or not self.names.fullmatch(os.path.basename(path)):
+            return False
+        home = os.path.realpath(os.path.dirname(path) or ".")
+        name = os.path.basename(path)
+        return any(home == d and p.fullmatch(name) for d, p in self.places)
+
+    @classmethod
+    def of_files(cls, *targets: str) -> "_OwnOutputs":
+        places = []
+        for target in targets:
+            directory, name = os.path.split(os.path.abspath(target))
+            escaped = re.escape(name)
+            places.append((os.path.realpath(directory), re.compile(rf"{escaped}|\.{escaped}\.[0-9a-f]+\.tmp")))
+        return cls(places)
+
+    @classmethod
+    def of_dataset(cls, directory: str) -> "_OwnOutputs":
+        from .sinks.parquet import FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME
+
+        names = "|".join(re.escape(n) for n in (FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME))
+        pattern = re.compile(rf"hits-\d{{5,}}\.parquet|{names}|\..*\.tmp")
+        return cls([(os.path.realpath(directory), pattern)])
+
+
+def _open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color: bool = False,
+               context: bool = False):
+    """A context manager giving ``(sink, skip)``; checks the output up front."""
     if fmt == "parquet":
-        from .sinks.parquet import ParquetSink, check_writable
+        from .sinks.parquet import check_writable
 
-        check_writable(out, force)
-        return ParquetSink(out, params=params, force=force)
+        layout = check_writable(out, force)
+        guard = (_OwnOutputs.of_dataset(layout.path) if layout.dataset
+                 else _OwnOutputs.of_files(layout.path, layout.files_path))
+        return _parquet_sink(out, force, params, guard)
     if out is None:
-        return _line_sink(fmt, sys.stdout, None)
+        return _line_sink(fmt, sys.stdout, None, color=color, context=context)
     from .sinks.parquet import check_dir_writable
 
     files_path = _files_path(out, fmt)
@@ -206,7 +456,15 @@ def _open_sink(fmt: str, out: Optional[str], force: bool, params: dict):
         if os.path.lexists(path) and not force:
             raise SinkError(f"{path}: exists; use --force to overwrite")
     check_dir_writable(os.path.dirname(os.path.abspath(out)))
-    return _atomic_line_sink(fmt, out, files_path)
+    return _atomic_line_sink(fmt, out, files_path, color=color, context=context)
+
+
+@contextlib.contextmanager
+def _parquet_sink(out: str, force: bool, params: dict, guard: _OwnOutputs):
+    from .sinks.parquet import ParquetSink
+
+    with ParquetSink(out, params=params, force=force) as sink:
+        yield sink, guard
 
 
 def _files_path(out: str, fmt: str) -> str:
@@ -215,30 +473,38 @@ def _files_path(out: str, fmt: str) -> str:
 
 
 @contextlib.contextmanager
-def _line_sink(fmt: str, stream: TextIO, files_stream: Optional[TextIO]):
+def _line_sink(fmt: str, stream: TextIO, files_stream: Optional[TextIO], *, color: bool = False,
+               context: bool = False, guard: Optional[Callable[[str], bool]] = None):
     from .sinks.jsonl import JsonlSink
 
-    sink = JsonlSink(stream, files_stream=files_stream) if fmt == "jsonl" else _TextWithFiles(stream, files_stream)
+    if fmt == "jsonl":
+        sink = JsonlSink(stream, files_stream=files_stream)
+    else:
+        sink = _TextWithFiles(stream, files_stream, color=color, context=context)
     try:
-        yield sink
+        yield sink, guard
     finally:
         sink.close()
 
 
 class _TextWithFiles:
-    """The text sink, plus a 'path<TAB>status<TAB>reason' files list."""
+    """The text sink, plus a 'path<TAB>status<TAB>reason<TAB>hits' files list
+    (the path escaped like the hit lines, so one input is one line)."""
 
-    def __init__(self, stream: TextIO, files_stream: Optional[TextIO]):
+    def __init__(self, stream: TextIO, files_stream: Optional[TextIO], *, color: bool, context: bool):
         from .sinks.text import TextSink
 
-        self.sink = TextSink(stream)
+        self.sink = TextSink(stream, color=color, context=context)
         self.files_stream = files_stream
         self.write_hits = self.sink.write_hits
 
     def add_file_status(self, status: FileStatus) -> None:
+        from .sinks._base import printable
+
         self.sink.add_file_status(status)
         if self.files_stream is not None:
-            self.files_stream.write(f"{status.source}\t{status.status}\t{status.reason or ''}\t{status.hits}\n")
+            self.files_stream.write(f"{printable(status.source)}\t{status.status}\t"
+                                    f"{printable(status.reason)}\t{status.hits}\n")
 
     def close(self) -> None:
         self.sink.close()
@@ -247,30 +513,39 @@ class _TextWithFiles:
 
 
 @contextlib.contextmanager
-def _atomic_line_sink(fmt: str, out: str, files_path: str):
-    """Write beside the targets, rename into place only on success."""
+def _atomic_line_sink(fmt: str, out: str, files_path: str, **style):
+    """Write beside the targets, rename into place only on success.  An OS
+    error names the output, never the temporary file."""
     tag = secrets.token_hex(4)
     tmp_out = os.path.join(os.path.dirname(os.path.abspath(out)), f".{os.path.basename(out)}.{tag}.tmp")
     tmp_files = os.path.join(os.path.dirname(os.path.abspath(files_path)), f".{os.path.basename(files_path)}.{tag}.tmp")
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
+    guard = _OwnOutputs.of_files(out, files_path)
+    target = out
     try:
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
         with open(tmp_out, "w", encoding="utf-8") as fh, open(tmp_files, "w", encoding="utf-8") as ffh:
-            with _line_sink(fmt, fh, ffh) as sink:
-                yield sink
+            with _line_sink(fmt, fh, ffh, guard=guard, **style) as opened:
+                yield opened
             for f in (fh, ffh):
                 f.flush()
                 os.fsync(f.fileno())
         os.replace(tmp_out, out)
+        target = files_path
         os.replace(tmp_files, files_path)
-    except BaseException:
+    except BaseException as exc:
         for path in (tmp_out, tmp_files):
             with contextlib.suppress(OSError):
                 os.remove(path)
+        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+            raise SinkError(f"{target}: cannot write: {exc.strerror or exc}") from exc
         raise
 
 
 class _Progress:
-    """Bytes, files and hits on one stderr line, at most ten times a second."""
+    """Bytes, files and hits on one stderr line, at most ten times a second.
+
+    Whoever writes to the terminal calls :meth:`clear` first, so the line
+    never shares a line with a hit or a note."""
 
     def __init__(self, stream: TextIO):
         self.stream = stream
@@ -282,7 +557,7 @@ class _Progress:
         if now - self.last < 0.1:
             return
         self.last = now
-        self.stream.write(f"\rurnscan: {files} files, {nbytes / 1e6:,.1f} MB, {hits} hits ")
+        self.stream.write(f"\rurnscan: {cli.plural(files, 'file')}, {nbytes / 1e6:,.1f} MB, {cli.plural(hits, 'hit')} ")
         self.stream.flush()
         self.shown = True
 

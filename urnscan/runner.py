@@ -19,7 +19,7 @@ from .errors import SourceError
 from .model import Hit
 from .ranges import Range, plan_ranges, scan_range, stitch
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions
-from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
+from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary, open_chunks
 
 #: a plain file at least twice this size is split into byte ranges
@@ -57,7 +57,7 @@ def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], No
     :class:`SourceError`: a failure becomes the status, and hits found before
     it have been emitted)."""
     if not ref.ok:
-        return FileStatus(ref.path, ERROR, ref.status)
+        return _not_scanned(ref)
     hits = valid = 0
     reader = None
     try:
@@ -86,6 +86,10 @@ def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], No
         return FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc), done,
                           _compressed(reader) if reader is not None else None,
                           reader.compression if reader is not None else None, hits, valid)
+
+
+def _not_scanned(ref: InputRef) -> FileStatus:
+    return FileStatus(ref.path, SKIPPED if ref.skipped else ERROR, ref.status)
 
 
 def _compressed(reader) -> Optional[int]:
@@ -188,7 +192,7 @@ def _drain_one(item, config: ScanConfig, write_hits, finish, counter: "_Counter"
     plan, fut = item
     ref = plan.ref
     if plan.kind == "status":
-        finish(FileStatus(ref.path, ERROR, ref.status))
+        finish(_not_scanned(ref))
     elif plan.kind == "stream":
         def emit(hits: List[Hit]) -> None:
             write_hits(hits)
@@ -244,7 +248,7 @@ class _Counter:
             self.scanned += 1
         elif status.status == SKIPPED_BINARY:
             self.skipped += 1
-        else:
+        elif status.status == ERROR:
             self.errors += 1
         if self.progress:
             self.progress(self.files, self.bytes, self.hits)

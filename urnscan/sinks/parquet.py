@@ -254,9 +254,16 @@ class _AtomicParquet:
                 tmp, schema.with_metadata(metadata), compression=compression,
                 compression_level=compression_level, use_dictionary=True,
                 write_statistics=True)
-        except BaseException:
+        except BaseException as exc:
             self._unlink()
+            if isinstance(exc, OSError):
+                raise SinkError(f"{target}: cannot write: {self._reason(exc)}") from exc
             raise
+
+    def _reason(self, exc: BaseException) -> str:
+        """The message of ``exc``, naming the output instead of its temporary file."""
+        text = getattr(exc, "strerror", None) or str(exc)
+        return text.replace(self.tmp, self.target)
 
     def write(self, batch: pa.RecordBatch) -> None:
         if batch.num_rows == 0:
@@ -264,7 +271,7 @@ class _AtomicParquet:
         try:
             self._writer.write_batch(batch, row_group_size=self._row_group_size)
         except OSError as exc:
-            raise SinkError(f"{self.target}: write failed: {exc}") from exc
+            raise SinkError(f"{self.target}: write failed: {self._reason(exc)}") from exc
         self.rows += batch.num_rows
         self.row_groups += -(-batch.num_rows // self._row_group_size)
 
@@ -281,7 +288,7 @@ class _AtomicParquet:
             finally:
                 os.close(fd)
         except OSError as exc:
-            raise SinkError(f"{self.target}: write failed: {exc}") from exc
+            raise SinkError(f"{self.target}: write failed: {self._reason(exc)}") from exc
 
     def commit(self) -> None:
         try:

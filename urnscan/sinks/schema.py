@@ -148,9 +148,10 @@ FILES_SCHEMA = pa.schema(
                "The input path as listed (`-` for standard input); joins "
                "`hits.source`."),
         _field("status", _DICT,
-               "`scanned`, `skipped-binary` (not text, not scanned) or `error` (see "
-               "`reason`; a file that failed part-way keeps the hits found before "
-               "the failure)."),
+               "`scanned`, `skipped-binary` (not text, not scanned), `skipped` (a "
+               "symbolic-link loop or a dangling link met while walking, see `reason`) "
+               "or `error` (see `reason`; a file that failed part-way keeps the hits "
+               "found before the failure)."),
         _field("reason", pa.string(),
                "Why the input was not scanned, or not scanned to the end; null when "
                "scanned.", nullable=True),

@@ -7,15 +7,18 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-__all__ = ["SCANNED", "SKIPPED_BINARY", "ERROR", "FILE_STATUSES", "FileStatus", "stored_status"]
+__all__ = ["SCANNED", "SKIPPED_BINARY", "SKIPPED", "ERROR", "FILE_STATUSES", "FileStatus", "stored_status"]
 
 #: The input was scanned to the end.
 SCANNED = "scanned"
 #: The input is binary (see :func:`urnscan.sources.looks_binary`): not scanned.
 SKIPPED_BINARY = "skipped-binary"
+#: Met while walking and passed over, not an error: a symbolic-link loop or
+#: a dangling link (``reason`` says which).
+SKIPPED = "skipped"
 #: The input could not be read, or not to the end (``reason`` says why).
 ERROR = "error"
-FILE_STATUSES = (SCANNED, SKIPPED_BINARY, ERROR)
+FILE_STATUSES = (SCANNED, SKIPPED_BINARY, SKIPPED, ERROR)
 
 
 class FileStatus(NamedTuple):

@@ -13,24 +13,43 @@ Walking rules (:func:`expand_inputs`)
 * ``-`` is standard input.
 * A directory is walked recursively.  Entries of each directory are visited
   in sorted order (by name, code point order) and directories are entered
-  where they sort, so the order is deterministic.  Hidden files are
-  included: nothing is skipped unless an ``exclude`` pattern says so.
+  where they sort, so the order is deterministic.
+* Hidden files and directories (a name starting with ``.``) met while
+  walking are skipped unless ``hidden=True``; named explicitly they are
+  always scanned.
+* With ``ignore_files=True``, the rules of ``.ignore`` files, and of
+  ``.gitignore`` files inside a git work tree (a directory with ``.git``, or
+  below one), apply while walking, as in ripgrep and git: the file in a
+  directory and in each of its parents (up to the file system root for
+  ``.ignore``, to the top of the work tree for ``.gitignore``); a deeper
+  file's rule wins over a shallower one's, ``.ignore`` wins over
+  ``.gitignore`` in the same directory, and within a file the last matching
+  pattern wins (``!pattern`` re-includes).  The patterns are gitignore's
+  (matched by the ``pathspec`` library).  Ignored files are not listed.
 * A PATH that does not exist but contains glob characters (``*``, ``?``,
   ``[``) is a glob pattern; a ``**`` segment matches any number of
   directories.  Matches are visited in sorted order; a matched directory is
   walked whole.  As in the shell, a wildcard does not match a name that
   starts with a dot unless the pattern segment does.  Globs are expanded by
   urnscan's own walker, so ``**`` terminates on symbolic-link loops too.
-* Symbolic links are followed by default (``follow_symlinks=True``).  Every
-  directory is entered at most once, by its identity ``(st_dev, st_ino)``,
-  so symbolic-link loops terminate: a link back to one of its own ancestors
-  is listed with status ``"symbolic link loop"``; a second link to a
-  directory already walked elsewhere is not walked again (its files were
-  already listed).  Like files, loops are only listed when the
-  ``include`` / ``exclude`` patterns keep their path.  With
-  ``follow_symlinks=False`` symbolic links met while walking are listed
-  with status ``"symbolic link (not followed)"``.  PATH arguments
-  themselves are always followed.
+* PATH arguments are always followed when they are symbolic links.  Links
+  met while walking are followed only with ``follow_symlinks=True`` (the
+  default of this function; ``urnscan scan`` follows them with ``-L``);
+  otherwise they are not listed at all, as in ripgrep.  Followed, every
+  directory is entered at most once, by its identity ``(st_dev,
+  st_ino)``, and every regular file is listed once: a link to a file
+  inside the directory walked is not listed (the walk lists the file under
+  its own path), and of several paths to one file (st_dev, st_ino) the
+  first is listed.  A link to a directory that contains the link (one of
+  its ancestors on disk, e.g. ``a/loop -> ..``, however the walk reached
+  it) is a loop: listed as skipped (``skipped=True``) with the reason
+  ``"symbolic link loop"``, never entered, so a walk never leaves the tree
+  it was given; a dangling link is listed as skipped with the reason
+  ``"dangling symbolic link"``.  Like files, they are listed only when the
+  ``include`` / ``exclude`` patterns keep their path.
+* ``skip(path)``, when given, is asked about every file before it is
+  listed; a file it refuses is not listed (``urnscan scan`` uses it to
+  never read its own output).
 * The same path is listed once even if several PATH arguments reach it.
 * ``include`` / ``exclude`` are glob patterns.  A pattern without ``/`` is
   matched against the file name (and, for ``exclude``, against the name of
@@ -53,7 +72,7 @@ import errno
 import os
 import re
 import stat
-from typing import Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 #: The PATH that means standard input.
 STDIN = "-"
@@ -66,6 +85,8 @@ SYMLINK_LOOP = "symbolic link loop"
 SYMLINK_NOT_FOLLOWED = "symbolic link (not followed)"
 PERMISSION_DENIED = "permission denied"
 IS_A_DIRECTORY = "is a directory"
+#: met while walking, these are skipped (listed), not errors
+_SKIPPED_REASONS = (DANGLING_SYMLINK, SYMLINK_LOOP)
 
 
 # ---------------------------------------------------------------------------
@@ -87,6 +108,9 @@ class InputRef(NamedTuple):
     path: str
     status: Optional[str] = None
     size: Optional[int] = None
+    #: not scanned, and not an error either (a symbolic-link loop or a
+    #: dangling link met while walking); ``status`` says why
+    skipped: bool = False
 
     @property
     def ok(self) -> bool:
@@ -327,12 +351,18 @@ def _depth_first(stack: list, ancestors: set) -> Iterator[Tuple[tuple, Tuple[str
 
 class _Expander:
     def __init__(self, include: Iterable[str], exclude: Iterable[str],
-                 follow_symlinks: bool):
+                 follow_symlinks: bool, hidden: bool = True, ignore_files: bool = False,
+                 skip: Optional[Callable[[str], bool]] = None):
         self.include = _Matcher(include)
         self.exclude = _Matcher(exclude)
         self.follow = follow_symlinks
+        self.hidden = hidden
+        self.ignore_files = ignore_files
+        self.skip = skip
         self.seen_paths: set = set()
         self.visited_dirs: set = set()
+        self.seen_files: set = set()  # (st_dev, st_ino) of files listed, when following links
+        self.walk_top = ""  # real path of the directory being walked
 
     # -- helpers -----------------------------------------------------------
 
@@ -342,6 +372,25 @@ class _Expander:
             return
         self.seen_paths.add(key)
         yield ref
+
+    def _new_file(self, path: str, st: os.stat_result) -> bool:
+        """Whether a regular file is to be listed: not refused by ``skip``,
+        and (when following links) not already listed under another path."""
+        if self.skip is not None and self.skip(path):
+            return False
+        if self.follow:
+            ident = (st.st_dev, st.st_ino)
+            if ident in self.seen_files:
+                return False
+            self.seen_files.add(ident)
+        return True
+
+    @staticmethod
+    def _link_loops(path: str) -> bool:
+        """A followed link to a directory that contains the link itself."""
+        target = os.path.realpath(path)
+        home = os.path.realpath(os.path.dirname(path) or ".")
+        return home == target or home.startswith(target.rstrip(os.sep) + os.sep)
 
     def _keep(self, relpath: str) -> bool:
         if self.include and not self.include.matches(relpath):
@@ -357,6 +406,7 @@ class _Expander:
     # -- PATH arguments ------------------------------------------------------
 
     def expand(self, arg: str) -> Iterator[InputRef]:
+        self.walk_top = ""
         if arg == STDIN:
             yield from self._emit(InputRef(STDIN, None, None))
             return
@@ -376,7 +426,8 @@ class _Expander:
         if stat.S_ISDIR(st.st_mode):
             yield from self._walk(path, "", st)
         elif stat.S_ISREG(st.st_mode):
-            yield from self._emit(self._file_ref(path, st))
+            if self._new_file(path, st):
+                yield from self._emit(self._file_ref(path, st))
         elif stat.S_ISFIFO(st.st_mode) or stat.S_ISCHR(st.st_mode):
             # Named explicitly: process substitution, /dev/stdin...
             yield from self._emit(InputRef(path, None, None))
@@ -391,6 +442,7 @@ class _Expander:
         symbolic-link loops.  A matched directory is walked whole.
         """
         pat = _GlobPattern(pattern)
+        self.walk_top = os.path.realpath(pat.base)
         found = False
         try:
             base_st = os.stat(pat.base)
@@ -434,24 +486,33 @@ class _Expander:
 
     def _entry(self, path: str, relpath: str, is_symlink: bool,
                ancestors: Optional[set] = None,
-               stack: Optional[list] = None) -> Iterator[InputRef]:
+               stack: Optional[list] = None, rules=None) -> Iterator[InputRef]:
         """One entry found while walking a directory (or a glob match).
 
         A directory is walked: pushed on ``stack`` when given (inside a walk)
-        or walked from here (a glob match).
+        or walked from here (a glob match).  ``rules`` are the ignore rules
+        of the directory the entry is in.
         """
-        if is_symlink and not self.follow:
-            if self._keep(relpath):
-                yield from self._emit(InputRef(path, SYMLINK_NOT_FOLLOWED, None))
+        if stack is not None and not self.hidden and relpath.rsplit("/", 1)[-1].startswith("."):
             return
+        if is_symlink and not self.follow:
+            return  # as ripgrep: links met while walking are not followed, nor listed
         try:
             st = os.stat(path)
         except OSError as exc:
             if self._keep(relpath):
-                yield from self._emit(InputRef(path, _stat_reason(exc, path), None))
+                reason = _stat_reason(exc, path)
+                yield from self._emit(InputRef(path, reason, None, reason in _SKIPPED_REASONS))
             return
-        if stat.S_ISDIR(st.st_mode):
+        is_dir = stat.S_ISDIR(st.st_mode)
+        if rules is not None and rules.ignored(relpath, is_dir):
+            return
+        if is_dir:
             if self.exclude and self.exclude.matches(relpath):
+                return
+            if is_symlink and self._link_loops(path):
+                if self._keep(relpath):
+                    yield from self._emit(InputRef(path, SYMLINK_LOOP, None, True))
                 return
             if stack is None:
                 yield from self._walk(path, relpath, st, ancestors)
@@ -459,7 +520,7 @@ class _Expander:
             ident = (st.st_dev, st.st_ino)
             if ancestors is not None and ident in ancestors:
                 if self._keep(relpath):
-                    yield from self._emit(InputRef(path, SYMLINK_LOOP, None))
+                    yield from self._emit(InputRef(path, SYMLINK_LOOP, None, True))
                 return
             if ident in self.visited_dirs:
                 return  # already walked under another name
@@ -470,15 +531,23 @@ class _Expander:
                 return
             if ancestors is not None:
                 ancestors.add(ident)
-            stack.append((ident, iter(listing), path, relpath))
+            inner = rules.entering(path, relpath) if rules is not None else None
+            stack.append((ident, iter(listing), path, relpath, inner))
             return
         if not self._keep(relpath):
             return
         if stat.S_ISREG(st.st_mode):
-            yield from self._emit(self._file_ref(path, st))
+            if is_symlink and self._inside_walk(path):
+                return  # the walk lists the file under its own path
+            if self._new_file(path, st):
+                yield from self._emit(self._file_ref(path, st))
         else:
             kind = _special_kind(st.st_mode) or "unknown file type"
             yield from self._emit(InputRef(path, f"special file ({kind})", None))
+
+    def _inside_walk(self, path: str) -> bool:
+        top = self.walk_top
+        return bool(top) and os.path.realpath(path).startswith(top.rstrip(os.sep) + os.sep)
 
     def _walk(self, top: str, top_rel: str, top_st: os.stat_result,
               outer_ancestors: Optional[set] = None) -> Iterator[InputRef]:
@@ -491,7 +560,7 @@ class _Expander:
         ident = (top_st.st_dev, top_st.st_ino)
         if outer_ancestors and ident in outer_ancestors:
             if self._keep(top_rel):
-                yield from self._emit(InputRef(top, SYMLINK_LOOP, None))
+                yield from self._emit(InputRef(top, SYMLINK_LOOP, None, True))
             return
         if ident in self.visited_dirs:
             return
@@ -501,11 +570,21 @@ class _Expander:
             yield from self._emit(listing)
             return
         ancestors = set(outer_ancestors or ()) | {ident}
-        stack: List[Tuple[tuple, Iterator, str, str]] = [(ident, iter(listing), top, top_rel)]
-        for (_, _, d_path, d_rel), (name, is_symlink) in _depth_first(stack, ancestors):
-            path = os.path.join(d_path, name)
-            relpath = f"{d_rel}/{name}" if d_rel else name
-            yield from self._entry(path, relpath, is_symlink, ancestors, stack)
+        outer_top = self.walk_top
+        self.walk_top = outer_top or os.path.realpath(top)  # a glob's base, or this PATH
+        rules = None
+        if self.ignore_files:
+            from .ignore import IgnoreRules
+
+            rules = IgnoreRules.above(top).entering(top, top_rel)
+        stack: List[tuple] = [(ident, iter(listing), top, top_rel, rules)]
+        try:
+            for (_, _, d_path, d_rel, d_rules), (name, is_symlink) in _depth_first(stack, ancestors):
+                path = os.path.join(d_path, name)
+                relpath = f"{d_rel}/{name}" if d_rel else name
+                yield from self._entry(path, relpath, is_symlink, ancestors, stack, d_rules)
+        finally:
+            self.walk_top = outer_top
 
     @staticmethod
     def _list(path: str) -> Union[List[Tuple[str, bool]], InputRef]:
@@ -527,7 +606,8 @@ class _Expander:
 
 def expand_inputs(paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike]]],
                   include: Iterable[str] = (), exclude: Iterable[str] = (),
-                  follow_symlinks: bool = True) -> Iterator[InputRef]:
+                  follow_symlinks: bool = True, *, hidden: bool = True, ignore_files: bool = False,
+                  skip: Optional[Callable[[str], bool]] = None) -> Iterator[InputRef]:
     """Expand PATH arguments into the inputs of a run (see module docs).
 
     Yields one :class:`InputRef` per input, in a deterministic order; never
@@ -536,7 +616,7 @@ def expand_inputs(paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
-    expander = _Expander(include, exclude, follow_symlinks)
+    expander = _Expander(include, exclude, follow_symlinks, hidden, ignore_files, skip)
     for arg in paths:
         arg = os.fsdecode(arg)
         yield from expander.expand(arg)

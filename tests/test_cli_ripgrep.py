@@ -1,0 +1,379 @@
+"""`urnscan scan` as a ripgrep user drives it: a subprocess of the real CLI."""
+import json
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import threading
+
+import pyarrow.parquet as pq
+import pytest
+
+URNSCAN = [sys.executable, "-m", "urnscan"]
+
+
+def run(*args, stdin=b"", cwd=None, **kw):
+    return subprocess.run([*URNSCAN, *args], capture_output=True, input=stdin, cwd=cwd, **kw)
+
+
+def out_lines(res):
+    return res.stdout.decode("utf-8", "surrogateescape").splitlines()
+
+
+@pytest.fixture()
+def tree(tmp_path, monkeypatch):
+    root = tmp_path / "d"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.txt").write_text("see urn:isbn:0451450523 and URN:ISBN:0-451-45052-3.\nbad urn:ab-:x here\n")
+    (root / "sub" / "b.txt").write_text("urn:ietf:rfc:2141 twice: urn:ietf:rfc:2141\n")
+    (root / "none.txt").write_text("no URN in here\n")
+    (root / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    monkeypatch.chdir(tmp_path)
+    return root
+
+
+# ---------------------------------------------------------------------------
+# What goes to stdout: hit lines, -c, -l, --unique, -C, --color
+# ---------------------------------------------------------------------------
+
+HITS = ["d/a.txt:1:5:urn:isbn:0451450523", "d/a.txt:1:29:URN:ISBN:0-451-45052-3",
+        "d/a.txt:2:5:urn:ab-:x", "d/sub/b.txt:1:1:urn:ietf:rfc:2141", "d/sub/b.txt:1:26:urn:ietf:rfc:2141"]
+
+# (arguments, stdout lines)
+STDOUT_CASES = [
+    ((), HITS),
+    (("--valid-only",), [h for h in HITS if "ab-" not in h]),
+    (("-c",), ["d/a.txt:3", "d/sub/b.txt:2"]),
+    (("--count", "--valid-only"), ["d/a.txt:2", "d/sub/b.txt:2"]),
+    (("-l",), ["d/a.txt", "d/sub/b.txt"]),
+    (("--unique",), ["2\turn:ietf:rfc:2141", "1\tURN:ISBN:0-451-45052-3", "1\turn:ab-:x",
+                     "1\turn:isbn:0451450523"]),
+    (("--unique=key",), ["2\turn:ietf:rfc:2141", "1\turn:isbn:0-451-45052-3", "1\turn:isbn:0451450523"]),
+    (("--unique=ns",), ["2\turn:ietf:rfc:2141", "2\turn:isbn:9780451450524"]),
+    (("-q",), []),
+    (("-q", "-c"), []),
+]
+
+
+@pytest.mark.parametrize("args,expected", STDOUT_CASES)
+def test_stdout(tree, args, expected):
+    res = run("scan", "d", "-j", "1", *args)
+    assert res.returncode == 0, res.stderr
+    assert out_lines(res) == expected
+
+
+def test_cut_gives_the_urn_of_every_line(tree):
+    lines = out_lines(run("scan", "d"))
+    assert [line.split(":", 3)[3] for line in lines] == [h.split(":", 3)[3] for h in HITS]
+
+
+def test_context_lines_in_text_output(tree):
+    lines = out_lines(run("scan", "d/a.txt", "-C", "8"))
+    assert lines == ["d/a.txt:1:5:urn:isbn:0451450523", "d/a.txt-1-5-see urn:isbn:0451450523 and URN",
+                     "d/a.txt:1:29:URN:ISBN:0-451-45052-3", "d/a.txt-1-29-523 and URN:ISBN:0-451-45052-3. bad ur",
+                     "d/a.txt:2:5:urn:ab-:x", "d/a.txt-2-5--3. bad urn:ab-:x here"]
+
+
+@pytest.mark.parametrize("color,styled", [("always", True), ("never", False), ("auto", False)])
+def test_color(tree, color, styled):
+    text = run("scan", "d/a.txt", "--color", color).stdout.decode()
+    assert ("\033[" in text) is styled
+    if styled:
+        assert "\033[1;31murn:isbn:0451450523\033[0m" in text      # a valid URN: coloured
+        assert "\033[2murn:ab-:x\033[0m" in text                     # an invalid one: dimmed
+        assert re.sub(r"\033\[[0-9;]*m", "", text).splitlines() == HITS[:3]
+
+
+# ---------------------------------------------------------------------------
+# stderr: notes, errors, summary, statistics; -q and -s
+# ---------------------------------------------------------------------------
+
+
+def test_quiet_never_hides_errors(tree):
+    res = run("scan", "/nonexistent", "-q")
+    assert res.returncode == 1
+    assert res.stderr.decode() == "urnscan: /nonexistent: error: no such file or directory\n"
+    res = run("scan", "d", "/nonexistent", "-q", "-s")
+    assert res.returncode == 1 and b"no such file" in res.stderr and b"binary" not in res.stderr
+
+
+def test_no_messages_silences_the_notes_not_the_summary(tree):
+    loud = run("scan", "d").stderr.decode()
+    assert "urnscan: d/logo.png: skipped (binary)\n" in loud
+    quiet = run("scan", "d", "-s").stderr.decode()
+    assert "skipped (binary)" not in quiet and "urnscan: 4 inputs (3 scanned, 1 binary skipped" in quiet
+
+
+@pytest.mark.parametrize("args,summary", [
+    (("d/a.txt",), "urnscan: 1 input (1 scanned, 0 binary skipped, 0 errors), 0.0 MB, 3 hits (2 valid)"),
+    (("d/sub/b.txt", "d/none.txt"), "urnscan: 2 inputs (2 scanned, 0 binary skipped, 0 errors), 0.0 MB, "
+                                    "2 hits (2 valid)"),
+    (("d/a.txt", "nope"), "urnscan: 2 inputs (1 scanned, 0 binary skipped, 1 error), 0.0 MB, 3 hits (2 valid)"),
+])
+def test_summary_grammar(tree, args, summary):
+    assert run("scan", *args).stderr.decode().splitlines()[-1] == summary
+
+
+def test_stats(tree):
+    res = run("scan", "d", "--stats", "-q")
+    stats = dict(re.match(r"urnscan: (.+?)\s{2,}(.+)", line).groups() for line in res.stderr.decode().splitlines())
+    assert stats["inputs"] == "4" and stats["hits"] == "5" and stats["valid hits"] == "4"
+    assert stats["skipped (binary)"] == "1" and stats["errors"] == "0" and float(stats["seconds"]) > 0
+
+
+@pytest.mark.parametrize("flag", ["-V", "--version"])
+def test_version(flag):
+    from urnscan import __version__
+
+    res = run(flag)
+    assert res.returncode == 0 and res.stdout.decode().strip() == f"urnscan {__version__}"
+
+
+# ---------------------------------------------------------------------------
+# Standard input
+# ---------------------------------------------------------------------------
+
+
+def test_stdin_is_read_when_no_path_is_given(tree):
+    res = run("scan", stdin=b"x urn:isbn:0451450523\n")
+    assert out_lines(res) == ["-:1:3:urn:isbn:0451450523"]
+    assert res.stderr.decode().startswith("urnscan: 1 input (1 scanned")
+
+
+def test_stdin_is_named_dash_everywhere(tree, tmp_path):
+    data = b"x urn:isbn:0451450523\n"
+    assert out_lines(run("scan", "-", stdin=data))[0].startswith("-:")
+    jsonl = json.loads(run("scan", "--format", "jsonl", stdin=data).stdout)
+    assert jsonl["source"] == "-"
+    assert run("scan", "-o", str(tmp_path / "s.parquet"), stdin=data).returncode == 0
+    assert pq.read_table(tmp_path / "s.parquet").column("source").to_pylist() == ["-"]
+    assert pq.read_table(tmp_path / "s.files.parquet").column("source").to_pylist() == ["-"]
+    assert run("scan", "-c", stdin=data).stdout == b"-:1\n"
+
+
+# ---------------------------------------------------------------------------
+# Walking: hidden files, ignore files, symbolic links, odd names
+# ---------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def repo(tree):
+    (tree / ".git").mkdir()
+    (tree / ".gitignore").write_text("sub/\n")
+    (tree / ".hidden.txt").write_text("urn:example:hidden\n")
+    return tree
+
+
+@pytest.mark.parametrize("args,sources", [
+    ((), ["d/a.txt"]),
+    (("--no-ignore",), ["d/a.txt", "d/sub/b.txt"]),
+    (("-u",), ["d/a.txt", "d/sub/b.txt"]),
+    (("--hidden",), ["d/.hidden.txt", "d/a.txt"]),
+    (("-uu",), ["d/.hidden.txt", "d/a.txt", "d/sub/b.txt"]),
+])
+def test_hidden_and_ignore_files(repo, args, sources):
+    assert out_lines(run("scan", "d", "-l", *args)) == sources
+
+
+@pytest.fixture()
+def linked(tmp_path, monkeypatch):
+    a = tmp_path / "t" / "a"
+    a.mkdir(parents=True)
+    (a / "one.txt").write_text("urn:isbn:0451450523\n")
+    (a / "loop").symlink_to("..")
+    (a / "alias.txt").symlink_to("one.txt")
+    (a / "dangling").symlink_to("nowhere")
+    (tmp_path / "t" / "b").symlink_to("a")
+    (tmp_path / "t" / "outside.txt").write_text("urn:ietf:rfc:2141\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path / "t"
+
+
+def test_links_are_not_followed_without_L(linked):
+    res = run("scan", "t/b", "-o", "x.parquet")
+    assert res.returncode == 0, res.stderr
+    files = pq.read_table("x.files.parquet").to_pylist()
+    assert [(f["source"], f["status"]) for f in files] == [("t/b/one.txt", "scanned")]
+
+
+def test_follow_lists_loops_and_dangling_links_as_skipped_and_never_leaves_the_tree(linked):
+    res = run("scan", "t/b", "-L", "-o", "x.parquet")
+    assert res.returncode == 0, res.stderr
+    files = {f["source"]: (f["status"], f["reason"]) for f in pq.read_table("x.files.parquet").to_pylist()}
+    assert files == {"t/b/dangling": ("skipped", "dangling symbolic link"),
+                     "t/b/loop": ("skipped", "symbolic link loop"),
+                     "t/b/one.txt": ("scanned", None)}     # alias.txt: the same file, scanned once
+    assert "urnscan: t/b/loop: skipped (symbolic link loop)" in res.stderr.decode()
+    assert b"skipped (" not in run("scan", "t/b", "-L", "-s").stderr
+
+
+def test_odd_file_names_never_break_a_line(tree, tmp_path):
+    odd = [os.fsencode(tree) + b"/caf\xe9.txt", os.fsencode(tree) + b"/two\nlines.txt"]
+    for name in odd:
+        with open(name, "wb") as fh:
+            fh.write(b"urn:isbn:0451450523\n")
+    res = run("scan", "d", "-o", str(tmp_path / "out.txt"))
+    assert res.returncode == 0 and b"Traceback" not in res.stderr
+    lines = (tmp_path / "out.txt").read_text(encoding="utf-8").splitlines()
+    assert "d/caf\\xe9.txt:1:1:urn:isbn:0451450523" in lines
+    assert "d/two\\nlines.txt:1:1:urn:isbn:0451450523" in lines
+    files = (tmp_path / "out.files.txt").read_text(encoding="utf-8").splitlines()
+    assert len(files) == 6 and all(line.count("\t") == 3 for line in files)
+    stdout = run("scan", "d")
+    assert stdout.returncode == 0 and b"d/caf\\xe9.txt:1:1:" in stdout.stdout
+    for fmt in ("jsonl", "parquet"):
+        res = run("scan", "d", "-o", str(tmp_path / f"all.{fmt}"))
+        assert res.returncode == 0 and b"Traceback" not in res.stderr
+
+
+# ---------------------------------------------------------------------------
+# Outputs: never read back, errors name the output
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("out", ["d/z/out.jsonl", "d/out.txt", "d/z/index.parquet", "d/ds/"])
+def test_the_run_never_reads_its_own_output(tree, out):
+    expected = len(HITS)
+    for extra in ((), ("--force",), ("--force", "--hidden")):
+        res = run("scan", "d", "-o", out, "-j", "1", *extra, timeout=120)
+        assert res.returncode == 0, res.stderr
+        assert f"{len(HITS)} hits" in res.stderr.decode()
+    if out.endswith(".parquet") or out.endswith("/"):
+        assert pq.read_table(out if not out.endswith("/") else out + "hits-00000.parquet").num_rows == expected
+    else:
+        assert len(open(out, encoding="utf-8").read().splitlines()) == expected
+
+
+def _limit_file_size():
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+@pytest.mark.parametrize("name", ["big.jsonl", "big.txt", "big.parquet"])
+def test_a_failed_write_names_the_output_not_its_temporary_file(tmp_path, name):
+    text = tmp_path / "in.txt"
+    text.write_text("".join(f"urn:example:n{i} " for i in range(20000)))
+    out = tmp_path / name
+    res = subprocess.run([*URNSCAN, "scan", str(text), "-o", str(out), "-C", "0"], capture_output=True,
+                         preexec_fn=_limit_file_size)
+    err = res.stderr.decode()
+    assert res.returncode == 1 and "Traceback" not in err
+    assert f"urnscan: error: {out}" in err and ".tmp" not in err, err
+    assert not out.exists() and not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+# ---------------------------------------------------------------------------
+# dedupe
+# ---------------------------------------------------------------------------
+
+
+def test_dedupe_on_what_is_not_an_index(tmp_path):
+    import pandas as pd
+
+    pd.DataFrame({"a": [1, 2]}).to_parquet(tmp_path / "other.parquet")
+    (tmp_path / "text.parquet").write_text("not parquet")
+    (tmp_path / "empty").mkdir()
+    for name, message in [("other.parquet", "not an urnscan index (no column 'source'"),
+                          ("text.parquet", "not a Parquet file"),
+                          ("empty", "no hits-*.parquet"),
+                          ("missing.parquet", "no such file")]:
+        res = run("dedupe", str(tmp_path / name))
+        err = res.stderr.decode()
+        assert res.returncode == 1 and message in err and "Traceback" not in err and "arrow" not in err.lower()
+
+
+def test_scan_and_import_never_load_pandas_and_dedupe_works(tree, tmp_path):
+    # (writing Parquet, pyarrow itself loads pandas at its first pa.array when it is installed)
+    probe = ("import sys, urnscan, urnscan.cli as c\n"
+             "assert 'pandas' not in sys.modules\n"
+             f"c.main(['scan', 'd', '-q', '-o', {str(tmp_path / 'i.jsonl')!r}])\n"
+             "assert 'pandas' not in sys.modules, 'scan imported pandas'\n")
+    probe_run = subprocess.run([sys.executable, "-c", probe], capture_output=True)
+    assert probe_run.returncode == 0, probe_run.stderr
+    assert run("scan", "d", "-q", "-o", str(tmp_path / "i.parquet")).returncode == 0
+    res = run("dedupe", str(tmp_path / "i.parquet"))
+    assert res.returncode == 0 and "urn:isbn:9780451450524" in res.stdout.decode()
+    assert res.stderr.decode() == "urnscan dedupe: 1 group at level 'ns' (2 citations)\n"
+
+
+def test_pandas_is_a_dependency():
+    import tomllib
+    from pathlib import Path
+
+    meta = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())
+    assert any(d.startswith("pandas") for d in meta["project"]["dependencies"])
+
+
+# ---------------------------------------------------------------------------
+# The progress line and the hit lines share one terminal
+# ---------------------------------------------------------------------------
+
+
+def _render(raw: str):
+    """The lines a terminal shows for ``raw`` (CR, LF, erase-line, SGR)."""
+    lines, line, col = [], [], 0
+    for token in re.findall(r"\033\[[0-9;]*[A-Za-z]|\r|\n|[^\033\r\n]+", raw):
+        if token == "\r":
+            col = 0
+        elif token == "\n":
+            lines.append("".join(line))
+            line, col = [], 0
+        elif token.startswith("\033["):
+            if token.endswith("K"):
+                del line[col:]
+        else:
+            for ch in token:
+                if col < len(line):
+                    line[col] = ch
+                else:
+                    line.append(ch)
+                col += 1
+    if line:
+        lines.append("".join(line))
+    return lines
+
+
+def test_progress_never_garbles_hit_lines_on_a_terminal(tmp_path):
+    import pty
+
+    corpus = tmp_path / "big"
+    corpus.mkdir()
+    filler = ("lorem ipsum dolor sit amet " * 40 + "\n").encode()
+    for i in range(40):
+        body = filler * 500
+        (corpus / f"f{i:02d}.txt").write_bytes(
+            f"urn:example:first-{i}\n".encode() + body + f"end urn:example:last-{i}\n".encode())
+    expected = out_lines(run("scan", str(corpus), "-j", "1"))
+    assert len(expected) == 80
+    master, slave = pty.openpty()
+    chunks = []
+
+    def pump():
+        while True:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            chunks.append(data)
+
+    reader = threading.Thread(target=pump)
+    reader.start()
+    try:
+        proc = subprocess.Popen([*URNSCAN, "scan", str(corpus), "-j", "1", "--color", "never"],
+                                stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
+        proc.wait(timeout=300)
+    finally:
+        os.close(slave)
+        reader.join(timeout=30)
+        os.close(master)
+    raw = b"".join(chunks).decode("utf-8", "replace")
+    assert proc.returncode == 0
+    assert raw.count("\rurnscan: ") >= 2, "the progress line never showed"
+    shown = _render(raw)
+    hit_lines = [line for line in shown if line.startswith(str(corpus))]
+    assert hit_lines == expected          # every hit line intact, in order, none garbled
+    assert shown[-1].startswith("urnscan: 40 inputs")

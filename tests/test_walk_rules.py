@@ -1,0 +1,110 @@
+"""Walking the ripgrep way: hidden files, .ignore / .gitignore, symbolic links."""
+import os
+
+import pytest
+
+from urnscan.sources import expand_inputs
+
+
+def listed(*args, **kw):
+    return [(r.path, r.status, r.skipped) for r in expand_inputs(list(args), **kw)]
+
+
+def paths(*args, **kw):
+    return [r.path for r in expand_inputs(list(args), **kw)]
+
+
+@pytest.fixture()
+def repo(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    files = {
+        ".git/HEAD": "ref", ".gitignore": "*.log\nbuild/\n!keep.log\n/top-only.txt\n",
+        ".ignore": "secret*\n", "a.txt": "x", "debug.log": "x", "keep.log": "x",
+        "top-only.txt": "x", "build/out.txt": "x", "src/top-only.txt": "x",
+        "src/.gitignore": "!debug.log\n", "src/debug.log": "x", "src/secret.txt": "x",
+        "src/.hidden.txt": "x", ".hidden/inner.txt": "x",
+        "src/.ignore": "!secret.txt\n",
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    return root
+
+
+# (walk options, files listed)
+CASES = [
+    (dict(hidden=False, ignore_files=True),
+     ["repo/a.txt", "repo/keep.log", "repo/src/debug.log", "repo/src/secret.txt",
+      "repo/src/top-only.txt"]),
+    (dict(hidden=True, ignore_files=True),
+     [".git/HEAD", ".gitignore", ".hidden/inner.txt", ".ignore", "a.txt", "keep.log",
+      "src/.gitignore", "src/.hidden.txt", "src/.ignore", "src/debug.log", "src/secret.txt",
+      "src/top-only.txt"]),
+    (dict(hidden=False, ignore_files=False),
+     ["repo/a.txt", "repo/build/out.txt", "repo/debug.log", "repo/keep.log", "repo/src/debug.log",
+      "repo/src/secret.txt", "repo/src/top-only.txt", "repo/top-only.txt"]),
+]
+
+
+@pytest.mark.parametrize("options,expected", CASES)
+def test_hidden_and_ignore_rules(repo, options, expected):
+    expected = [p if p.startswith("repo/") else "repo/" + p for p in expected]
+    assert paths("repo", **options) == expected
+
+
+def test_gitignore_counts_only_in_a_git_work_tree(repo):
+    os.rename(repo / ".git", repo / "not-git")
+    (repo / "secret.txt").write_text("x")
+    got = paths("repo", hidden=False, ignore_files=True)
+    assert "repo/debug.log" in got and "repo/build/out.txt" in got     # .gitignore: no effect
+    assert "repo/secret.txt" not in got                                # .ignore: still applies
+
+
+def test_rules_of_parent_directories_apply(repo):
+    # walking repo/src alone: the .gitignore and .ignore of repo still count
+    (repo / "src" / "secret2.txt").write_text("x")
+    got = paths("repo/src", hidden=False, ignore_files=True)
+    assert "repo/src/secret2.txt" not in got and "repo/src/secret.txt" in got
+
+
+def test_named_files_are_scanned_whatever_the_rules(repo):
+    assert paths("repo/debug.log", "repo/src/.hidden.txt", hidden=False, ignore_files=True) == [
+        "repo/debug.log", "repo/src/.hidden.txt"]
+
+
+@pytest.fixture()
+def links(tmp_path, monkeypatch):
+    top = tmp_path / "top"
+    (top / "a").mkdir(parents=True)
+    (top / "a" / "one.txt").write_text("x")
+    (top / "a" / "loop").symlink_to("..")
+    (top / "b").symlink_to("a")
+    (top / "a" / "alias.txt").symlink_to("one.txt")
+    (tmp_path / "outside.txt").write_text("x")
+    (top / "a" / "out.txt").symlink_to(tmp_path / "outside.txt")
+    (top / "a" / "dangling").symlink_to("nowhere")
+    monkeypatch.chdir(tmp_path)
+    return top
+
+
+def test_links_are_not_followed_by_default_the_ripgrep_way(links):
+    assert listed("top/b", follow_symlinks=False) == [("top/b/one.txt", None, False)]
+
+
+def test_followed_links_never_leave_the_tree_and_each_file_is_listed_once(links):
+    # b -> a and a/loop -> ..: the walk of top/b never reaches top's other entries
+    assert listed("top/b", follow_symlinks=True) == [
+        ("top/b/dangling", "dangling symbolic link", True),
+        ("top/b/loop", "symbolic link loop", True),
+        ("top/b/one.txt", None, False),
+        ("top/b/out.txt", None, False),          # a link to a file outside: listed
+    ]
+    got = listed("top", follow_symlinks=True)
+    assert [p for p, _, _ in got].count("top/a/one.txt") == 1
+    assert not any(p.startswith("top/b/") for p, _, _ in got)   # b: a directory walked already
+
+
+def test_skip_refuses_files(links):
+    refused = paths("top/a", follow_symlinks=False, skip=lambda p: p.endswith("one.txt"))
+    assert refused == []

@@ -1,0 +1,97 @@
+"""``.ignore`` and ``.gitignore`` rules, applied the way ripgrep and git do.
+
+:class:`IgnoreRules` is an immutable chain of the ignore files that govern
+one directory of a walk: those of the directory itself and of each of its
+parents.  A deeper file's decision wins over a shallower one's; in one
+directory ``.ignore`` wins over ``.gitignore``; within one file the last
+matching pattern wins and ``!pattern`` re-includes (gitignore(5), "PATTERN
+FORMAT").  ``.gitignore`` files count only inside a git work tree (a
+directory holding ``.git``, or below one), as in ripgrep; ``.ignore`` files
+count everywhere.  The pattern syntax is gitignore's, matched by
+``pathspec`` (the maintained implementation of it; ``**``, anchoring,
+character classes and escapes are easy to get subtly wrong).
+"""
+from __future__ import annotations
+
+import os
+from typing import Tuple
+
+__all__ = ["IgnoreRules", "GITIGNORE", "IGNORE"]
+
+GITIGNORE = ".gitignore"
+IGNORE = ".ignore"
+#: ignore files larger than this are not read (a runaway file is no rule set)
+MAX_IGNORE_FILE_BYTES = 1 << 20
+
+
+def _spec(path: str):
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_IGNORE_FILE_BYTES)
+    except OSError:
+        return None
+    lines = data.decode("utf-8", "surrogateescape").splitlines()
+    if not any(line.strip() and not line.startswith("#") for line in lines):
+        return None
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+class IgnoreRules:
+    """The ignore files of a directory and its parents (see module docs).
+
+    A layer is ``(prefix, strip, spec)``: a walk path ``rel`` is
+    ``prefix + rel[strip:]`` relative to the directory of that file.
+    """
+
+    __slots__ = ("layers", "in_git")
+
+    def __init__(self, layers: Tuple[tuple, ...] = (), in_git: bool = False):
+        self.layers = layers
+        self.in_git = in_git
+
+    @classmethod
+    def above(cls, top: str) -> "IgnoreRules":
+        """The rules that the parents of the directory ``top`` give it."""
+        here = os.path.abspath(top)
+        chain = []  # (parent directory, path of top relative to it), deepest first
+        rel = ""
+        while os.path.dirname(here) != here:
+            rel = os.path.basename(here) + ("/" + rel if rel else "")
+            here = os.path.dirname(here)
+            chain.append((here, rel))
+        # .gitignore files count from the top of the work tree down
+        git_top = next((d for d, _ in chain if os.path.lexists(os.path.join(d, ".git"))), None)
+        layers = []
+        in_git = False
+        for directory, rel in reversed(chain):  # shallowest first
+            in_git = in_git or directory == git_top
+            for name in ((GITIGNORE, IGNORE) if in_git else (IGNORE,)):
+                spec = _spec(os.path.join(directory, name))
+                if spec is not None:
+                    layers.append((rel + "/", 0, spec))
+        return cls(tuple(layers), in_git)
+
+    def entering(self, path: str, rel: str) -> "IgnoreRules":
+        """The rules inside the directory ``path`` (``rel`` in the walk)."""
+        in_git = self.in_git or os.path.lexists(os.path.join(path, ".git"))
+        strip = len(rel) + 1 if rel else 0
+        added = []
+        for name in ((GITIGNORE, IGNORE) if in_git else (IGNORE,)):
+            spec = _spec(os.path.join(path, name))
+            if spec is not None:
+                added.append(("", strip, spec))
+        if not added and in_git == self.in_git:
+            return self
+        return IgnoreRules(self.layers + tuple(added), in_git)
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        """Whether the walk path ``rel`` is ignored."""
+        for prefix, strip, spec in reversed(self.layers):
+            path = prefix + rel[strip:] + ("/" if is_dir else "")
+            include = spec.check_file(path).include
+            if include is not None:
+                return include
+        return False
+
