@@ -91,6 +91,7 @@ from .sinks.parquet import (
 from .sinks.schema import FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, _clean, files_to_record_batch, hits_to_record_batch
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, InputRef, expand_inputs, looks_binary
+from .sources.documents import container_kind
 
 __all__ = [
     "DaskScan", "WriteResult", "scan_paths", "hits_dataframe", "scan_documents", "scan_text_column",
@@ -231,7 +232,8 @@ def _plan(refs: Iterable[InputRef], cwd: str, split_bytes: int, partition_bytes:
                     head = fh.read(65536)
             except OSError:
                 head = b""  # the worker reports the error
-            if head and not head.startswith(_MAGIC) and not looks_binary(head):
+            if (head and not head.startswith(_MAGIC) and not looks_binary(head)
+                    and container_kind(head, ref.path) is None):
                 close_group()
                 parts = max(2, size // split_bytes)
                 plan.append(_Split(ref, tuple(plan_ranges(here, size, parts, split_bytes))))
@@ -298,7 +300,7 @@ def _emit_range(result: RangeResult, state: StitchState, options: ScanOptions, s
 
 def _split_status(source: str, size: int, *counts: Tuple[int, int]) -> List[FileStatus]:
     return [FileStatus(source, SCANNED, None, size, None, None,
-                       sum(c[0] for c in counts), sum(c[1] for c in counts))]
+                       sum(c[0] for c in counts), sum(c[1] for c in counts), documents=1)]
 
 
 def _docs_table(docs: Iterable[Any], options: ScanOptions, valid_only: bool) -> pa.Table:

@@ -226,7 +226,7 @@ class _ZstandardStream:
                     self._done = True  # a clean end, between frames
                     break
                 self._reader = self._dctx.stream_reader(
-                    self._FrameInput(self._raw, self._frames), read_size=self._raw.read_size,
+                    self._FrameInput(self._raw, self._frames), read_size=COMPRESSED_BLOCK,
                     read_across_frames=False, closefd=False)
             try:
                 out = self._reader.read(n)
@@ -290,6 +290,11 @@ def _decoder_factory(fmt: _Format) -> Callable[[], object]:
     return _zstd_factory()
 
 
+#: Compressed input is read this much at a time, so that the ratio limit
+#: (:mod:`.limits`) sees the input consumed closely.
+COMPRESSED_BLOCK = 64 * 1024
+
+
 class _Decompressed:
     """``read(n)`` over a compressed stream of one or more members."""
 
@@ -334,7 +339,7 @@ class _Decompressed:
                     return b""
             dec = self._dec
             if dec.needs_input:
-                data = self._raw.read()
+                data = self._raw.read(COMPRESSED_BLOCK)
                 if not data:
                     raise self._source_error(
                         f"truncated {self._fmt.name} data (unexpected end of input)")
