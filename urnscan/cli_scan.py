@@ -13,6 +13,7 @@ from .errors import SinkError
 from .model import PROFILES
 from .runner import ScanConfig, default_jobs, iter_inputs, run_scan
 from .scanner import DEFAULT_MAX_URN_LENGTH, _options
+from .sources.limits import DEFAULT_MAX_RATIO
 from .sinks.status import SKIPPED_BINARY, FileStatus
 
 FORMATS = ("parquet", "jsonl", "text")
@@ -51,6 +52,10 @@ def add_scan(sub) -> None:
                    help="worker processes (default: all cores)")
     p.add_argument("--max-urn-length", type=int, default=DEFAULT_MAX_URN_LENGTH, metavar="N",
                    help="longer candidates are reported as over-long (default: %(default)s)")
+    p.add_argument("--max-ratio", type=float, default=DEFAULT_MAX_RATIO, metavar="N",
+                   help="stop decompressing an input (gzip, bz2, xz, zstd, zip members, decoded documents) "
+                        "whose output exceeds N times its input beyond 16 MiB: a decompression bomb; "
+                        "0 turns the check off (default: %(default)g)")
     p.add_argument("--registry", metavar="FILE",
                    help="a newer IANA URN namespace registry (urn-namespaces.xml, or JSON from "
                         "tools/build_registry.py) for namespace_status, instead of the shipped snapshot; "
@@ -88,8 +93,10 @@ def run_scan_command(args) -> int:
         options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length)
     except ValueError as exc:
         return _usage(str(exc))
+    if args.max_ratio < 0:
+        return _usage("--max-ratio must be 0 (no limit) or positive")
     jobs = args.jobs or default_jobs()
-    config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only)
+    config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only, max_ratio=args.max_ratio)
     if args.paths.count("-") > 1:
         return _usage("'-' (stdin) can be given once")
     if args.registry:
@@ -107,6 +114,7 @@ def run_scan_command(args) -> int:
         "command": "scan", "paths": args.paths, "profile": options.profile, "trim": options.trim,
         "fold": options.fold, "max_urn_length": options.max_urn_length, "valid_only": args.valid_only,
         "include": args.include, "exclude": args.exclude, "jobs": jobs, "offsets": "bytes",
+        "max_ratio": args.max_ratio,
         "registry": args.registry or "shipped snapshot", "registry_date": default_registry().date,
     }
     if args.dask:
@@ -165,7 +173,8 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
         except (OSError, TimeoutError, ValueError) as exc:
             return _usage(f"cannot reach the Dask scheduler {args.dask!r}: {exc}")
         scan = distributed.scan_paths(args.paths, options=config.options, valid_only=config.valid_only,
-                                      include=args.include, exclude=args.exclude, split_bytes=config.split_bytes)
+                                      include=args.include, exclude=args.exclude, split_bytes=config.split_bytes,
+                                      max_ratio=config.max_ratio)
         result = distributed.write_dataset(scan, args.output, force=args.force, params=params)
     summary = result.summary
     if not args.quiet:

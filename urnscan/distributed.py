@@ -92,6 +92,7 @@ from .sinks.schema import FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, _clean, file
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, InputRef, expand_inputs, looks_binary
 from .sources.documents import container_kind
+from .sources.limits import DEFAULT_MAX_RATIO
 
 __all__ = [
     "DaskScan", "WriteResult", "scan_paths", "hits_dataframe", "scan_documents", "scan_text_column",
@@ -378,13 +379,16 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
                options: ScanOptions = ScanOptions(), valid_only: bool = False,
                include: Sequence[str] = (), exclude: Sequence[str] = (),
                split_bytes: int = DEFAULT_SPLIT_BYTES, partition_bytes: int = DEFAULT_PARTITION_BYTES,
-               chunk_size: int = DEFAULT_CHUNK_SIZE, follow_symlinks: bool = True) -> DaskScan:
+               chunk_size: int = DEFAULT_CHUNK_SIZE, follow_symlinks: bool = True,
+               max_ratio: float = DEFAULT_MAX_RATIO) -> DaskScan:
     """Plan the scan of files, directories and globs on Dask.
 
     The inputs are expanded here, as ``urnscan scan`` expands them; the
     files are read by the workers (see the module docs: the paths must be
     visible to them).  A plain file of at least ``2 * split_bytes`` bytes
-    is scanned in ranges of about ``split_bytes``.
+    is scanned in ranges of about ``split_bytes``.  Containers (mail and
+    web archives, zip files, PDFs) are scanned whole, document by document;
+    ``max_ratio`` is the decompression ratio limit (:mod:`urnscan.sources.limits`).
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -395,7 +399,7 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
         raise ValueError("split_bytes and partition_bytes must be positive")
     cwd = os.getcwd()
     config = ScanConfig(options=options, jobs=1, valid_only=valid_only, chunk_size=chunk_size,
-                        split_bytes=split_bytes)
+                        split_bytes=split_bytes, max_ratio=max_ratio)
     refs = expand_inputs(paths, include=include, exclude=exclude, follow_symlinks=follow_symlinks)
     tables: List[Any] = []
     statuses: List[Any] = []

@@ -68,6 +68,11 @@ class _ZlibGzip:
         return out
 
     @property
+    def pending(self) -> int:
+        """Input bytes taken but not decompressed yet."""
+        return len(self._tail)
+
+    @property
     def eof(self) -> bool:
         return self._d.eof
 
@@ -310,6 +315,12 @@ class _Decompressed:
 
     def _error(self, what: str) -> SourceError:
         return self._source_error(f"corrupt {self._fmt.name} data: {what}")
+
+    @property
+    def pending(self) -> int:
+        """Input bytes read but not decompressed yet, where the decoder tells
+        (zlib does; bz2 and lzma keep theirs inside)."""
+        return getattr(self._dec, "pending", 0)
 
     def _start_member(self) -> bool:
         """Position at the next member; False at a clean end of the stream."""

@@ -135,6 +135,11 @@ class _Raw:
         self.count += len(data)
         return bytes(data)
 
+    @property
+    def pending(self) -> int:
+        """Bytes read from the stream and pushed back."""
+        return len(self._pushback)
+
     def unread(self, data: bytes) -> None:
         if data:
             self._pushback = data + self._pushback
@@ -298,9 +303,10 @@ class ChunkReader:
         data = self._stream.read(self.chunk_size)
         if self.compression is not None:
             self._decoded += len(data)
-            if not self.limit.allows(self._decoded, self._raw.count):
+            consumed = self._raw.count - self._raw.pending - getattr(self._stream, "pending", 0)
+            if not self.limit.allows(self._decoded, consumed):
                 raise _source_error(self.path, self.limit.reason(
-                    f"{self.compression} data", self._decoded, self._raw.count), LimitError)
+                    f"{self.compression} data", self._decoded, consumed), LimitError)
         return data
 
     def peek(self) -> bytes:

@@ -67,18 +67,25 @@ def warc_documents(stream: BinaryIO, chunk_size: int) -> Iterator[Document]:
         if declared_binary(content_type):
             yield Document(doc_id, (), skipped="binary")
             continue
-        yield Document(doc_id, _payload(record.content_stream(), chunk_size), charset=_charset(content_type),
+        yield Document(doc_id, _payload(record, chunk_size), charset=_charset(content_type),
                        encoded_size=record.length)
 
 
-def _payload(payload, chunk_size: int) -> Iterator[bytes]:
+def _payload(record, chunk_size: int) -> Iterator[bytes]:
+    payload = record.content_stream()
     try:
         while True:
             data = payload.read(chunk_size)
             if not data:
-                return
+                break
             yield data
-    except SourceError:
-        raise
     except (OSError, ValueError, EOFError) as exc:  # zlib.error and brotli errors are ValueErrors or OSErrors
         raise SourceError(f"corrupt WARC record payload: {exc}") from exc
+    # warcio stops quietly at the end of the input: a record shorter than
+    # its Content-Length is a truncated file (what a decoder left unread,
+    # such as the end of a chunked body, is read first)
+    raw = record.raw_stream
+    while raw.read(chunk_size):
+        pass
+    if getattr(raw, "limit", 0) > 0:
+        raise SourceError("truncated WARC data (a record ends before its Content-Length)")
