@@ -97,6 +97,17 @@ def _warc_gz() -> bytes:
                           for i in (1, 2)])
 
 
+def _warc_chunked_gzip() -> bytes:
+    """A response with ``Transfer-Encoding: chunked`` and ``Content-Encoding:
+    gzip`` (both undone before scanning) and a windows-1252 page."""
+    body = gzip.compress(f"<p>caf\xe9 {ISBN}</p>".encode("cp1252"), mtime=0)
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in (body[:10], body[10:])) + b"0\r\n\r\n"
+    head = ("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\n"
+            "Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n\r\n").encode()
+    return warc_record("response", 1, head + chunked, uri="https://example.org/c",
+                       content_type="application/http; msgtype=response")
+
+
 def _utf(codec: str, bom: bytes):
     def build() -> bytes:
         return bom + f'<?xml version="1.0"?>\n<ns xmlns="{RFC}">é {ISBN}</ns>\n'.encode(codec)
@@ -117,6 +128,7 @@ CASES = [
     ("crawl.wet.gz", _warc_gz, [("https://example.org/same", ISBN),
                                 ("https://example.org/same <urn:uuid:00000000-0000-4000-8000-000000000002>",
                                  ISBN)], "warc", 2, 0),
+    ("chunked.warc", _warc_chunked_gzip, [("https://example.org/c", ISBN)], "warc", 1, 0),
     ("two.pdf", lambda: pdf([f"see {ISBN} here", f"and {RFC}."]),
      [("page=1", ISBN), ("page=2", RFC)], "pdf", 2, 0),
     ("le16.xml", _utf("utf-16-le", codecs.BOM_UTF16_LE), [(None, RFC), (None, ISBN)], None, 1, 0),
