@@ -24,7 +24,7 @@ def test_notebook_runs_top_to_bottom():
             text.append(out.get("text", "") + out.get("data", {}).get("text/plain", ""))
             images += "image/png" in out.get("data", {})
     joined = "\n".join(text)
-    assert "7 scanned" in joined and "bad-percent-encoding" in joined
+    assert "10 scanned" in joined and "bad-percent-encoding" in joined
     assert "urn:isbn:9780451450524" in joined and "isbn-10-to-13" in joined
     assert images >= 2
     # the first plot draws a bar of every status its legend names, red ones included

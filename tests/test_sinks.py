@@ -142,7 +142,8 @@ def test_nullability(column, nullable):
 
 def test_files_schema():
     assert FILES_SCHEMA.names == ["source", "status", "reason", "bytes", "compressed_bytes",
-                                  "compression", "hits", "valid_hits"]
+                                  "compression", "hits", "valid_hits", "container", "documents",
+                                  "skipped_documents"]
     assert pa.types.is_dictionary(FILES_SCHEMA.field("status").type)
     assert pa.types.is_dictionary(FILES_SCHEMA.field("compression").type)
 
@@ -577,7 +578,8 @@ def test_jsonl_file_statuses_go_to_their_own_stream():
     rows = [json.loads(x) for x in files.getvalue().splitlines()]
     assert rows[0] == {"source": "corpus/logo.png", "status": "skipped-binary",
                        "reason": None, "bytes": 0, "compressed_bytes": 0,
-                       "compression": None, "hits": 0, "valid_hits": 0}
+                       "compression": None, "hits": 0, "valid_hits": 0, "container": None,
+                       "documents": 0, "skipped_documents": 0}
     assert rows[1]["reason"] == "truncated gzip data"
 
 

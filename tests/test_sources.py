@@ -133,13 +133,16 @@ def test_short_or_lookalike_plain_inputs_are_read_as_they_are(tmp_path, text):
 
 
 def test_decompression_output_is_bounded_by_the_chunk_size(tmp_path):
-    """A highly compressible input never produces a chunk above chunk_size."""
+    """A highly compressible input never produces a chunk above chunk_size
+    (with the ratio limit off: 20 MiB of zeros is over it)."""
+    from urnscan.sources.limits import NO_LIMIT
+
     data = b"\0" * (20 << 20)
     for compress in (gzip.compress, bz2.compress, lzma.compress):
         path = tmp_path / "zeros"
         path.write_bytes(compress(data))
         total = 0
-        with open_chunks(str(path), 65536) as reader:
+        with open_chunks(str(path), 65536, NO_LIMIT) as reader:
             for chunk in reader:
                 assert len(chunk) <= 65536
                 total += len(chunk)
@@ -722,9 +725,11 @@ def test_zstd_skippable_frames_and_trailing_garbage():
 
 def test_zstd_output_is_bounded_by_the_chunk_size():
     zstandard = pytest.importorskip("zstandard")
+    from urnscan.sources.limits import NO_LIMIT
+
     blob = zstandard.ZstdCompressor(level=19).compress(b"\0" * (50 << 20))
     total = 0
-    with open_chunks(io.BytesIO(blob), 65536) as reader:
+    with open_chunks(io.BytesIO(blob), 65536, NO_LIMIT) as reader:
         for chunk in reader:
             assert len(chunk) <= 65536
             total += len(chunk)

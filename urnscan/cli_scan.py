@@ -16,6 +16,7 @@ from .runner import ScanConfig, default_jobs, run_scan
 from .scanner import DEFAULT_MAX_URN_LENGTH, _options
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, expand_inputs
+from .sources.limits import DEFAULT_MAX_RATIO
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -81,6 +82,10 @@ def add_scan(sub) -> None:
                       help="a newer IANA URN namespace registry (urn-namespaces.xml, or JSON from "
                            "tools/build_registry.py) for namespace_status, instead of the shipped snapshot; "
                            "the same as setting URNSCAN_REGISTRY (on a Dask cluster, set that on the workers)")
+    what.add_argument("--max-ratio", type=float, default=DEFAULT_MAX_RATIO, metavar="N",
+                      help="stop decompressing an input (gzip, bz2, xz, zstd, zip members, decoded documents) "
+                           "whose output exceeds N times its input beyond 16 MiB: a decompression bomb; "
+                           "0 turns the check off (default: %(default)g)")
     walk = p.add_argument_group("which files")
     walk.add_argument("--include", action="append", default=[], metavar="GLOB",
                       help="scan only files matching GLOB (repeatable; name or relative path)")
@@ -159,8 +164,10 @@ def run_scan_command(args) -> int:
         options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context)
     except ValueError as exc:
         return _usage(str(exc).replace("context must", "--context must"))
+    if args.max_ratio < 0:
+        return _usage("--max-ratio must be 0 (no limit) or positive")
     jobs = args.jobs or default_jobs()
-    config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only)
+    config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only, max_ratio=args.max_ratio)
     if args.registry:
         from .errors import UrnscanError
         from .namespaces.registry import REGISTRY_ENV, load_registry
@@ -179,7 +186,7 @@ def run_scan_command(args) -> int:
         "command": "scan", "paths": args.paths, "profile": options.profile, "trim": options.trim,
         "fold": options.fold, "max_urn_length": options.max_urn_length, "valid_only": args.valid_only,
         "include": args.include, "exclude": args.exclude, **walk, "context": options.context,
-        "jobs": jobs, "offsets": "bytes",
+        "jobs": jobs, "offsets": "bytes", "max_ratio": args.max_ratio,
         "registry": args.registry or "shipped snapshot", "registry_date": default_registry().date,
     }
     if args.dask:
@@ -367,7 +374,7 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
             return _usage(f"cannot reach the Dask scheduler {args.dask!r}: {exc}")
         scan = distributed.scan_paths(args.paths, options=config.options, valid_only=config.valid_only,
                                       include=args.include, exclude=args.exclude, split_bytes=config.split_bytes,
-                                      follow_symlinks=args.follow)
+                                      follow_symlinks=args.follow, max_ratio=config.max_ratio)
         result = distributed.write_dataset(scan, args.output, force=args.force, params=params)
     report = _Report(args, sys.stderr)
     report.progress = None

@@ -91,6 +91,8 @@ from .sinks.parquet import (
 from .sinks.schema import FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, _clean, files_to_record_batch, hits_to_record_batch
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, InputRef, expand_inputs, looks_binary
+from .sources.documents import container_kind
+from .sources.limits import DEFAULT_MAX_RATIO
 
 __all__ = [
     "DaskScan", "WriteResult", "scan_paths", "hits_dataframe", "scan_documents", "scan_text_column",
@@ -231,7 +233,8 @@ def _plan(refs: Iterable[InputRef], cwd: str, split_bytes: int, partition_bytes:
                     head = fh.read(65536)
             except OSError:
                 head = b""  # the worker reports the error
-            if head and not head.startswith(_MAGIC) and not looks_binary(head):
+            if (head and not head.startswith(_MAGIC) and not looks_binary(head)
+                    and container_kind(head, ref.path) is None):
                 close_group()
                 parts = max(2, size // split_bytes)
                 plan.append(_Split(ref, tuple(plan_ranges(here, size, parts, split_bytes))))
@@ -300,7 +303,7 @@ def _emit_range(result: RangeResult, state: StitchState, options: ScanOptions, s
 
 def _split_status(source: str, size: int, *counts: Tuple[int, int]) -> List[FileStatus]:
     return [FileStatus(source, SCANNED, None, size, None, None,
-                       sum(c[0] for c in counts), sum(c[1] for c in counts))]
+                       sum(c[0] for c in counts), sum(c[1] for c in counts), documents=1)]
 
 
 def _docs_table(docs: Iterable[Any], options: ScanOptions, valid_only: bool) -> pa.Table:
@@ -378,13 +381,16 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
                options: ScanOptions = ScanOptions(), valid_only: bool = False,
                include: Sequence[str] = (), exclude: Sequence[str] = (),
                split_bytes: int = DEFAULT_SPLIT_BYTES, partition_bytes: int = DEFAULT_PARTITION_BYTES,
-               chunk_size: int = DEFAULT_CHUNK_SIZE, follow_symlinks: bool = True) -> DaskScan:
+               chunk_size: int = DEFAULT_CHUNK_SIZE, follow_symlinks: bool = True,
+               max_ratio: float = DEFAULT_MAX_RATIO) -> DaskScan:
     """Plan the scan of files, directories and globs on Dask.
 
     The inputs are expanded here, as ``urnscan scan`` expands them; the
     files are read by the workers (see the module docs: the paths must be
     visible to them).  A plain file of at least ``2 * split_bytes`` bytes
-    is scanned in ranges of about ``split_bytes``.
+    is scanned in ranges of about ``split_bytes``.  Containers (mail and
+    web archives, zip files, PDFs) are scanned whole, document by document;
+    ``max_ratio`` is the decompression ratio limit (:mod:`urnscan.sources.limits`).
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -395,7 +401,7 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
         raise ValueError("split_bytes and partition_bytes must be positive")
     cwd = os.getcwd()
     config = ScanConfig(options=options, jobs=1, valid_only=valid_only, chunk_size=chunk_size,
-                        split_bytes=split_bytes)
+                        split_bytes=split_bytes, max_ratio=max_ratio)
     refs = expand_inputs(paths, include=include, exclude=exclude, follow_symlinks=follow_symlinks)
     tables: List[Any] = []
     statuses: List[Any] = []

@@ -35,3 +35,8 @@ class SourceError(UrnscanError, OSError):
 
 class SinkError(UrnscanError, OSError):
     """Output could not be written (exists without --force, disk full...)."""
+
+
+class LimitError(SourceError):
+    """Decoded content outgrew a documented limit (a decompression bomb):
+    reading stopped there, and what was found before is kept."""

@@ -20,7 +20,9 @@ from .model import Hit
 from .ranges import Range, plan_ranges, scan_range, stitch
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
-from .sources import InputRef, expand_inputs, looks_binary, open_chunks
+from .sources import InputRef, expand_inputs, looks_binary
+from .sources.documents import container_kind, open_documents
+from .sources.limits import DEFAULT_MAX_RATIO, DecompressionLimit
 
 #: a plain file at least twice this size is split into byte ranges
 #: (the environment variable URNSCAN_SPLIT_BYTES overrides it)
@@ -36,6 +38,8 @@ class ScanConfig(NamedTuple):
     valid_only: bool = False
     chunk_size: int = DEFAULT_CHUNK_SIZE
     split_bytes: int = DEFAULT_SPLIT_BYTES
+    #: decompression ratio limit (urnscan.sources.limits); 0 turns it off
+    max_ratio: float = DEFAULT_MAX_RATIO
 
 
 class Summary(NamedTuple):
@@ -53,39 +57,44 @@ Progress = Callable[[int, int, int], None]  # (files done, bytes done, hits)
 
 def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], None],
                on_bytes: Optional[Callable[[int], None]] = None) -> FileStatus:
-    """Stream one input into ``emit``; return its status (never raises a
-    :class:`SourceError`: a failure becomes the status, and hits found before
-    it have been emitted)."""
+    """Stream one input, document by document (a plain input is one
+    document; see :mod:`urnscan.sources.documents`), into ``emit``; return
+    its status (never raises a :class:`SourceError`: a failure becomes the
+    status, and hits found before it have been emitted)."""
     if not ref.ok:
         return _not_scanned(ref)
-    hits = valid = 0
-    reader = None
+    hits = valid = scanned = 0
+    docs = None
     try:
-        with open_chunks(ref, chunk_size=config.chunk_size) as reader:
-            if reader.is_binary:
-                return FileStatus(ref.path, SKIPPED_BINARY, "binary content", reader.bytes_out,
-                                  _compressed(reader), reader.compression)
-            scanner = ByteScanner(ref.path, config.options)
-            for chunk in reader:
-                found = _keep(scanner.feed(chunk), config.valid_only)
+        with open_documents(ref, config.chunk_size, DecompressionLimit(config.max_ratio)) as docs:
+            if docs.skip_reason is not None:
+                return FileStatus(ref.path, SKIPPED_BINARY, docs.skip_reason, 0, _compressed(docs),
+                                  docs.compression, container=docs.container, skipped_documents=1)
+            for doc in docs:
+                scanner = ByteScanner(ref.path, config.options)
+                for chunk in doc.chunks:
+                    scanned += len(chunk)
+                    found = _keep(scanner.feed(chunk), config.valid_only, doc.id)
+                    if found:
+                        hits += len(found)
+                        valid += sum(1 for h in found if h.valid)
+                        emit(found)
+                    if on_bytes is not None:
+                        on_bytes(len(chunk))
+                found = _keep(scanner.finish(), config.valid_only, doc.id)
                 if found:
                     hits += len(found)
                     valid += sum(1 for h in found if h.valid)
                     emit(found)
-                if on_bytes is not None:
-                    on_bytes(len(chunk))
-            found = _keep(scanner.finish(), config.valid_only)
-            if found:
-                hits += len(found)
-                valid += sum(1 for h in found if h.valid)
-                emit(found)
-            return FileStatus(ref.path, SCANNED, None, reader.bytes_out, _compressed(reader), reader.compression,
-                              hits, valid)
+            return FileStatus(ref.path, SCANNED, docs.skipped_summary(), scanned, _compressed(docs),
+                              docs.compression, hits, valid, docs.container, docs.documents,
+                              sum(docs.skipped.values()))
     except SourceError as exc:
-        done = reader.bytes_out if reader is not None else 0
-        return FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc), done,
-                          _compressed(reader) if reader is not None else None,
-                          reader.compression if reader is not None else None, hits, valid)
+        if docs is None:
+            return FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc))
+        return FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc), scanned,
+                          _compressed(docs), docs.compression, hits, valid, docs.container,
+                          docs.documents, sum(docs.skipped.values()))
 
 
 def _not_scanned(ref: InputRef) -> FileStatus:
@@ -96,8 +105,12 @@ def _compressed(reader) -> Optional[int]:
     return reader.bytes_read_compressed if reader.compression else None
 
 
-def _keep(hits: List[Hit], valid_only: bool) -> List[Hit]:
-    return [h for h in hits if h.valid] if valid_only else hits
+def _keep(hits: List[Hit], valid_only: bool, document: Optional[str] = None) -> List[Hit]:
+    if valid_only:
+        hits = [h for h in hits if h.valid]
+    if document is not None:
+        hits = [h._replace(document=document) for h in hits]
+    return hits
 
 
 # --- worker-side tasks (top level: they are pickled) ----------------------
@@ -133,7 +146,7 @@ def _plan(ref: InputRef, config: ScanConfig) -> _Plan:
     size = ref.size or 0
     if head.startswith(_MAGIC):
         return _Plan("stream" if size > STREAM_COMPRESSED_BYTES else "whole", ref)
-    if size >= 2 * config.split_bytes and not looks_binary(head):
+    if size >= 2 * config.split_bytes and not looks_binary(head) and container_kind(head, ref.path) is None:
         return _Plan("ranges", ref, tuple(plan_ranges(ref.path, size, max(2, size // config.split_bytes),
                                                       config.split_bytes)))
     return _Plan("whole", ref)
@@ -224,7 +237,7 @@ def _drain_one(item, config: ScanConfig, write_hits, finish, counter: "_Counter"
             counter.hits_found(len(batch))
         size = plan.ranges[-1].stop
         counter.bytes_read(size)
-        finish(FileStatus(ref.path, SCANNED, None, size, None, None, hits_n, valid_n))
+        finish(FileStatus(ref.path, SCANNED, None, size, None, None, hits_n, valid_n, documents=1))
 
 
 class _Counter:

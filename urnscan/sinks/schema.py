@@ -60,15 +60,20 @@ HIT_SCHEMA = pa.schema(
                "standard input) or the document id given by the caller; null "
                "when none was given. Joins `files.source`.", nullable=True),
         _field("document", _DICT,
-               "The document inside the source the candidate was found in (a mail "
-               "message part, a WARC record, a zip member, a PDF page); null when the "
-               "source is a single document.", nullable=True),
+               "The document inside the source the candidate was found in: a mail "
+               "message part (`<Message-ID>/2`, or `#3/2` for part 2 of message 3 without "
+               "an id), a WARC record (its `WARC-Target-URI`), a zip member "
+               "(`OEBPS/ch1.xhtml`), a PDF page (`page=3`); null when the source is a "
+               "single document.", nullable=True),
         _field("start", pa.int64(),
                "Start offset of the span, 0-based. Byte offset in the decompressed "
-               "input for byte input, character offset for `str` input."),
+               "input for byte input, character offset for `str` input. In a document "
+               "(`document` not null) or an input read by its UTF-16/32 byte-order mark, "
+               "the offset in the document's decoded UTF-8 text (transfer encoding undone, "
+               "transcoded from its charset)."),
         _field("stop", pa.int64(),
                "End offset of the span (exclusive), in the same unit as `start`."),
-        _field("line", pa.int64(), "1-based line of `start`."),
+        _field("line", pa.int64(), "1-based line of `start` (in the decoded document, as `start`)."),
         _field("col", pa.int64(),
                "1-based column of `start`, in the same unit as the offsets."),
         _field("form", _DICT,
@@ -153,9 +158,12 @@ FILES_SCHEMA = pa.schema(
                "or `error` (see `reason`; a file that failed part-way keeps the hits "
                "found before the failure)."),
         _field("reason", pa.string(),
-               "Why the input was not scanned, or not scanned to the end; null when "
-               "scanned.", nullable=True),
-        _field("bytes", pa.int64(), "Decompressed bytes scanned."),
+               "Why the input was not scanned, or not scanned to the end (a decompression "
+               "ratio over the limit, `--max-ratio`, is such a reason); for a scanned "
+               "container, the documents skipped and why; else null.", nullable=True),
+        _field("bytes", pa.int64(),
+               "Decompressed bytes scanned (for a container, the decoded bytes of its "
+               "documents)."),
         _field("compressed_bytes", pa.int64(),
                "Bytes read from the input itself: the compressed size when "
                "`compression` is set, else equal to `bytes`."),
@@ -164,6 +172,17 @@ FILES_SCHEMA = pa.schema(
                "not compressed.", nullable=True),
         _field("hits", pa.int64(), "Number of candidates found in the input."),
         _field("valid_hits", pa.int64(), "Number of those valid under the scan's profile."),
+        _field("container", _DICT,
+               "`mbox`, `eml`, `warc`, `zip` or `pdf` when the input holds documents "
+               "(told from the content, and the name for `eml`); null for a plain input.",
+               nullable=True),
+        _field("documents", pa.int64(),
+               "Documents scanned: 1 for a plain text input, the message parts, records, "
+               "members or pages scanned for a container."),
+        _field("skipped_documents", pa.int64(),
+               "Documents not scanned: binary parts, records and members, encrypted "
+               "members, pages without extractable text (`reason` says which), and a "
+               "binary plain input."),
     ],
     metadata={"urnscan.table": "files", "urnscan.schema_version": SCHEMA_VERSION},
 )

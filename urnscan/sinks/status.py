@@ -32,6 +32,10 @@ class FileStatus(NamedTuple):
     compression: Optional[str] = None
     hits: int = 0
     valid_hits: int = 0
+    #: container inputs: what they held (see urnscan.sources.documents)
+    container: Optional[str] = None
+    documents: int = 0
+    skipped_documents: int = 0
 
 
 def stored_status(row: FileStatus) -> FileStatus:

@@ -7,7 +7,9 @@
   output dims the invalid ones.
 * The source is written as the index stores it: the path as listed, ``-``
   for standard input; a hit without a source (from the library) as
-  ``(input)``.
+  ``(input)``.  A hit in a document of a container is shown as
+  ``path!document:line:col:urn`` (``book.epub!OEBPS/ch1.xhtml:5:27:...``),
+  line and column counting in the document.
 * With ``context=True`` each hit line is followed by a context line in
   ripgrep's context style, ``path-line-col-text`` (``-`` instead of ``:``),
   holding the hit's ``context``.
@@ -33,14 +35,16 @@ INVALID_STYLE = "\033[2m"    # dim
 RESET = "\033[0m"
 
 
-def shown_source(source: Optional[str]) -> str:
-    """A source as text output writes it (one line, never empty)."""
-    return "(input)" if source is None else printable(source)
+def shown_source(source: Optional[str], document: Optional[str] = None) -> str:
+    """A source (and the document inside it, after ``!``) as text output
+    writes it (one line, never empty)."""
+    name = "(input)" if source is None else printable(source)
+    return name if document is None else f"{name}!{printable(document)}"
 
 
 def format_hit(hit: Hit, color: bool = False) -> str:
     """The grep-like line of one hit (without the newline)."""
-    name = shown_source(hit.source)
+    name = shown_source(hit.source, hit.document)
     urn = printable(hit.urn)
     if not color:
         return f"{name}:{hit.line}:{hit.column}:{urn}"
@@ -51,7 +55,7 @@ def format_hit(hit: Hit, color: bool = False) -> str:
 
 def format_context(hit: Hit) -> str:
     """The context line of one hit: ``path-line-col-text``."""
-    return f"{shown_source(hit.source)}-{hit.line}-{hit.column}-{printable(hit.context)}"
+    return f"{shown_source(hit.source, hit.document)}-{hit.line}-{hit.column}-{printable(hit.context)}"
 
 
 class TextSink(LineSink):

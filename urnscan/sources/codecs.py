@@ -68,6 +68,11 @@ class _ZlibGzip:
         return out
 
     @property
+    def pending(self) -> int:
+        """Input bytes taken but not decompressed yet."""
+        return len(self._tail)
+
+    @property
     def eof(self) -> bool:
         return self._d.eof
 
@@ -226,7 +231,7 @@ class _ZstandardStream:
                     self._done = True  # a clean end, between frames
                     break
                 self._reader = self._dctx.stream_reader(
-                    self._FrameInput(self._raw, self._frames), read_size=self._raw.read_size,
+                    self._FrameInput(self._raw, self._frames), read_size=COMPRESSED_BLOCK,
                     read_across_frames=False, closefd=False)
             try:
                 out = self._reader.read(n)
@@ -290,6 +295,11 @@ def _decoder_factory(fmt: _Format) -> Callable[[], object]:
     return _zstd_factory()
 
 
+#: Compressed input is read this much at a time, so that the ratio limit
+#: (:mod:`.limits`) sees the input consumed closely.
+COMPRESSED_BLOCK = 64 * 1024
+
+
 class _Decompressed:
     """``read(n)`` over a compressed stream of one or more members."""
 
@@ -305,6 +315,12 @@ class _Decompressed:
 
     def _error(self, what: str) -> SourceError:
         return self._source_error(f"corrupt {self._fmt.name} data: {what}")
+
+    @property
+    def pending(self) -> int:
+        """Input bytes read but not decompressed yet, where the decoder tells
+        (zlib does; bz2 and lzma keep theirs inside)."""
+        return getattr(self._dec, "pending", 0)
 
     def _start_member(self) -> bool:
         """Position at the next member; False at a clean end of the stream."""
@@ -334,7 +350,7 @@ class _Decompressed:
                     return b""
             dec = self._dec
             if dec.needs_input:
-                data = self._raw.read()
+                data = self._raw.read(COMPRESSED_BLOCK)
                 if not data:
                     raise self._source_error(
                         f"truncated {self._fmt.name} data (unexpected end of input)")

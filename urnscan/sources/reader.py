@@ -22,6 +22,10 @@ Reading rules (:func:`open_chunks`)
   latest is raised by the CRC check at the end of the gzip member.)  Bytes
   after the end of the compressed data that are not another member (or NUL
   padding, for gzip and xz) are an error too: "trailing garbage".
+* Decompression stops with :class:`~urnscan.errors.LimitError` when the
+  output outgrows the ratio limit (:mod:`.limits`: by default 1000 times
+  the compressed bytes read, beyond 16 MiB), after the chunks decoded
+  before it.
 * Memory stays bounded by the chunk size: no read or decompression step
   produces more than ``chunk_size`` bytes at a time (plus the 64 KiB first
   block kept for binary detection).
@@ -34,11 +38,12 @@ import stat
 import sys
 from typing import BinaryIO, Iterator, List, Optional, Union
 
-from ..errors import SourceError
+from ..errors import LimitError, SourceError
 from .codecs import _Decompressed, _Plain, _ZstandardStream, _decoder_factory, _detect
 from .inputs import (
     IS_A_DIRECTORY, STDIN, InputRef, _os_reason, _special_kind, _stat_reason, display_name,
 )
+from .limits import DecompressionLimit
 
 #: Default size of the chunks :func:`open_chunks` yields.
 DEFAULT_CHUNK_SIZE = 1 << 20
@@ -46,8 +51,8 @@ DEFAULT_CHUNK_SIZE = 1 << 20
 BINARY_BLOCK_SIZE = 64 * 1024
 
 
-def _source_error(path: Optional[str], reason: str) -> SourceError:
-    err = SourceError(f"{display_name(path)}: {reason}")
+def _source_error(path: Optional[str], reason: str, kind: type = SourceError) -> SourceError:
+    err = kind(f"{display_name(path)}: {reason}")
     err.path = path  # type: ignore[attr-defined]
     err.reason = reason  # type: ignore[attr-defined]
     return err
@@ -130,6 +135,11 @@ class _Raw:
         self.count += len(data)
         return bytes(data)
 
+    @property
+    def pending(self) -> int:
+        """Bytes read from the stream and pushed back."""
+        return len(self._pushback)
+
     def unread(self, data: bytes) -> None:
         if data:
             self._pushback = data + self._pushback
@@ -176,10 +186,12 @@ class ChunkReader:
     """
 
     def __init__(self, source: Union[InputRef, str, os.PathLike, BinaryIO],
-                 chunk_size: int = DEFAULT_CHUNK_SIZE):
+                 chunk_size: int = DEFAULT_CHUNK_SIZE, limit: DecompressionLimit = DecompressionLimit()):
         if chunk_size < 1:
             raise ValueError("chunk_size must be positive")
         self.chunk_size = int(chunk_size)
+        self.limit = limit
+        self._decoded = 0  # bytes taken from the decompressor
         self.size: Optional[int] = None
         self.bytes_out = 0
         self._own = False
@@ -277,7 +289,7 @@ class ChunkReader:
         got = 0
         try:
             while got < BINARY_BLOCK_SIZE:
-                data = self._stream.read(self.chunk_size)
+                data = self._read()
                 if not data:
                     break
                 self._buffered.append(data)
@@ -285,6 +297,17 @@ class ChunkReader:
         except SourceError as exc:
             self._pending_error = exc
         self._first = b"".join(self._buffered)[:BINARY_BLOCK_SIZE]
+
+    def _read(self) -> bytes:
+        """The next piece of the stream, checked against the ratio limit."""
+        data = self._stream.read(self.chunk_size)
+        if self.compression is not None:
+            self._decoded += len(data)
+            consumed = self._raw.count - self._raw.pending - getattr(self._stream, "pending", 0)
+            if not self.limit.allows(self._decoded, consumed):
+                raise _source_error(self.path, self.limit.reason(
+                    f"{self.compression} data", self._decoded, consumed), LimitError)
+        return data
 
     def peek(self) -> bytes:
         """The first block (up to 64 KiB) of the decompressed content."""
@@ -313,7 +336,7 @@ class ChunkReader:
                 err, self._pending_error = self._pending_error, None
                 raise err
             while True:
-                data = self._stream.read(cs)
+                data = self._read()
                 if not data:
                     break
                 self.bytes_out += len(data)
@@ -361,7 +384,8 @@ class ChunkReader:
 
 
 def open_chunks(ref_or_path: Union[InputRef, str, os.PathLike, BinaryIO],
-                chunk_size: int = DEFAULT_CHUNK_SIZE) -> ChunkReader:
+                chunk_size: int = DEFAULT_CHUNK_SIZE,
+                limit: DecompressionLimit = DecompressionLimit()) -> ChunkReader:
     """Open one input for reading as decompressed chunks.
 
     ``ref_or_path`` is an :class:`InputRef`, a path (``"-"`` for standard
@@ -369,5 +393,6 @@ def open_chunks(ref_or_path: Union[InputRef, str, os.PathLike, BinaryIO],
     :class:`SourceError` naming the path and the reason when the input
     cannot be opened: missing, permission denied, a directory, a socket, an
     :class:`InputRef` with an error status, zstd without a zstd decoder.
+    ``limit`` is the decompression ratio limit (see :mod:`.limits`).
     """
-    return ChunkReader(ref_or_path, chunk_size)
+    return ChunkReader(ref_or_path, chunk_size, limit)

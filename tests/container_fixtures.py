@@ -1,0 +1,88 @@
+"""Containers the tests build: mail, zip, WARC and PDF bytes, small and exact."""
+from __future__ import annotations
+
+import base64
+import gzip
+import io
+import zipfile
+import zlib
+from typing import Dict, List, Tuple
+
+
+def mbox(*messages: str) -> bytes:
+    return "".join(f"From sender@example.org Mon Jan  1 00:00:00 2024\n{m}\n" for m in messages).encode("latin-1")
+
+
+def message(headers: Dict[str, str], body: str) -> str:
+    return "".join(f"{k}: {v}\n" for k, v in headers.items()) + "\n" + body
+
+
+def multipart(boundary: str, parts: List[Tuple[Dict[str, str], str]]) -> str:
+    out = ""
+    for headers, body in parts:
+        out += f"--{boundary}\n" + message(headers, body)
+    return out + f"--{boundary}--\n"
+
+
+def b64(data: bytes) -> str:
+    return base64.encodebytes(data).decode("ascii")
+
+
+def zip_bytes(members: List[Tuple[str, bytes]], method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", method) as archive:
+        for name, data in members:
+            info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
+            info.compress_type = method
+            archive.writestr(info, data)
+    return out.getvalue()
+
+
+def warc_record(kind: str, number: int, block: bytes, uri: str = "", content_type: str = "") -> bytes:
+    lines = ["WARC/1.1", f"WARC-Type: {kind}",
+             f"WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{number:012d}>",
+             "WARC-Date: 2024-01-01T00:00:00Z"]
+    if uri:
+        lines.append(f"WARC-Target-URI: {uri}")
+    if content_type:
+        lines.append(f"Content-Type: {content_type}")
+    lines.append(f"Content-Length: {len(block)}")
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("ascii") + block + b"\r\n\r\n"
+
+
+def http_response(body: bytes, content_type: str = "text/html; charset=utf-8", extra: str = "") -> bytes:
+    head = f"HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n{extra}Content-Length: {len(body)}\r\n\r\n"
+    return head.encode("ascii") + body
+
+
+def gzip_members(*records: bytes) -> bytes:
+    return b"".join(gzip.compress(r, mtime=0) for r in records)
+
+
+def pdf(pages: List[str]) -> bytes:
+    """A PDF whose pages show ``pages`` (one line each) in Helvetica, each
+    content stream FlateDecode-compressed; offsets in the xref are exact."""
+    objects: List[bytes] = []
+    n_pages = len(pages)
+    font = 3 + 2 * n_pages
+    kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(n_pages))
+    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n_pages} >>".encode())
+    for i, text in enumerate(pages):
+        content = zlib.compress(f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1"))
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
+                       f"/Resources << /Font << /F1 {font} 0 R >> >> >>".encode())
+        objects.append(f"<< /Length {len(content)} /Filter /FlateDecode >>\nstream\n".encode()
+                       + content + b"\nendstream")
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    for off in offsets:
+        out += f"{off:010d} 00000 n \n".encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)

@@ -1,0 +1,380 @@
+"""Documents inside inputs: mail, zip containers, WARC, PDF, UTF-16/32, and
+the decompression ratio limit.  Every fixture is built here."""
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import json
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urnscan.runner import ScanConfig, run_scan, scan_input
+from urnscan.sinks.status import ERROR, SCANNED, SKIPPED_BINARY
+from urnscan.sources import InputRef
+from urnscan.sources.documents import PDF_MISSING, ContainerKind, container_kind, open_documents
+
+from .container_fixtures import (
+    b64, gzip_members, http_response, mbox, message, multipart, pdf, warc_record, zip_bytes,
+)
+
+NBN = "urn:nbn:de:bvb:12-bsb00012345-6"
+ISBN = "urn:isbn:9780451450524"
+RFC = "urn:ietf:rfc:8141"
+ISSN = "urn:issn:2049-3630"
+PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+
+
+def _qp_soft_break() -> bytes:
+    return mbox(message({"Message-ID": "<qp@example.org>", "Content-Transfer-Encoding": "quoted-printable"},
+                        "see urn:nbn:de:bvb:12-bsb000=\n12345-6 and=3D urn:ietf:rfc:=\n8141.\n"))
+
+
+def _base64_parts() -> bytes:
+    body = multipart("sep", [
+        ({"Content-Type": "text/plain", "Content-Transfer-Encoding": "base64"}, b64(f"cite {ISBN}\n".encode())),
+        ({"Content-Type": "application/octet-stream", "Content-Transfer-Encoding": "base64"},
+         b64(b"\0\0\x01\x02 " + ISSN.encode() + b"\0\0" * 64)),
+        ({"Content-Type": "image/png", "Content-Transfer-Encoding": "base64"}, b64(PNG)),
+        ({"Content-Type": "text/html", "Content-Transfer-Encoding": "base64"}, b64(f"<p>{RFC}</p>".encode())),
+    ])
+    return mbox(message({"Message-ID": "<b64@example.org>", "MIME-Version": "1.0",
+                         "Content-Type": 'multipart/mixed; boundary="sep"'}, body))
+
+
+def _latin1() -> bytes:
+    return mbox(
+        message({"Message-ID": "<l1@example.org>", "Content-Type": "text/plain; charset=iso-8859-1"},
+                "Caf\xe9 " + ISBN + "\n"),
+        message({"Content-Type": "text/plain; charset=iso-8859-1", "Content-Transfer-Encoding": "quoted-printable"},
+                "r=E9sum=E9 " + ISSN + "\n"))
+
+
+def _eml() -> bytes:
+    return message({"From": "a@example.org", "Subject": "urn:isbn:0000000000 (headers are not scanned)"},
+                   f"Body: {ISBN}\n>From here on, {RFC}\n").encode("ascii")
+
+
+def _epub() -> bytes:
+    return zip_bytes([
+        ("mimetype", b"application/epub+zip"),
+        ("META-INF/container.xml", b'<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container"/>'),
+        ("OEBPS/content.opf", f"<dc:identifier>{ISBN}</dc:identifier>".encode()),
+        ("OEBPS/ch1.xhtml", f"<p>Cited: {ISSN}.</p>".encode()),
+        ("OEBPS/cover.png", PNG),
+        ("OEBPS/font.bin.txt", b"\0\0\0" * 100),
+    ])
+
+
+def _docx() -> bytes:
+    return zip_bytes([
+        ("[Content_Types].xml", b'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
+        ("word/document.xml", f'<w:document><w:body><w:p><w:r><w:t>See {RFC}</w:t></w:r></w:p>'
+                              f'</w:body></w:document>'.encode()),
+        ("word/media/image1.png", PNG),
+        ("docProps/core.xml", f"<dc:identifier>{ISBN}</dc:identifier>".encode()),
+    ])
+
+
+def _warc() -> bytes:
+    return b"".join([
+        warc_record("warcinfo", 1, f"note: {NBN}\r\n".encode(), content_type="application/warc-fields"),
+        warc_record("response", 2, http_response(f"<p>{ISBN}</p>".encode(), extra=f"X-Id: {ISSN}\r\n"),
+                    uri="https://example.org/a", content_type="application/http; msgtype=response"),
+        warc_record("resource", 3, f"text {RFC}\n".encode(), uri="https://example.org/b",
+                    content_type="text/plain"),
+    ])
+
+
+def _warc_gz() -> bytes:
+    return gzip_members(*[warc_record("conversion", i, f"page {i}: {ISBN}\n".encode(),
+                                      uri="https://example.org/same", content_type="text/plain")
+                          for i in (1, 2)])
+
+
+def _warc_chunked_gzip() -> bytes:
+    """A response with ``Transfer-Encoding: chunked`` and ``Content-Encoding:
+    gzip`` (both undone before scanning) and a windows-1252 page."""
+    body = gzip.compress(f"<p>caf\xe9 {ISBN}</p>".encode("cp1252"), mtime=0)
+    chunked = b"".join(b"%x\r\n%s\r\n" % (len(p), p) for p in (body[:10], body[10:])) + b"0\r\n\r\n"
+    head = ("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=windows-1252\r\n"
+            "Transfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n\r\n").encode()
+    return warc_record("response", 1, head + chunked, uri="https://example.org/c",
+                       content_type="application/http; msgtype=response")
+
+
+def _utf(codec: str, bom: bytes):
+    def build() -> bytes:
+        return bom + f'<?xml version="1.0"?>\n<ns xmlns="{RFC}">é {ISBN}</ns>\n'.encode(codec)
+    return build
+
+
+#: (file name, builder, [(document, urn)...], container, documents, skipped documents)
+CASES = [
+    ("qp.mbox", _qp_soft_break, [("<qp@example.org>/1", "urn:nbn:de:bvb:12-bsb00012345-6"),
+                                 ("<qp@example.org>/1", RFC)], "mbox", 1, 0),
+    ("b64.mbox", _base64_parts, [("<b64@example.org>/1", ISBN), ("<b64@example.org>/4", RFC)], "mbox", 2, 2),
+    ("latin1", _latin1, [("<l1@example.org>/1", ISBN), ("#2/1", ISSN)], "mbox", 2, 0),
+    ("note.eml", _eml, [("#1/1", ISBN), ("#1/1", RFC)], "eml", 1, 0),
+    ("book.epub", _epub, [("META-INF/container.xml", "urn:oasis:names:tc:opendocument:xmlns:container"),
+                          ("OEBPS/content.opf", ISBN), ("OEBPS/ch1.xhtml", ISSN)], "zip", 4, 2),
+    ("paper.docx", _docx, [("word/document.xml", RFC), ("docProps/core.xml", ISBN)], "zip", 3, 1),
+    ("crawl.warc", _warc, [("https://example.org/a", ISBN), ("https://example.org/b", RFC)], "warc", 2, 0),
+    ("crawl.wet.gz", _warc_gz, [("https://example.org/same", ISBN),
+                                ("https://example.org/same <urn:uuid:00000000-0000-4000-8000-000000000002>",
+                                 ISBN)], "warc", 2, 0),
+    ("chunked.warc", _warc_chunked_gzip, [("https://example.org/c", ISBN)], "warc", 1, 0),
+    ("two.pdf", lambda: pdf([f"see {ISBN} here", f"and {RFC}."]),
+     [("page=1", ISBN), ("page=2", RFC)], "pdf", 2, 0),
+    ("le16.xml", _utf("utf-16-le", codecs.BOM_UTF16_LE), [(None, RFC), (None, ISBN)], None, 1, 0),
+    ("be16.xml", _utf("utf-16-be", codecs.BOM_UTF16_BE), [(None, RFC), (None, ISBN)], None, 1, 0),
+    ("le32.xml", _utf("utf-32-le", codecs.BOM_UTF32_LE), [(None, RFC), (None, ISBN)], None, 1, 0),
+    ("plain.txt", lambda: f"From the list: {ISBN}\n".encode(), [(None, ISBN)], None, 1, 0),
+]
+
+
+def _scan(path, chunk_size=1 << 20, **config):
+    hits = []
+    status = scan_input(InputRef(str(path)), ScanConfig(chunk_size=chunk_size, **config), hits.extend)
+    return status, hits
+
+
+@pytest.mark.parametrize("name,build,expected,container,documents,skipped", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("chunk_size", [7, 1 << 20])
+def test_each_container_gives_exactly_its_urns(tmp_path, name, build, expected, container, documents, skipped,
+                                               chunk_size):
+    path = tmp_path / name
+    path.write_bytes(build())
+    status, hits = _scan(path, chunk_size)
+    assert [(h.document, h.urn) for h in hits] == expected
+    assert all(h.source == str(path) and h.valid for h in hits)
+    assert (status.status, status.container, status.documents, status.skipped_documents) == \
+        (SCANNED, container, documents, skipped)
+    assert status.hits == len(expected)
+    assert (status.reason is None) == (skipped == 0)
+
+
+def test_offsets_are_in_the_decoded_document(tmp_path):
+    path = tmp_path / "latin1.mbox"
+    path.write_bytes(_latin1())
+    _, hits = _scan(path)
+    # "Café " is 6 bytes of UTF-8 (the URN starts at byte 6), "résumé " 9
+    assert [(h.start, h.line, h.column, h.raw) for h in hits] == [(6, 1, 7, ISBN), (9, 1, 10, ISSN)]
+    path = tmp_path / "qp.mbox"
+    path.write_bytes(_qp_soft_break())
+    _, hits = _scan(path)
+    assert (hits[0].start, hits[0].end, hits[0].raw) == (4, 4 + len(NBN), NBN)
+
+
+def test_utf16_offsets_count_utf8_bytes(tmp_path):
+    path = tmp_path / "u.txt"
+    path.write_bytes(codecs.BOM_UTF16_LE + f"é {ISBN}".encode("utf-16-le"))
+    _, hits = _scan(path)
+    assert [(h.start, h.column, h.document) for h in hits] == [(3, 4, None)]
+
+
+def test_container_kinds_from_content_and_name():
+    table = [
+        (b"PK\x03\x04rest", "x.bin", ContainerKind.ZIP),
+        (b"%PDF-1.7\n", "x", ContainerKind.PDF),
+        (b"WARC/1.0\r\n", "x", ContainerKind.WARC),
+        (b"From a@b Mon\nSubject: x\n\n", "archive", ContainerKind.MBOX),
+        (b"From here on we talk.\nNo header here\n", "notes.txt", None),
+        (b"From: a@b\nSubject: x\n\nbody", "m.eml", ContainerKind.EML),
+        (b"From: a@b\nSubject: x\n\nbody", "m.txt", None),  # a mail-like text file stays text
+        (b"plain text", "x.eml", None),
+    ]
+    for head, name, kind in table:
+        assert container_kind(head, name) is kind, head
+
+
+def test_mbox_separators_and_quoting(tmp_path):
+    data = (b"From a@b Mon Jan 1 00:00:00 2024\nMessage-ID: <1@x>\n\nline\n"
+            b"From inside a paragraph is no separator urn:isbn:9780451450524\n"
+            b">From quoted urn:ietf:rfc:8141\n\n"
+            b"From b@c Mon Jan 1 00:00:00 2024\n\nurn:issn:2049-3630\n")
+    path = tmp_path / "box"
+    path.write_bytes(data)
+    status, hits = _scan(path)
+    assert [(h.document, h.urn, h.line) for h in hits] == [
+        ("<1@x>/1", ISBN, 2), ("<1@x>/1", RFC, 3), ("#2/1", ISSN, 1)]
+    assert status.documents == 2
+
+
+def test_compressed_mbox_is_the_same_as_plain(tmp_path):
+    (tmp_path / "a.mbox").write_bytes(_base64_parts())
+    (tmp_path / "a.mbox.gz").write_bytes(gzip.compress(_base64_parts()))
+    plain = _scan(tmp_path / "a.mbox")[1]
+    packed = _scan(tmp_path / "a.mbox.gz")[1]
+    assert [h[1:] for h in plain] == [h[1:] for h in packed] and plain
+
+
+def test_zip_and_pdf_from_a_stream_are_spooled():
+    for data, expected in ((_epub(), 3), (pdf([f"x {ISBN}"]), 1)):
+        with open_documents(io.BytesIO(data), chunk_size=5) as docs:
+            found = [doc.id for doc in docs if b"urn:" in b"".join(doc.chunks)]
+        assert len(found) == expected
+
+
+def test_pdf_without_pypdf_is_skipped_with_the_reason(tmp_path, monkeypatch):
+    import urnscan.sources.pdf as pdf_module
+
+    monkeypatch.setattr(pdf_module, "pypdf_available", lambda: False)
+    path = tmp_path / "p.pdf"
+    path.write_bytes(pdf([ISBN]))
+    status, hits = _scan(path)
+    assert (status.status, status.reason, status.container, hits) == (SKIPPED_BINARY, PDF_MISSING, "pdf", [])
+
+
+def test_a_container_failing_part_way_keeps_what_it_found(tmp_path):
+    good = zip_bytes([("a.txt", ISBN.encode()), ("b.txt", (RFC + " " * 5000).encode())])
+    bad = bytearray(good)
+    at = bad.index(b"b.txt", 40) + 5  # the data of the second member, after its local header
+    bad[at + 3] ^= 0xFF
+    (tmp_path / "bad.zip").write_bytes(bytes(bad))
+    status, hits = _scan(tmp_path / "bad.zip")
+    assert status.status == ERROR and "b.txt" in status.reason
+    assert [(h.document, h.urn) for h in hits][:1] == [("a.txt", ISBN)]
+    assert status.documents >= 1
+
+    warc = _warc()
+    (tmp_path / "cut.warc").write_bytes(warc[:warc.index(b"text urn:") + 3])
+    status, hits = _scan(tmp_path / "cut.warc")
+    assert [h.urn for h in hits] == [ISBN]
+    assert status.status == ERROR and status.reason
+
+
+def _spaces_gzip(megabytes: int, head: bytes) -> bytes:
+    comp = zlib_gzip()
+    block = b" " * (1 << 20)
+    return comp.compress(head) + b"".join(comp.compress(block) for _ in range(megabytes)) + comp.flush()
+
+
+def zlib_gzip():
+    import zlib
+
+    return zlib.compressobj(9, zlib.DEFLATED, 31)
+
+
+def test_a_gzip_bomb_is_stopped_and_reported(tmp_path):
+    path = tmp_path / "bomb.txt.gz"
+    path.write_bytes(_spaces_gzip(64, ISBN.encode() + b"\n"))
+    status, hits = _scan(path)
+    assert status.status == ERROR and "over the limit of 1000 times" in status.reason
+    assert [h.urn for h in hits] == [ISBN]
+    assert status.bytes < 60 << 20  # stopped well before the 64 MiB
+    status, _ = _scan(path, max_ratio=0)
+    assert status.status == SCANNED and status.bytes == (64 << 20) + len(ISBN) + 1
+
+
+def test_a_zip_bomb_is_stopped_and_reported(tmp_path):
+    path = tmp_path / "bomb.zip"
+    path.write_bytes(zip_bytes([("first.txt", ISBN.encode()), ("bomb.txt", RFC.encode() + b" " * (40 << 20))]))
+    status, hits = _scan(path)
+    assert status.status == ERROR and "bomb.txt" in status.reason and "over the limit" in status.reason
+    assert [(h.document, h.urn) for h in hits] == [("first.txt", ISBN), ("bomb.txt", RFC)]
+    status, _ = _scan(path, max_ratio=10)
+    assert status.status == ERROR and status.bytes <= (16 << 20) + (1 << 20)
+
+
+def test_many_members_pointing_at_the_same_data_are_stopped(tmp_path):
+    """Members may claim any compressed size: the archive as a whole is
+    held to the ratio too."""
+    payload = b"urn:isbn:9780451450524 " + b" " * (1 << 20)
+    path = tmp_path / "many.zip"
+    path.write_bytes(zip_bytes([(f"m{i}.txt", payload) for i in range(40)]))
+    status, hits = _scan(path, max_ratio=5)
+    assert status.status == ERROR and "zip documents" in status.reason
+    assert 0 < len(hits) < 40
+
+
+@settings(max_examples=60, deadline=None)
+@given(urns=st.lists(st.from_regex(r"urn:[a-z]{3,8}:[a-z0-9]{1,30}(-[a-z0-9]{1,10})?", fullmatch=True),
+                     min_size=1, max_size=5),
+       cuts=st.lists(st.integers(0, 10_000), max_size=8))
+def test_soft_line_breaks_anywhere_give_back_the_urns(urns, cuts):
+    """Quoted-printable soft line breaks (RFC 2045 section 6.7, rule 5) cut
+    anywhere outside an =XX escape never change the URNs."""
+    body = " and ".join(urns) + ".\n"
+    positions = sorted({c % len(body) for c in cuts})
+    for p in reversed(positions):
+        body = body[:p] + "=\n" + body[p:]
+    data = mbox(message({"Message-ID": "<p@x>", "Content-Transfer-Encoding": "quoted-printable"}, body))
+    with open_documents(io.BytesIO(data)) as docs:
+        text = b"".join(b"".join(d.chunks) for d in docs)
+    # the empty line before the next "From " separator ends the message
+    assert text.rstrip(b"\n") == (" and ".join(urns) + ".").encode()
+
+
+def _corpus(tmp_path):
+    tmp_path.mkdir(exist_ok=True)
+    for name, build, *_ in CASES:
+        (tmp_path / name).write_bytes(build())
+    (tmp_path / "logo.png").write_bytes(PNG)
+    return tmp_path
+
+
+def _run(paths, jobs):
+    from concurrent.futures import ThreadPoolExecutor
+
+    hits, statuses = [], []
+    executor = ThreadPoolExecutor(2) if jobs > 1 else None
+    run_scan(paths, ScanConfig(jobs=jobs, split_bytes=64), hits.extend, statuses.append, executor=executor)
+    return hits, statuses
+
+
+def test_jobs_give_the_same_rows(tmp_path):
+    from urnscan.sources import expand_inputs
+
+    root = _corpus(tmp_path)
+    one = _run(list(expand_inputs([str(root)])), 1)
+    two = _run(list(expand_inputs([str(root)])), 2)
+    assert one == two
+    assert any(s.status == SKIPPED_BINARY for s in one[1]) and {s.container for s in one[1]} >= {
+        "mbox", "eml", "zip", "warc", "pdf", None}
+
+
+def test_cli_jobs_2_and_the_ratio_option(tmp_path):
+    root = _corpus(tmp_path / "c")
+    (root / "bomb.txt.gz").write_bytes(_spaces_gzip(20, b""))
+    outs = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}.jsonl"
+        r = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(root), "-o", str(out), "-j", jobs],
+                           capture_output=True, text=True)
+        assert r.returncode == 1 and "bomb.txt.gz: error: gzip data stopped" in r.stderr
+        outs[jobs] = [json.loads(line) for line in out.read_text().splitlines()]
+    assert outs["1"] == outs["2"] and {h["document"] for h in outs["1"]} >= {"page=2", "OEBPS/ch1.xhtml"}
+    r = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(root / "bomb.txt.gz"), "--max-ratio", "0",
+                        "-q"], capture_output=True, text=True)
+    assert r.returncode == 0
+    r = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(root), "--max-ratio", "-1"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "--max-ratio" in r.stderr
+
+
+def test_text_output_names_the_document(tmp_path):
+    (tmp_path / "book.epub").write_bytes(_epub())
+    r = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(tmp_path / "book.epub"), "-q"],
+                       capture_output=True, text=True)
+    assert f"book.epub!OEBPS/ch1.xhtml:1:11:{ISSN}" in r.stdout
+
+
+def test_dask_scans_a_container_whole(tmp_path):
+    dask = pytest.importorskip("dask")
+    from urnscan.distributed import scan_paths
+
+    root = _corpus(tmp_path)
+    local = _run([InputRef(str(p), None, p.stat().st_size) for p in sorted(root.iterdir())], 1)
+    with dask.config.set(scheduler="synchronous"):
+        scan = scan_paths(str(root), split_bytes=64, partition_bytes=256)
+        hits = scan.hits.compute()
+        files = scan.files.compute()
+    assert [(h.document, h.urn) for h in local[0]] == list(zip(hits["document"].astype(object).where(
+        hits["document"].notna(), None), hits["urn"]))
+    assert files["documents"].tolist() == [s.documents for s in local[1]]

@@ -1,0 +1,376 @@
+"""The documents inside an input: mail archives, web archives, zip
+containers and PDFs, each document as a stream of UTF-8 chunks.
+
+:func:`open_documents` opens one input (decompressed as :func:`open_chunks`
+does), tells its kind from its first bytes and its name
+(:func:`container_kind`), and yields the :class:`Document` objects to scan,
+in the order they stand in the input.  Every document has an id a user can
+follow back:
+
+========== ====================================== ==============================
+kind       one document per                       id
+========== ====================================== ==============================
+``mbox``   message part (leaf of the MIME tree)   ``<Message-ID>/2``, or ``#3/2``
+                                                  (3rd message) without an id
+``eml``    message part                           ``<Message-ID>/2`` or ``#1/2``
+``warc``   ``response``, ``resource`` and          its ``WARC-Target-URI`` (then
+           ``conversion`` record (WARC, WET)       `` <record id>`` when repeated)
+``zip``    file member (EPUB, DOCX, ODT, XLSX,     the member name,
+           JAR, zip)                              ``OEBPS/ch1.xhtml``
+``pdf``    page                                   ``page=3`` (as in ``#page=3``)
+========== ====================================== ==============================
+
+A plain input is one document without an id.  How kinds are told apart
+(first bytes after decompression): ``PK\\x03\\x04`` / ``PK\\x05\\x06`` zip,
+``%PDF-`` within the first 1024 bytes PDF, ``WARC/`` WARC, a ``From ``
+line followed by a header field mbox; a name ending in ``.eml`` with a
+header field first is one mail message.  Mail headers, WARC headers and
+HTTP headers are not scanned; mail bodies are decoded (quoted-printable,
+base64) and every document is transcoded to UTF-8 when its charset or
+byte-order mark says so (:mod:`.charsets`).
+
+Documents declared as images, audio, video or fonts are skipped without
+being read; every other document whose first 64 KiB look binary
+(:func:`looks_binary`) is skipped too.  Skipped documents are counted
+with their reason (:attr:`DocumentReader.skipped`), never scanned.
+
+Limits: the decoded documents together may not outgrow the ratio limit
+(:mod:`.limits`) against the bytes of the input they came from, nor one
+document against its own encoded size (a zip member's compressed size, a
+WARC record's length): reading stops with :class:`LimitError`.  Memory is
+bounded by the chunk size, except for one mail message, which is parsed
+whole (up to :data:`MAX_MESSAGE_BYTES`), and for the list of members of a
+zip archive, the pages of a PDF and the target URIs of a WARC file seen so
+far.  Zip archives and PDFs need random access: read from standard input
+or a compressed stream, they are first copied to a temporary file.
+"""
+from __future__ import annotations
+
+import enum
+import io
+import os
+import shutil
+import stat
+import tempfile
+from collections import Counter
+from itertools import chain
+from typing import BinaryIO, Iterable, Iterator, List, NamedTuple, Optional, Union
+
+from ..errors import LimitError, SourceError
+from .charsets import as_utf8, bom_encoding
+from .inputs import STDIN, InputRef, display_name
+from .limits import DecompressionLimit
+from .reader import BINARY_BLOCK_SIZE, DEFAULT_CHUNK_SIZE, ChunkReader, _source_error, looks_binary
+
+__all__ = ["ContainerKind", "Document", "DocumentReader", "container_kind", "open_documents",
+           "declared_binary", "PDF_MISSING"]
+
+#: A mail message larger than this is skipped (it is parsed whole).
+MAX_MESSAGE_BYTES = 64 << 20
+#: Why a PDF is skipped when pypdf is not installed.
+PDF_MISSING = "PDF text needs the pypdf package: pip install 'urnscan[pdf]'"
+#: Why a plain input is skipped.
+BINARY_CONTENT = "binary content"
+
+
+class ContainerKind(str, enum.Enum):
+    """The kinds of input that hold several documents."""
+
+    MBOX = "mbox"
+    EML = "eml"
+    WARC = "warc"
+    ZIP = "zip"
+    PDF = "pdf"
+
+
+class Document(NamedTuple):
+    """One document of an input.
+
+    ``id`` is None for a plain input; ``chunks`` its content (in
+    ``charset``, or as its byte-order mark says); ``skipped`` the reason it
+    is not scanned (then ``chunks`` is not read); ``encoded_size`` the size
+    it was decoded from, when known (for the ratio limit).
+    """
+
+    id: Optional[str]
+    chunks: Iterable[bytes]
+    charset: Optional[str] = None
+    skipped: Optional[str] = None
+    encoded_size: Optional[int] = None
+
+
+def _header_line(line: bytes) -> bool:
+    """An RFC 5322 section 2.2 header field: printable ASCII name, ``:``."""
+    name, colon, _ = line.partition(b":")
+    return bool(colon) and 0 < len(name) <= 76 and all(33 <= b <= 126 for b in name)
+
+
+def container_kind(head: bytes, name: Optional[str] = None) -> Optional[ContainerKind]:
+    """The kind of an input whose decompressed content starts with ``head``
+    (and whose path is ``name``), or None for a plain input."""
+    if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return ContainerKind.ZIP
+    if b"%PDF-" in head[:1024]:
+        return ContainerKind.PDF
+    if head.startswith(b"WARC/"):
+        return ContainerKind.WARC
+    lines = head[:4096].split(b"\n", 2)
+    if head.startswith(b"From ") and len(lines) > 2 and _header_line(lines[1]):
+        return ContainerKind.MBOX
+    base = (name or "").lower()
+    if base.endswith((".eml", ".eml.gz")) and _header_line(lines[0]):
+        return ContainerKind.EML
+    return None
+
+
+_BINARY_TYPES = ("image/", "audio/", "video/", "font/")
+
+
+def declared_binary(content_type: Optional[str]) -> bool:
+    """Whether a declared media type says binary without a look inside."""
+    return bool(content_type) and content_type.strip().lower().startswith(_BINARY_TYPES)
+
+
+class DocumentReader:
+    """The documents of one input; use as a context manager and iterate.
+
+    ``kind`` is the :class:`ContainerKind` (None for a plain input);
+    ``skip_reason`` is set when the input as a whole is not scanned (a
+    binary plain input, a PDF without pypdf); iteration yields the
+    documents to scan (skipped ones are counted in :attr:`skipped`, a
+    :class:`collections.Counter` of reasons) and raises
+    :class:`SourceError` when the input fails part-way, after every
+    document before the failure.  A document's chunks must be read (or
+    dropped) before the next document is asked for.
+    """
+
+    def __init__(self, source: Union[InputRef, str, os.PathLike, BinaryIO],
+                 chunk_size: int = DEFAULT_CHUNK_SIZE, limit: DecompressionLimit = DecompressionLimit()):
+        self.reader = ChunkReader(source, chunk_size, limit)
+        self.chunk_size = self.reader.chunk_size
+        self.limit = limit
+        self.documents = 0
+        self.skipped: Counter = Counter()
+        self.decoded = 0  # bytes of the documents handed out (containers)
+        self._spool: Optional[BinaryIO] = None
+        self._plain_head = b""
+        try:
+            head = self.reader.peek()
+            self.kind = container_kind(head, self.reader.path)
+            self.skip_reason: Optional[str] = None
+            if self.kind is None:
+                self._plain_head = head
+                if bom_encoding(head) is None and looks_binary(head):
+                    self.skip_reason = BINARY_CONTENT
+            elif self.kind is ContainerKind.PDF:
+                from .pdf import pypdf_available
+
+                if not pypdf_available():
+                    self.skip_reason = PDF_MISSING
+        except BaseException:
+            self.close()
+            raise
+
+    # -- what the runner reports ----------------------------------------------
+
+    @property
+    def path(self) -> Optional[str]:
+        return self.reader.path
+
+    @property
+    def compression(self) -> Optional[str]:
+        return self.reader.compression
+
+    @property
+    def bytes_read_compressed(self) -> int:
+        return self.reader.bytes_read_compressed
+
+    @property
+    def container(self) -> Optional[str]:
+        return None if self.kind is None else self.kind.value
+
+    def skipped_summary(self) -> Optional[str]:
+        """``"skipped 3 documents: 2 binary, 1 encrypted"``, or None."""
+        total = sum(self.skipped.values())
+        if not total:
+            return None
+        parts = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()))
+        return f"skipped {total} document{'s' if total > 1 else ''}: {parts}"
+
+    # -- iteration ------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[Document]:
+        if self.skip_reason is not None:
+            return
+        if self.kind is None:
+            yield from self._plain()
+            return
+        for doc in self._container_documents():
+            if doc.skipped is not None:
+                self.skipped[doc.skipped] += 1
+                continue
+            text = self._text(doc)
+            if text is not None:
+                self.documents += 1
+                yield text
+
+    def _plain(self) -> Iterator[Document]:
+        self.documents = 1
+        if bom_encoding(self._plain_head) is None:
+            yield Document(None, self.reader)
+            return
+        text = self._text(Document(None, self.reader), guard=False)
+        if text is None:
+            self.documents = 0
+            self.skip_reason = BINARY_CONTENT
+            return
+        yield text
+
+    def _text(self, doc: Document, guard: bool = True) -> Optional[Document]:
+        """``doc`` as UTF-8 chunks, or None (counted) when it is binary."""
+        chunks = as_utf8(doc.chunks, doc.charset)
+        if guard:
+            chunks = self._guarded(chunks, doc)
+        first: List[bytes] = []
+        got = 0
+        for chunk in chunks:
+            first.append(chunk)
+            got += len(chunk)
+            if got >= BINARY_BLOCK_SIZE:
+                break
+        if looks_binary(b"".join(first)[:BINARY_BLOCK_SIZE]):
+            self.skipped["binary"] += 1
+            if hasattr(chunks, "close"):
+                chunks.close()
+            return None
+        return doc._replace(chunks=chain(first, chunks))
+
+    def _guarded(self, chunks: Iterable[bytes], doc: Document) -> Iterator[bytes]:
+        """``chunks``, stopped at the ratio limit (module docstring)."""
+        limit = self.limit
+        own = 0
+        for chunk in chunks:
+            own += len(chunk)
+            self.decoded += len(chunk)
+            if doc.encoded_size is not None and not limit.allows(own, doc.encoded_size):
+                raise self._error(limit.reason(f"document {doc.id}", own, doc.encoded_size), LimitError)
+            encoded = self._container_bytes()
+            if not limit.allows(self.decoded, encoded):
+                raise self._error(limit.reason(f"{self.kind.value} documents", self.decoded, encoded),
+                                  LimitError)
+            yield chunk
+
+    def _container_bytes(self) -> int:
+        if self._spool is not None:
+            return self._spool_size
+        return self.reader.bytes_out
+
+    def _error(self, reason: str, kind: type = SourceError) -> SourceError:
+        return _source_error(self.path, reason, kind)
+
+    def _container_documents(self) -> Iterator[Document]:
+        kind = self.kind
+        if kind is ContainerKind.MBOX or kind is ContainerKind.EML:
+            from .mail import mail_documents
+
+            return self._wrap(mail_documents(self._line_stream(), kind is ContainerKind.MBOX,
+                                             MAX_MESSAGE_BYTES))
+        if kind is ContainerKind.WARC:
+            from .warc import warc_documents
+
+            return self._wrap(warc_documents(self._line_stream(), self.chunk_size))
+        if kind is ContainerKind.ZIP:
+            from .zipped import zip_documents
+
+            return self._wrap(zip_documents(self._random_access(), self.chunk_size))
+        from .pdf import pdf_documents
+
+        return self._wrap(pdf_documents(self._random_access()))
+
+    def _wrap(self, docs: Iterator[Document]) -> Iterator[Document]:
+        """Name the input in the errors of a container module."""
+        try:
+            yield from docs
+        except LimitError:
+            raise
+        except SourceError as exc:
+            if getattr(exc, "path", None) is not None:
+                raise
+            raise self._error(str(exc)) from exc
+
+    def _line_stream(self) -> BinaryIO:
+        return io.BufferedReader(_ChunkStream(self.reader), buffer_size=max(self.chunk_size, 1 << 16))
+
+    def _random_access(self) -> BinaryIO:
+        """The decompressed input as a seekable file: the file itself when it
+        is a plain regular file, else a temporary copy."""
+        path = self.path
+        if self.reader.compression is None and path is not None and path != STDIN:
+            try:
+                if stat.S_ISREG(os.stat(path).st_mode):
+                    f = open(path, "rb")
+                    self._spool = f
+                    self._spool_size = os.fstat(f.fileno()).st_size
+                    self.reader.close()
+                    return f
+            except OSError as exc:
+                raise self._error(str(exc.strerror or exc)) from exc
+        spool = tempfile.TemporaryFile()
+        self._spool = spool
+        try:
+            shutil.copyfileobj(_ChunkStream(self.reader), spool, self.chunk_size)
+        except OSError as exc:
+            if isinstance(exc, SourceError):
+                raise
+            raise self._error(f"cannot copy to a temporary file: {exc.strerror or exc}") from exc
+        self._spool_size = spool.tell()
+        spool.seek(0)
+        return spool
+
+    # -- context management ---------------------------------------------------
+
+    def close(self) -> None:
+        self.reader.close()
+        if self._spool is not None:
+            try:
+                self._spool.close()
+            except OSError:
+                pass
+
+    def __enter__(self) -> "DocumentReader":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<DocumentReader {display_name(self.path)!r} kind={self.container!r}>"
+
+
+class _ChunkStream(io.RawIOBase):
+    """A readable raw stream over an iterator of byte chunks."""
+
+    def __init__(self, chunks: Iterable[bytes]):
+        self._it = iter(chunks)
+        self._rest = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        while not self._rest:
+            self._rest = next(self._it, b"")
+            if not self._rest:
+                return 0
+        n = min(len(buf), len(self._rest))
+        buf[:n] = self._rest[:n]
+        self._rest = self._rest[n:]
+        return n
+
+
+def open_documents(ref_or_path: Union[InputRef, str, os.PathLike, BinaryIO],
+                   chunk_size: int = DEFAULT_CHUNK_SIZE,
+                   limit: DecompressionLimit = DecompressionLimit()) -> DocumentReader:
+    """Open one input for reading as documents (see the module docstring).
+    Raises :class:`SourceError` as :func:`open_chunks` does."""
+    return DocumentReader(ref_or_path, chunk_size, limit)
