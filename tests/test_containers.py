@@ -360,7 +360,7 @@ def test_cli_jobs_2_and_the_ratio_option(tmp_path):
 
 def test_text_output_names_the_document(tmp_path):
     (tmp_path / "book.epub").write_bytes(_epub())
-    r = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(tmp_path / "book.epub"), "-q"],
+    r = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(tmp_path / "book.epub"), "-s"],
                        capture_output=True, text=True)
     assert f"book.epub!OEBPS/ch1.xhtml:1:11:{ISSN}" in r.stdout
 

@@ -374,7 +374,8 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
             return _usage(f"cannot reach the Dask scheduler {args.dask!r}: {exc}")
         scan = distributed.scan_paths(args.paths, options=config.options, valid_only=config.valid_only,
                                       include=args.include, exclude=args.exclude, split_bytes=config.split_bytes,
-                                      follow_symlinks=args.follow, max_ratio=config.max_ratio)
+                                      follow_symlinks=args.follow, hidden=params["hidden"],
+                                      ignore_files=params["ignore_files"], max_ratio=config.max_ratio)
         result = distributed.write_dataset(scan, args.output, force=args.force, params=params)
     report = _Report(args, sys.stderr)
     report.progress = None

@@ -382,7 +382,8 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
                include: Sequence[str] = (), exclude: Sequence[str] = (),
                split_bytes: int = DEFAULT_SPLIT_BYTES, partition_bytes: int = DEFAULT_PARTITION_BYTES,
                chunk_size: int = DEFAULT_CHUNK_SIZE, follow_symlinks: bool = True,
-               max_ratio: float = DEFAULT_MAX_RATIO) -> DaskScan:
+               max_ratio: float = DEFAULT_MAX_RATIO, hidden: bool = True,
+               ignore_files: bool = False) -> DaskScan:
     """Plan the scan of files, directories and globs on Dask.
 
     The inputs are expanded here, as ``urnscan scan`` expands them; the
@@ -402,7 +403,8 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     cwd = os.getcwd()
     config = ScanConfig(options=options, jobs=1, valid_only=valid_only, chunk_size=chunk_size,
                         split_bytes=split_bytes, max_ratio=max_ratio)
-    refs = expand_inputs(paths, include=include, exclude=exclude, follow_symlinks=follow_symlinks)
+    refs = expand_inputs(paths, include=include, exclude=exclude, follow_symlinks=follow_symlinks,
+                         hidden=hidden, ignore_files=ignore_files)
     tables: List[Any] = []
     statuses: List[Any] = []
     scan_group = delayed(partial(_scan_group, config=config, cwd=cwd), nout=2, pure=False)
