@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .candidates import LOOKBACK
+from .extract import LOOKBACK
 from .model import Hit
 from .scanner import ByteScanner, ScanOptions, count_lf
 

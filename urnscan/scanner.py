@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
-from .candidates import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, batch_extractor, run_pattern
+from .extract import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
 from .judge import UrnJudge
 from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
 from .syntax import check_profile
@@ -52,7 +52,7 @@ def urn_positions(buf: bytes, start: int, stop: int) -> List[int]:
 
 
 def _after_boundary(np, buf: bytes, found) -> List[int]:
-    # "return:", "Saturn:", "x.urn:" never start a candidate (candidates.extract
+    # "return:", "Saturn:", "x.urn:" never start a candidate (extract.read_at
     # checks the same rule; this drops them before any Python work)
     if not len(found):
         return []
@@ -85,17 +85,25 @@ class ScanOptions(NamedTuple):
     trim: bool = True  # trailing sentence punctuation (PRODUCT section 1)
     fold: bool = True  # join folded bare URNs
     max_urn_length: int = DEFAULT_MAX_URN_LENGTH
+    pair: bool = True  # a quote or bracket before "urn:" ends it at its closer
+    code: bool = True  # templates, placeholders, concatenation, patterns are not URNs
+    embedded: bool = True  # inside a URL or form parameters a URN ends at "&"
 
     @property
     def window(self) -> int:
         return 2 * self.max_urn_length + WRAPPER_LIMIT + 1024
 
+    @property
+    def reading(self) -> Reading:
+        return Reading(self.trim, self.fold, self.pair, self.code, self.embedded)
 
-def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAULT_MAX_URN_LENGTH) -> ScanOptions:
+
+def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAULT_MAX_URN_LENGTH, *, pair=True,
+             code=True, embedded=True) -> ScanOptions:
     check_profile(profile)
     if max_urn_length < 16:
         raise ValueError("max_urn_length must be at least 16")
-    return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length))
+    return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length), bool(pair), bool(code), bool(embedded))
 
 
 #: below this many bytes bytes.count is quicker than a NumPy pass
@@ -176,7 +184,8 @@ class ByteScanner:
         self._lines.pos = self._lines.line_start = scan_from
         self._skip: Optional[Tuple[int, int, int, str]] = None  # over-long: start, line, column, text
         self._run = run_pattern(options.profile)
-        self._read_all = batch_extractor(options.profile, options.trim, options.max_urn_length, options.fold)
+        self._read_all = batch_reader(options.profile, options.reading, options.max_urn_length)
+        self._context = StreamContext(base)  # the URL context, read up to where the buffer starts
         self.bytes_scanned = 0
 
     def feed(self, chunk: bytes) -> List[Hit]:
@@ -213,7 +222,8 @@ class ByteScanner:
         window = self.options.window
         limit = n if final else n - window
         if limit > pos:
-            found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window)
+            found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window,
+                                                   self._context, self._base)
             if found:
                 self._hits(buf, found, hits)
             if overlong >= 0:
@@ -235,8 +245,8 @@ class ByteScanner:
         return hits
 
     def _hits(self, buf: bytes, found: list, hits: List[Hit]) -> None:
-        """Append the hits of ``found`` (tuples from candidates.extractor,
-        in buffer order) to ``hits``."""
+        """Append the hits of ``found`` (extract.Candidate tuples, in
+        buffer order) to ``hits``."""
         lines = self._lines
         base = self._base
         source = self.source
@@ -244,11 +254,11 @@ class ByteScanner:
         new = tuple.__new__
         append = hits.append
         if lines.has_cr:
-            for start, end, form, folded, embedded, urn, literal, raw in found:
+            for start, end, form, folded, embedded, urn, literal, raw, rules in found:
                 lines.advance(buf, base, base + start)
                 append(new(Hit, (source, None, base + start, base + end, lines.line,
                                  base + start - lines.line_start + 1,
-                                 form, folded, embedded, raw, urn, literal, (), None) + tail(urn)))
+                                 form, folded, embedded, raw, urn, literal, rules, None) + tail(urn)))
             return
         # LF only: count forward from the last position counted
         at = lines.pos - base
@@ -258,7 +268,7 @@ class ByteScanner:
         count = buf.count
         cached = self.judge.cached_tails().get
         octets = None  # the buffer as a NumPy array, for long spans
-        for start, end, form, folded, embedded, urn, literal, raw in found:
+        for start, end, form, folded, embedded, urn, literal, raw, rules in found:
             if start > at:
                 last = rfind(b"\n", at, start)  # the line break before start, if any since at
                 if last >= 0:
@@ -272,7 +282,7 @@ class ByteScanner:
                 at = start
             t = cached(urn)
             append(new(Hit, (source, None, base + start, base + end, line, base + start - line_start + 1,
-                             form, folded, embedded, raw, urn, literal, (), None)
+                             form, folded, embedded, raw, urn, literal, rules, None)
                        + (tail(urn) if t is None else t)))
         if base + at > lines.pos:
             lines.pos = base + at
@@ -299,6 +309,7 @@ class ByteScanner:
             if keep_from <= 0:
                 return
         self._lines.advance(self._buf, self._base, self._base + keep_from)
+        self._context.skip_to(self._buf, self._base, self._base + keep_from)
         self._buf = self._buf[keep_from:]
         self._base += keep_from
         self._scan = max(0, self._scan - keep_from)
@@ -318,27 +329,28 @@ class ByteScanner:
 
 def scan_bytes(chunks: Iterable[bytes], *, source: Optional[str] = None, profile: str = DEFAULT_PROFILE,
                trim: bool = True, fold: bool = True, max_urn_length: int = DEFAULT_MAX_URN_LENGTH,
-               judge: Optional[UrnJudge] = None) -> Iterator[Hit]:
-    """Hits in any iterable of ``bytes`` chunks, with byte offsets."""
-    scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length), judge)
+               judge: Optional[UrnJudge] = None, **rules: bool) -> Iterator[Hit]:
+    """Hits in any iterable of ``bytes`` chunks, with byte offsets.
+    ``rules``: ``pair``, ``code``, ``embedded`` (see :class:`ScanOptions`)."""
+    scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length, **rules), judge)
     for chunk in chunks:
         yield from scanner.feed(chunk)
     yield from scanner.finish()
 
 
 def scan_text(text: str, *, source: Optional[str] = None, profile: str = DEFAULT_PROFILE, trim: bool = True,
-              fold: bool = True, max_urn_length: int = DEFAULT_MAX_URN_LENGTH) -> Iterator[Hit]:
+              fold: bool = True, max_urn_length: int = DEFAULT_MAX_URN_LENGTH, **rules: bool) -> Iterator[Hit]:
     """Hits in a string, with character offsets (and character columns)."""
     if not isinstance(text, str):
         raise TypeError(f"scan_text takes a str, not {type(text).__name__} (use scan_bytes for bytes)")
     if text.isascii():
         yield from scan_bytes([text.encode("ascii")], source=source, profile=profile, trim=trim, fold=fold,
-                              max_urn_length=max_urn_length)
+                              max_urn_length=max_urn_length, **rules)
         return
     data = text.encode("utf-8", "surrogatepass")
     to_char = _CharOffsets(text)
     for hit in scan_bytes([data], source=source, profile=profile, trim=trim, fold=fold,
-                          max_urn_length=max_urn_length):
+                          max_urn_length=max_urn_length, **rules):
         start = to_char(hit.start)
         line_start = to_char(hit.start - hit.column + 1)
         yield hit._replace(start=start, end=to_char(hit.end), column=start - line_start + 1)
@@ -367,7 +379,7 @@ class _CharOffsets:
 
 def scan_file(path, *, profile: str = DEFAULT_PROFILE, trim: bool = True, fold: bool = True,
               max_urn_length: int = DEFAULT_MAX_URN_LENGTH, chunk_size: int = DEFAULT_CHUNK_SIZE,
-              source: Optional[str] = None) -> Iterator[Hit]:
+              source: Optional[str] = None, **rules: bool) -> Iterator[Hit]:
     """Hits in a file (decompressed when gzip, bz2, xz or zstd), with byte
     offsets.  Raises :class:`urnscan.SourceError` for a file that cannot be
     read -- after yielding every hit found before the failure."""
@@ -375,4 +387,4 @@ def scan_file(path, *, profile: str = DEFAULT_PROFILE, trim: bool = True, fold: 
 
     with open_chunks(str(path), chunk_size=chunk_size) as reader:
         yield from scan_bytes(reader, source=str(path) if source is None else source, profile=profile,
-                              trim=trim, fold=fold, max_urn_length=max_urn_length)
+                              trim=trim, fold=fold, max_urn_length=max_urn_length, **rules)

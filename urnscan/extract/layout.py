@@ -1,0 +1,30 @@
+"""Layout around a candidate: YAML mapping keys."""
+from __future__ import annotations
+
+import re
+
+from .chars import EOL, blanks_end, line_break_after, line_start
+
+_YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
+#: YAML 1.2 sections 7.3 and 8.2: "- item", "key:", "'key':", '"key":'
+_YAML_ENTRY = re.compile(rb"-[ \t\r\n]|[^\s:#'\"][^\r\n:#]*:(?:[ \t\r\n]|$)|(['\"])[^\r\n]*?\1:")
+_KEY_LIMIT = 256
+
+
+def yaml_key(buf: bytes, p: int, end: int, hi: int) -> bool:
+    """Whether the ":" ending the candidate ``buf[p:end]`` is YAML mapping
+    syntax (YAML 1.2 section 8.2.2): the candidate alone at the start of its
+    line (or after "- "), the line ending there, and the next non-empty line
+    indented deeper and itself YAML: a mapping entry ``key:`` or a
+    sequence entry ``- ``."""
+    ls = line_start(buf, p)
+    if ls is None or not _YAML_LEAD.fullmatch(buf, ls, p):
+        return False
+    indent = len(buf[ls:p]) - len(buf[ls:p].lstrip(b" \t"))
+    nl = line_break_after(buf, blanks_end(buf, end, hi), hi)
+    while 0 <= nl < hi:
+        q = blanks_end(buf, nl, hi)
+        if q < hi and buf[q] not in EOL:
+            return q - nl > indent and _YAML_ENTRY.match(buf, q, min(hi, q + _KEY_LIMIT)) is not None
+        nl = line_break_after(buf, q, hi)
+    return False
