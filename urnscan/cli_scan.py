@@ -42,6 +42,13 @@ def add_scan(sub) -> None:
     p.add_argument("--no-trim", action="store_true",
                    help="keep trailing sentence punctuation (the literal RFC 2141 extent)")
     p.add_argument("--no-fold", action="store_true", help="do not join URNs folded over lines")
+    # reading rules (README: Reading rules); each hit's "rules" names those that shaped it
+    p.add_argument("--no-pair", action="store_true",
+                   help="do not end a URN at the closer of the quote or parenthesis before it")
+    p.add_argument("--no-code", action="store_true",
+                   help="report templates, placeholders, concatenated strings, patterns and elisions too")
+    p.add_argument("--no-embedded", action="store_true",
+                   help="do not end a URN inside a URL or form parameters at '&'")
     p.add_argument("--valid-only", action="store_true", help="write only hits valid under --profile")
     p.add_argument("--include", action="append", default=[], metavar="GLOB",
                    help="scan only files matching GLOB (repeatable; name or relative path)")
@@ -85,7 +92,8 @@ def run_scan_command(args) -> int:
     if args.jobs < 0:
         return _usage("--jobs must be positive")
     try:
-        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length)
+        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length,
+                           pair=not args.no_pair, code=not args.no_code, embedded=not args.no_embedded)
     except ValueError as exc:
         return _usage(str(exc))
     jobs = args.jobs or default_jobs()
@@ -106,6 +114,7 @@ def run_scan_command(args) -> int:
     params = {
         "command": "scan", "paths": args.paths, "profile": options.profile, "trim": options.trim,
         "fold": options.fold, "max_urn_length": options.max_urn_length, "valid_only": args.valid_only,
+        "pair": options.pair, "code": options.code, "embedded": options.embedded,
         "include": args.include, "exclude": args.exclude, "jobs": jobs, "offsets": "bytes",
         "registry": args.registry or "shipped snapshot", "registry_date": default_registry().date,
     }

@@ -302,6 +302,7 @@ class ByteScanner:
 
     def _discard(self, keep_from: int) -> None:
         """Drop buffer bytes before keep_from, counting their lines first."""
+        keep_from = min(keep_from, len(self._buf))  # the scan may start past what was fed
         if keep_from <= 0:
             return
         if self._buf[keep_from - 1:keep_from] == b"\r":

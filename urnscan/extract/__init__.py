@@ -24,7 +24,7 @@ from .fast import batch_reader
 from .options import Reading
 from .reading import Candidate, OverLong, read_at
 from .rules import Rule
-from .url import StreamContext, TokenContext, url_context
+from .url import StreamContext, TokenContext, token_start_in, url_context
 from .wrapper import WRAPPER_LIMIT
 
 
@@ -34,4 +34,5 @@ def run_pattern(profile: str):
 
 
 __all__ = ["BOUNDARY_BYTES", "LITERAL_RUN", "LOOKBACK", "WRAPPER_LIMIT", "Candidate", "OverLong", "Reading", "Rule",
-           "StreamContext", "TokenContext", "batch_reader", "read_at", "run_pattern", "url_context"]
+           "StreamContext", "TokenContext", "batch_reader", "read_at", "run_pattern", "token_start_in",
+           "url_context"]

@@ -145,3 +145,10 @@ class StreamContext:
     def at(self, buf: bytes, base: int, p: int) -> Optional[Rule]:
         self.skip_to(buf, base, base + p)
         return self.token.embedded
+
+
+def token_start_in(data: bytes) -> int:
+    """The index just after the last token stop in ``data``, or -1 when it
+    holds none (the token started before it)."""
+    end = _TOKEN_TAIL.match(data).end()
+    return end if end else -1
