@@ -2,7 +2,7 @@
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from urnscan.extract import LOOKBACK, OverLong, Reading, StreamContext, batch_reader, read_at, url_context
+from urnscan.extract import OverLong, Reading, Rejected, StreamContext, batch_reader, read_at, url_context
 from urnscan.namespaces import _text, checkdigits
 from urnscan.scanner import urn_positions
 
@@ -39,6 +39,8 @@ def _rules(data, positions, profile, reading, cap, final, window):
                       context=url_context(data[:p]))
         if got is None:
             pos = p + 1
+        elif type(got) is Rejected:
+            pos = max(got.end, p + 1)
         elif type(got) is OverLong:
             return found, pos, p
         else:
@@ -117,7 +119,7 @@ SNIPPETS = [
     b"see urn:isbn:0451450523.", b"(urn:a:b-c) x", b"urn:a:b:\n\n  c\n", b" urn:a:b\n  &c=d", b" urn:a:b?x\n  &c=d",
     b"'urn:a:b'", b" urn:a:b... ", b" urn:a:b\xe2\x80\xa6", b" urn:a:b\xe2\x80\x99s", b"=urn:a:b", b"/urn:a:b&c",
     b"<id>urn:a:b</id>", b"urn:a:<b>", b" urn:a:b{x}", b" urn:a:b[1]", b" urn:a:b&amp;c", b"<urn:a:b>", b"<urn:a:\n b>",
-    b"<urn:a>", b" urn:a:b  \n c", b" urn:a:b.\n  c:d", b" urn:a:b-\n  c", b" urn:a:b\\\n  c", b" urn:a:b(c)",
+    b"<urn:a>", b"<urn:a:>", b"x<urn:a:>", b" urn:a:b  \n c", b" urn:a:b.\n  c:d", b" urn:a:b-\n  c", b" urn:a:b\\\n  c", b" urn:a:b(c)",
     b" urn:a:b(c", b" urn:a:b)", b"\turn:a:b;", b" urn:a:", b" urn:a:.", b"x urn:" + b"a" * 70 + b":b",
     b" | urn:a:b:  | x |\n |  c:d      | y |\n", b"|urn:a:b-|\n|c|\n", b" urn:a:b |x", b" urn:a:b\n   :c\n",
     b"  urn:a:b:\n    k: v\n", b" urn:a:b... x", b" urn:a:b:... x", b" urn:a:b-\xe2\x80\xa6", b" urn:a:...b", b" k=urn:a:b&c=d", b"x=1&k=urn:a:b&c", b"- urn:a:b:\n\n    k: v\n", b"  urn:a:b:  \n  k\n",

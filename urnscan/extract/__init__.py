@@ -22,7 +22,7 @@ groups of rules are switched by :class:`.options.Reading`.
 from .chars import BOUNDARY_BYTES, LITERAL_RUN, LOOKBACK, RUNS
 from .fast import batch_reader
 from .options import Reading
-from .reading import Candidate, OverLong, read_at
+from .reading import Candidate, OverLong, Rejected, read_at
 from .rules import Rule
 from .url import StreamContext, TokenContext, token_start_in, url_context
 from .wrapper import WRAPPER_LIMIT
@@ -33,6 +33,6 @@ def run_pattern(profile: str):
     return RUNS[profile]
 
 
-__all__ = ["BOUNDARY_BYTES", "LITERAL_RUN", "LOOKBACK", "WRAPPER_LIMIT", "Candidate", "OverLong", "Reading", "Rule",
+__all__ = ["BOUNDARY_BYTES", "LITERAL_RUN", "LOOKBACK", "WRAPPER_LIMIT", "Candidate", "OverLong", "Reading", "Rejected", "Rule",
            "StreamContext", "TokenContext", "batch_reader", "read_at", "run_pattern", "token_start_in",
            "url_context"]

@@ -24,6 +24,7 @@ _REGEX_ESCAPE = frozenset(b"dDwWsSbB.()[]{}*+?|^$")
 #: what starts a placeholder or a pattern right after the run:
 #: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
 _OPEN_AFTER = frozenset(b"{[")
+_AFTER_TEMPLATE = frozenset(b"{[<")
 #: the text ends where a template's "<nss>" begins
 _TEMPLATE_LAST = frozenset(b":/=-(")
 
@@ -50,18 +51,18 @@ def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> b
     """Regular-expression syntax in or around the candidate at p whose text
     ends at ``end``: an anchor "^" before it, ".*", "(?" inside, an escape
     right after it, or a "$" anchor before a closing quote or slash."""
-    if p > lo and buf[p - 1] == 0x5E:  # "^urn:..."
+    if p > lo:
+        before = buf[p - 1]
+        if before == 0x5E or (before == 0x3A and p - 3 >= lo and buf[p - 3:p] == b"(?:"):
+            return True  # "^urn:...", "(?:urn:..."
+    if (b".*" in text or b".+" in text or b"(?" in text) and _REGEX_INSIDE.search(text):
         return True
-    if p - 3 >= lo and buf[p - 3:p] == b"(?:":
-        return True
-    if b"." in text or b"(" in text:
-        if _REGEX_INSIDE.search(text):
-            return True
     if end + 1 < hi and buf[end] == 0x5C and buf[end + 1] in _REGEX_ESCAPE:
         return True
-    if text.endswith(b"$") and (end >= hi or buf[end] in b"'\"/)"):
-        return True
-    return text.endswith(b"(")  # a group opened: "urn:ietf:id:(\\S+)"
+    last = text[-1]
+    if last == 0x24 and (end >= hi or buf[end] in b"'\"/)"):
+        return True  # "...$'": an anchor
+    return last == 0x28  # a group opened: "urn:ietf:id:(\\S+)"
 
 
 def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
@@ -71,6 +72,8 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     if end >= hi:
         return False
     after = buf[end]
+    if after not in _AFTER_TEMPLATE:
+        return False
     if after in _OPEN_AFTER:
         return True
     if after == 0x3C and text[-1] in _TEMPLATE_LAST:

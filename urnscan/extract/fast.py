@@ -1,8 +1,9 @@
 """The scanner's reading of many positions at once, with one fast path.
 
-The fast path takes the commonest case -- a bare URN after a blank, a
-double quote, ">" or "=", outside a URL, that neither a pairing, a fold, a
-character reference nor a template can shape -- in one compiled-regex call,
+The fast path takes the commonest cases -- outside a URL, a bare URN after
+a blank, a double quote, ">" or "=" that neither a fold, a character
+reference nor a template can shape, a quoted or parenthesised one ending
+at its closer, a wrapper without white space -- in one compiled-regex call,
 and hands the extent to :func:`.reading.finish`, the same function the
 reference reading ends with.  Every other case is read by
 :func:`.reading.read_at`.  tests/test_fast_paths.py proves both equal on
@@ -16,30 +17,49 @@ from functools import lru_cache
 from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, class_body
 from .options import Reading
 from .pairing import Opener
-from .reading import Candidate, OverLong, finish, read_at
+from .reading import Candidate, OverLong, Rejected, finish, read_at
+from .rules import Rule
+from .wrapper import WRAPPER_LIMIT
 
-#: the characters before "urn:" the fast path takes: no opener whose closer
-#: an URN may hold, no pattern syntax, no "<" wrapper
+#: the characters before "urn:" the plain path takes: no opener whose
+#: closer a URN may hold, no pattern syntax, no "<" wrapper
 _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, b">"[0]: None, b"="[0]: None,
                  b","[0]: None, b";"[0]: None, b'"'[0]: Opener.DOUBLE_QUOTE}
+#: what rules out every fold, template, ellipsis and table cell after the
+#: run: another character but a blank, line break, "\\", "{", "[", "<",
+#: "&", "|" or the first byte of U+2026; one blank before a word; "<" of an
+#: end tag, or after a character no template ends with; a line break after
+#: a character no fold ends with, the next line starting with neither ":"
+#: nor "&"; a line break before a line starting a URN of its own; or the
+#: end of what may be read
+_NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\xe2])|(?=[ \t][^ \t\r\n|])|(?=<[/!])|(?<![:/=(-])(?=<)"
+                    rb"|(?<![-:./])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&]))"
+                    rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)|\Z)")
 
 
-def _plain(profile: str) -> "re.Pattern[bytes]":
-    """NID token (1), the RFC 2141 run (2), the rest of the profile's run,
-    neither holding "&" (an entity or a URL may cut there), and then what
-    rules out every fold, template, ellipsis and table cell: another
-    character but a blank, line break, "\\", "{", "[", "<", "&", "|" or the
-    first byte of U+2026; one blank before a word; "<" of an end tag, or
-    after a character no template ends with; a line break after a character
-    no fold ends with, the next line starting with neither ":" nor "&"; or
-    the end of what may be read."""
-    literal = class_body(LITERAL_RUN).replace(b"&", b"")
-    run = class_body(RUNS[profile]).replace(b"&", b"")
-    return re.compile(
-        rb"([A-Za-z0-9][A-Za-z0-9-]{0,%d}:)(?>([%s]*)[%s]*)"
-        rb"(?:(?=[^ \t\r\n\\{\[<&|\xe2])|(?=[ \t][^ \t\r\n|])|(?=<[/!])|(?<![:/=(-])(?=<)"
-        rb"|(?<![-:./])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&]))|\Z)"
-        % (NID_SCAN_LIMIT - 2, literal, run))
+def _without(body: bytes, chars: bytes) -> bytes:
+    for c in chars:
+        body = body.replace(bytes([c]), b"")
+    return body
+
+
+def _patterns(profile: str):
+    """Per profile: the NID token (1) and the RFC 2141 run (2) inside the
+    profile's run, no "&" in either (a character reference or a URL may cut
+    there), then: (plain) what rules out every other rule; (quote) a "'"
+    closing the quote before "urn:", no "'" inside; (paren) a ")" closing
+    the "(" before it, no parenthesis inside; (wrapper) a ">" closing
+    "<urn:", no white space inside."""
+    literal = _without(class_body(LITERAL_RUN), b"&")
+    run = _without(class_body(RUNS[profile]), b"&")
+    nid = rb"([A-Za-z0-9][A-Za-z0-9-]{0,%d}:)" % (NID_SCAN_LIMIT - 2)
+
+    def head(exclude: bytes) -> bytes:
+        return nid + rb"(?>([%s]*)[%s]*)" % (_without(literal, exclude), _without(run, exclude))
+
+    return (re.compile(head(b"") + _NOTHING_FOLLOWS), re.compile(head(b"'") + b"(?=')"),
+            re.compile(head(b"()") + rb"(?=\))"),
+            re.compile(rb"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*:(?>([%s]*)[%s]*)>" % (literal, run)))
 
 
 def batch_reader(profile: str, reading: Reading, cap: int):
@@ -57,8 +77,13 @@ def batch_reader(profile: str, reading: Reading, cap: int):
 
 @lru_cache(maxsize=None)
 def _make_batch(profile: str, reading: Reading, cap: int):
-    plain_match = _plain(profile).match
+    plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
     plain_before = _PLAIN_BEFORE
+    pairs = reading.pair
+    quote_rules = [Rule.PAIR_QUOTE]
+    paren_rules = [Rule.PAIR_PAREN]
+    wrap_rules = (Rule.WRAP_1995.value,)
+    closers = {0x22: 0x22, 0x27: 0x27, 0x28: 0x29}  # the closer of each opener the fast path takes
 
     def read_all(buf, positions, pos, n, final, window, context, base):
         found = []
@@ -69,14 +94,33 @@ def _make_batch(profile: str, reading: Reading, cap: int):
             hi = n if final else p + window
             url = context.at(buf, base, p)
             cand = None
-            if p and url is None and buf[p - 1] in plain_before:
-                m = plain_match(buf, p + 4, hi)
+            before = buf[p - 1] if p else -1
+            if url is None and before >= 0:
+                m = None
+                if before in plain_before:
+                    m = plain(buf, p + 4, hi)
+                    opener = plain_before[before]
+                    rules = []
+                elif pairs and before == 0x27:  # "'"
+                    m = quoted(buf, p + 4, hi)
+                    opener, rules = Opener.SINGLE_QUOTE, quote_rules[:]
+                elif pairs and before == 0x28:  # "("
+                    m = parenthesised(buf, p + 4, hi)
+                    opener, rules = Opener.PAREN, paren_rules[:]
+                elif before == 0x3C:  # "<"
+                    w = wrapper(buf, p, hi)
+                    if w is not None and w.end() - 1 > w.start(1) and w.end() <= p + WRAPPER_LIMIT:
+                        e = w.end() - 1
+                        urn = buf[p:e].decode("ascii")
+                        append(Candidate(p, e, "wrapped", False, False, urn, buf[p:w.end(1)].decode("ascii"), urn,
+                                         wrap_rules))
+                        pos = e
+                        continue
                 if m is not None and m.end() - p <= cap and buf[m.end() - 1] != 0x3A:
                     e = m.end()
-                    opener = plain_before[buf[p - 1]]
-                    closer_at = e if opener is not None and e < hi and buf[e] == 0x22 else -1
+                    closer_at = e if e < hi and buf[e] == closers.get(before) else -1
                     cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
-                                  buf[p:m.end(2)].decode("ascii"), [], None, False, reading)
+                                  buf[p:m.end(2)].decode("ascii"), rules, None, False, reading)
                     if cand is None:
                         pos = p + 1
                         continue
@@ -84,6 +128,8 @@ def _make_batch(profile: str, reading: Reading, cap: int):
                 cand = read_at(buf, p, hi, profile=profile, reading=reading, cap=cap, context=url)
             if cand is None:
                 pos = p + 1
+            elif type(cand) is Rejected:
+                pos = cand.end if cand.end > p else p + 1  # a "urn:" inside a template is part of it
             elif type(cand) is OverLong:
                 return found, pos, p
             else:

@@ -18,6 +18,7 @@ import re
 from typing import List, Optional, Tuple
 
 from .chars import ALNUM, ALPHA, EOL, HSPACE, URL_START, blanks_end, line_break_after, line_start
+from .pairing import Opener, paired_run
 from .rules import Rule
 
 Segment = Tuple[int, int]
@@ -34,7 +35,7 @@ _LIST_NUMBER = re.compile(rb"[0-9]{1,3}[.)]")
 _SENTENCE_END = b".,;:!?"
 
 
-def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, closer: Optional[bytes],
+def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener: Optional[Opener],
          rules: List[Rule]) -> List[Segment]:
     """Join the lines of a folded bare URN whose first line is
     ``segments[0]``; the rules that joined are added to ``rules``."""
@@ -43,7 +44,7 @@ def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, closer
         start, e = segments[-1]
         if e >= hi or e <= start:
             return segments
-        nxt = continuation(buf, start, e, hi, run, closer, in_query)
+        nxt = continuation(buf, start, e, hi, run, opener, in_query)
         if nxt is None or nxt[1][1] > max_end:
             return segments
         seg_end, piece, rule = nxt
@@ -54,7 +55,7 @@ def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, closer
             rules.append(rule)
 
 
-def continuation(buf: bytes, start: int, e: int, hi: int, run, closer: Optional[bytes], in_query: bool):
+def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[Opener], in_query: bool):
     """``(end of this segment, (start, end) of the next, rule)`` when the
     URN whose line ``buf[start:e]`` stops at e goes on on the next line
     (``in_query``: the URN read so far holds a "?"); otherwise ``None``."""
@@ -73,10 +74,7 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, closer: Optional[
         if last != 0x3A:
             return None
         q = blanks_end(buf, line_break_after(buf, q, hi), hi)
-    t = run.match(buf, q, hi).end()
-    if closer is not None and closer in b"')":
-        cut = buf.find(closer, q, t)
-        t = t if cut < 0 else cut
+    t = paired_run(buf, q, hi, run, opener)[0]  # a quote or parenthesis opened may close here
     if t <= q:
         return None
     token = buf[q:t]

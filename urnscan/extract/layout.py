@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import re
 
-from .chars import EOL, blanks_end, line_break_after, line_start
+from .chars import blanks_end, line_break_after, line_start
 
 _YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
 #: YAML 1.2 sections 7.3 and 8.2: "- item", "key:", "'key':", '"key":'
 _YAML_ENTRY = re.compile(rb"-[ \t\r\n]|[^\s:#'\"][^\r\n:#]*:(?:[ \t\r\n]|$)|(['\"])[^\r\n]*?\1:")
 _KEY_LIMIT = 256
+_WHITE = re.compile(rb"[ \t\r\n]*")
 
 
 def yaml_key(buf: bytes, p: int, end: int, hi: int) -> bool:
@@ -22,9 +23,10 @@ def yaml_key(buf: bytes, p: int, end: int, hi: int) -> bool:
         return False
     indent = len(buf[ls:p]) - len(buf[ls:p].lstrip(b" \t"))
     nl = line_break_after(buf, blanks_end(buf, end, hi), hi)
-    while 0 <= nl < hi:
-        q = blanks_end(buf, nl, hi)
-        if q < hi and buf[q] not in EOL:
-            return q - nl > indent and _YAML_ENTRY.match(buf, q, min(hi, q + _KEY_LIMIT)) is not None
-        nl = line_break_after(buf, q, hi)
-    return False
+    if nl < 0:
+        return False
+    q = _WHITE.match(buf, nl, hi).end()  # the first character of the next non-empty line
+    if q >= hi:
+        return False
+    line = max(buf.rfind(b"\n", nl - 1, q), buf.rfind(b"\r", nl - 1, q)) + 1
+    return q - line > indent and _YAML_ENTRY.match(buf, q, min(hi, q + _KEY_LIMIT)) is not None

@@ -1,7 +1,7 @@
 """Delimiter pairing: a quote or bracket right before ``urn:`` says where
 the URN ends -- at its closer.
 
-Only closers that an URN may contain need a rule: ``'`` (RFC 2141 section
+Only closers that a URN may contain need a rule: ``'`` (RFC 2141 section
 2.2 and RFC 8141's sub-delims) and ``)``; every other closer (``"``, ``>``,
 ``]``, ``}``, a backtick, typographic quotes) is outside every repertoire
 and ends the run anyway.  Parentheses balanced inside the NSS are kept
@@ -11,7 +11,7 @@ stays (``urn:example:o'brien:1``).
 from __future__ import annotations
 
 from enum import Enum
-from typing import Optional
+from typing import Optional, Tuple
 
 from .rules import Rule
 
@@ -53,28 +53,32 @@ def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
     return found
 
 
-def closer_cut(buf: bytes, start: int, end: int, opener: Optional[Opener]) -> int:
-    """Where the run ``buf[start:end]`` ends when its opener is honoured:
-    at the first closer (for ``(``, the first ``)`` that is not balanced
-    by a ``(`` inside the run).  ``end`` when the closer is not in it."""
+def paired_run(buf: bytes, start: int, limit: int, run, opener: Optional[Opener]) -> Tuple[int, bool]:
+    """``(end, cut)``: where the run of URN characters from ``start``
+    (read up to ``limit``) ends when its opener is honoured -- at the first
+    closer (for ``(``, the first ``)`` not balanced by a ``(`` inside the
+    run), ``cut`` telling whether the closer ended it.  Reads no further
+    than the run, so the work is linear in what is read."""
     if opener is Opener.SINGLE_QUOTE:
-        i = buf.find(b"'", start, end)
-        return end if i < 0 else i
-    if opener is Opener.PAREN:
-        i = buf.find(b")", start, end)
-        if i < 0:
-            return end
-        depth = 0
-        while i >= 0:
-            # parentheses opened since start, up to this ")"
-            depth += buf.count(b"(", start, i)
-            if depth == 0:
-                return i
-            depth -= 1
-            start = i + 1
-            i = buf.find(b")", start, end)
-        return end
-    return end
+        c = buf.find(b"'", start, limit)
+        stop = limit if c < 0 else c
+        e = run.match(buf, start, stop).end()
+        return e, e == c
+    if opener is not Opener.PAREN:
+        return run.match(buf, start, limit).end(), False
+    depth = 0
+    at = start
+    while True:
+        c = buf.find(b")", at, limit)
+        stop = limit if c < 0 else c
+        e = run.match(buf, at, stop).end()
+        if e != c:
+            return e, False  # the run ends before any closer
+        depth += buf.count(b"(", at, c)
+        if depth == 0:
+            return c, True
+        depth -= 1
+        at = c + 1
 
 
 def pair_rule(opener: Opener) -> Rule:

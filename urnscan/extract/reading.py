@@ -16,12 +16,11 @@ from .entity import entity_cut
 from .fold import fold
 from .layout import yaml_key
 from .options import Reading
-from .pairing import Opener, closer_cut, opener_before, pair_rule
+from .pairing import Opener, opener_before, pair_rule, paired_run
 from .rules import Rule
-from .trim import trim
+from .trim import TRIMMABLE, trim
 from .wrapper import wrapped
 
-_ASCII_QUOTES = frozenset({Opener.SINGLE_QUOTE, Opener.DOUBLE_QUOTE, Opener.BACKTICK})
 
 
 class Candidate(NamedTuple):
@@ -43,7 +42,14 @@ class OverLong(NamedTuple):
     start: int
 
 
-Found = Union[Candidate, OverLong, None]
+class Rejected(NamedTuple):
+    """Text read up to ``end`` that is a template, a pattern or an elided
+    example: no URN, and a ``urn:`` inside it is part of it too."""
+
+    end: int
+
+
+Found = Union[Candidate, OverLong, Rejected, None]
 
 
 def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap: int,
@@ -69,42 +75,39 @@ def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap:
     if nss_start - p > cap:
         return OverLong(p)  # the NID token alone is longer than the cap
     run = RUNS[profile]
-    e = run.match(buf, nss_start, min(hi, p + cap + 1)).end()
+    limit = min(hi, p + cap + 1)
+    embedded = context is not None and reading.embedded
+    if embedded:
+        amp = buf.find(b"&", nss_start, limit)  # inside a URL a URN ends at "&"
+        e, cut = run.match(buf, nss_start, limit if amp < 0 else amp).end(), False
+    else:
+        e, cut = paired_run(buf, nss_start, limit, run, opener if reading.pair else None)
     if e - p > cap:
         return OverLong(p)
-    return _bare(buf, p, hi, nss_start, e, opener, profile, reading, cap, context)
+    return _bare(buf, p, hi, nss_start, e, cut, opener, profile, reading, cap, context if embedded else None)
 
 
 def _literal(buf: bytes, p: int, e: int) -> str:
     return buf[p:LITERAL_RUN.match(buf, p + 4, e).end()].decode("ascii")
 
 
-def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, opener: Optional[Opener], profile: str,
+def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener: Optional[Opener], profile: str,
           reading: Reading, cap: int, context: Optional[Rule]) -> Found:
     """The rest of :func:`read_at` for a bare candidate whose NID token ends
-    at ``nss_start`` and whose run of the profile's characters ends at
-    ``e`` (at most ``cap`` after p)."""
+    at ``nss_start`` and whose run ends at ``e`` (at most ``cap`` after p;
+    ``cut``: at the closer of its opener; ``context``: inside a URL, at its
+    "&")."""
     literal = _literal(buf, p, e)
-    rules: List[Rule] = []
-    pairing = opener if reading.pair else None
-    if pairing is not None:
-        cut = closer_cut(buf, nss_start, e, pairing)
-        if cut < e:
-            e = cut
-            rules.append(pair_rule(pairing))
+    rules: List[Rule] = [pair_rule(opener)] if cut else []
     closed = opener is not None and buf.startswith(opener.closer, e, hi)
     segments = [(p, e)]
     yaml = False
-    if context is not None and reading.embedded:
-        amp = buf.find(b"&", nss_start, e)
-        if amp >= 0:
-            segments = [(p, amp)]
+    if context is not None:
         rules.append(context)
     else:
         yaml = reading.trim and buf[e - 1] == 0x3A and yaml_key(buf, p, e, hi)
         if reading.fold and not closed and not yaml:
-            segments = fold(buf, segments, hi, RUNS[profile], p + cap,
-                            pairing.closer if pairing is not None else None, rules)
+            segments = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
     return finish(buf, p, hi, nss_start, segments, opener, e if closed else -1, literal, rules, context, yaml,
                   reading)
 
@@ -114,23 +117,25 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     """The rules that judge an extent once it is known: character
     references, code, YAML keys, trimming and the empty NSS.  ``closer_at``
     is where the opener's closer ends the first line (-1 when it does not)."""
-    text = b"".join(buf[a:b] for a, b in segments) if len(segments) > 1 else buf[p:segments[0][1]]
     end = segments[-1][1]
-    kept = entity_cut(text)
-    entity = kept < len(text)
-    if entity:
-        end -= len(text) - kept
-        text = text[:kept]
-        rules.append(Rule.CUT_ENTITY)
+    text = buf[p:end] if len(segments) == 1 else b"".join([buf[a:b] for a, b in segments])
+    entity = False
+    if b"&" in text:
+        kept = entity_cut(text)
+        if kept < len(text):
+            end -= len(text) - kept
+            text = text[:kept]
+            rules.append(Rule.CUT_ENTITY)
+            entity = True
     if reading.code and _code(buf, p, hi, text, end, opener, closer_at, entity):
-        return None
+        return Rejected(end)
     if yaml:
         text, end = text[:-1], end - 1
         rules.append(Rule.YAML_KEY)
-    if reading.trim:
+    if reading.trim and text[-1] in TRIMMABLE:
         trimmed, cut_by = trim(text)
         if reading.code and trimmed.endswith(b"("):
-            return None  # a pattern such as "urn:ietf:id:(\\S+)"
+            return Rejected(end)  # a pattern such as "urn:ietf:id:(\\S+)"
         end -= len(text) - len(trimmed)
         text = trimmed
         rules.extend(cut_by)
@@ -138,19 +143,20 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         return None  # "urn:" NID ":" and nothing after it
     folded = len(segments) > 1
     urn = text.decode("ascii")
-    embedded = context is not None and reading.embedded
-    return Candidate(p, end, "bare", folded, embedded, urn, literal,
-                     buf[p:end].decode("ascii") if folded else urn, tuple(r.value for r in rules))
+    return Candidate(p, end, "bare", folded, context is not None, urn, literal,
+                     buf[p:end].decode("ascii") if folded else urn,
+                     tuple([r.value for r in rules]) if rules else ())
 
 
 def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[Opener], closer_at: int,
           entity: bool) -> bool:
     """Whether the text is a template, a pattern or an elided example
     rather than a URN (:mod:`.code`, :mod:`.elision`)."""
-    if elided(text, buf, end):
+    if (b"..." in text or (end < hi and buf[end] == 0xE2)) and elided(text, buf, end):
         return True
     if not entity and is_template(buf, text, end, hi):
         return True
     if has_placeholder(text) or is_pattern(buf, p, 0, text, end, hi):
         return True
-    return closer_at >= 0 and opener in _ASCII_QUOTES and concatenated(buf, closer_at, hi)
+    return closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
+                               or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi)

@@ -143,6 +143,10 @@ class StreamContext:
             self.pos = target
 
     def at(self, buf: bytes, base: int, p: int) -> Optional[Rule]:
+        if p and buf[p - 1] in TOKEN_STOP and base + p > self.pos:
+            self.token.reset()  # a token starts at p: nothing before it counts
+            self.pos = base + p
+            return None
         self.skip_to(buf, base, base + p)
         return self.token.embedded
 
