@@ -50,3 +50,33 @@ def test_every_option_of_every_command_is_in_the_readme():
     missing = sorted(f"{cmd} {opt}" for cmd, opt in options
                      if not re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", section))
     assert not missing, f"options not described in the README's command-line section: {missing}"
+
+
+def _rule_rows():
+    section = re.search(r"^## What it finds\n(.*?)^## ", README, re.S | re.M).group(1)
+    table = section.split("| rule | what it does |")[1].split("\n\n")[0]
+    return [row for row in table.splitlines()[2:] if row.startswith("| `")]
+
+
+def test_readme_lists_every_reading_rule():
+    from urnscan.extract import Rule
+
+    names = {name for row in _rule_rows() for name in re.findall(r"`([a-z0-9]+:[a-z0-9-]+)`", row.split(" | ")[0])}
+    assert names == {rule.value for rule in Rule}
+
+
+def test_readme_rule_examples_hold():
+    from urnscan import scan_text
+
+    checked = 0
+    for row in _rule_rows():
+        names = re.findall(r"`([a-z0-9]+:[a-z0-9-]+)`", row.split(" | ")[0])
+        m = re.search(r"`([^`]*)` -> `([^`]*)`", row)
+        if m is None:
+            continue
+        text, urn = m.group(1).replace("\u23ce", "\n"), m.group(2)
+        hits = [h for h in scan_text(text) if h.urn == urn]
+        assert hits, (text, [h.urn for h in scan_text(text)])
+        assert set(names[:1]) <= set(hits[0].rules), (text, hits[0].rules)
+        checked += 1
+    assert checked >= 12

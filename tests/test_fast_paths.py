@@ -2,90 +2,84 @@
 import pytest
 from hypothesis import example, given, settings, strategies as st
 
-from urnscan.candidates import LOOKBACK, OverLong, _extract, batch_extractor, extract, extractor
+from urnscan.extract import OverLong, Reading, Rejected, StreamContext, batch_reader, read_at, url_context
 from urnscan.namespaces import _text, checkdigits
 from urnscan.scanner import urn_positions
 
 PROFILES = ("rfc8141", "rfc2141", "draft-2012", "draft-1995")
 
-# pieces that reach every branch of the reading rules
+# pieces that reach every branch of the reading rules: openers and closers,
+# folds, URLs and form parameters, code (concatenation, placeholders,
+# patterns), templates, elisions, entities, YAML and table layout
 PIECES = [
     b"urn:", b"URN:", b"<urn:", b"<URN:", b"isbn:", b"ietf:params:", b"x-", b"nbn:de:", b"0451450523", b"abc",
     b"a-b", b"-", b":", b".", b",", b";", b"!", b"'", b"?", b"?+", b"?=", b"#", b"&", b"&amp;", b"&#38;", b"%2C",
     b"%", b"/", b"http://x.org/", b"?urn=", b"magnet:?xt=", b"(", b")", b"[", b"{", b"<", b">", b'"', b" ", b"  ",
-    b"\t", b"\n", b"\r\n", b"\r", b"\\\n", b"\\", b"...", "\u2026".encode(), "\u2019".encode(), b"return:", b"x.urn:",
-    b"~", b"=", b"1.", b"A", b"\n   ", b"\n\n", b" \n", b"-\n   ", b":\n\n  ", b".\n  ", b"\n  &x=1", b"\xff",
-    b"|", b" | ", b"grant_type=", b"a=1&k=", b"\n | ", b"\n  :", b"\n- ", b"  - ",
+    b"\t", b"\n", b"\r\n", b"\r", b"\\\n", b"\\", b"...", "\u2026".encode(), "\u2019".encode(), b"return:",
+    b"x.urn:", b"~", b"=", b"1.", b"A", b"\n   ", b"\n\n", b" \n", b"-\n   ", b":\n\n  ", b".\n  ", b"\n  &x=1",
+    b"\xff", b"|", b" | ", b"grant_type=", b"a=1&k=", b"\n | ", b"\n  :", b"\n- ", b"  - ", b"'urn:", b'"urn:',
+    b"(urn:", b"`", "\u2018".encode(), "\u201c".encode(), b" + ", b" . $x", b" .. ", b" || ", b" % (", b"%s", b"%d",
+    b"%02d", b"$x", b"${x}", b"#{x}", b"$(x)", b"@V@", b".*", b"(?P<", b"\\d", b"^", b"$", b"</", b"key:", b"+\\\n",
+    b"\n  k: v", b"Abstract", b"x-1_2",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=40).map(b"".join)
-options = st.tuples(st.sampled_from(PROFILES), st.booleans(), st.booleans(), st.sampled_from([4096, 67, 66, 40]))
+readings = st.builds(Reading, st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+options = st.tuples(st.sampled_from(PROFILES), readings, st.sampled_from([4096, 67, 66, 40, 16]))
 
 
-def _reference(buf, p, lo, hi, profile, trim, fold, cap):
+def _rules(data, positions, profile, reading, cap, final, window):
+    """The scanner's loop over positions, every candidate read by the
+    rules (read_at) with its URL context read from the whole prefix."""
+    n = len(data)
+    found, pos = [], 0
+    for p in positions:
+        if p < pos:
+            continue
+        got = read_at(data, p, n if final else p + window, profile=profile, reading=reading, cap=cap,
+                      context=url_context(data[:p]))
+        if got is None:
+            pos = p + 1
+        elif type(got) is Rejected:
+            pos = max(got.end, p + 1)
+        elif type(got) is OverLong:
+            return found, pos, p
+        else:
+            found.append(got)
+            pos = max(got.end, p + 1)
+    return found, pos, -1
+
+
+def _fast(data, positions, profile, reading, cap, final, window):
+    return batch_reader(profile, reading, cap)(data, positions, 0, len(data), final, window, StreamContext(0), 0)
+
+
+def _outcome(fn, *args):
     try:
-        return _extract(buf, p, lo, hi, profile=profile, trim=trim, cap=cap, fold=fold)
-    except Exception as exc:  # the reference's own failures must be the same
+        return fn(*args)
+    except Exception as exc:  # failures must be the same too
         return type(exc)
-
-
-def _fast(buf, p, lo, hi, profile, trim, fold, cap):
-    try:
-        return extract(buf, p, lo, hi, profile=profile, trim=trim, cap=cap, fold=fold)
-    except Exception as exc:
-        return type(exc)
-
-
-@given(texts, options, st.integers(0, 60))
-@settings(max_examples=400, deadline=None)
-def test_extract_matches_the_reference(data, opts, cut):
-    profile, trim, fold, cap = opts
-    for p in urn_positions(data, 0, len(data)):
-        for lo, hi in ((max(0, p - LOOKBACK), len(data)), (p, min(len(data), p + cut))):
-            assert _fast(data, p, lo, hi, profile, trim, fold, cap) == _reference(data, p, lo, hi, profile, trim,
-                                                                                   fold, cap)
 
 
 @given(texts, options, st.booleans(), st.integers(4, 400))
-@settings(max_examples=400, deadline=None)
-@example(b" urn:a:b.", ("rfc8141", False, True, 4096), True, 100)  # the run ends at the end of the input
-@example(b" urn:a:b.)x", ("draft-2012", False, True, 4096), False, 10)  # ... or of the window
-def test_batch_matches_one_position_at_a_time(data, opts, final, window):
-    profile, trim, fold, cap = opts
-    read = extractor(profile, trim, cap, fold)
+@settings(max_examples=600, deadline=None)
+@example(b" urn:a:b.", ("rfc8141", Reading(), 4096), True, 100)  # the run ends at the end of the input
+@example(b" urn:a:b.)x", ("draft-2012", Reading(trim=False), 4096), False, 10)  # ... or of the window
+def test_fast_path_equals_the_rules(data, opts, final, window):
+    profile, reading, cap = opts
     n = len(data)
     # as the scanner calls it: before the end of the input, only positions
     # with a whole window after them
     positions = urn_positions(data, 0, n if final else n - window)
-    expected, pos, stop = [], 0, -1
-    try:
-        for p in positions:
-            if p < pos:
-                continue
-            got = read(data, p, max(0, p - LOOKBACK), n if final else p + window)
-            if got is None:
-                pos = p + 1
-            elif type(got) is OverLong:
-                stop = p
-                break
-            else:
-                expected.append(got)
-                pos = max(got[1], p + 1)
-        expected = (expected, pos, stop)
-    except Exception as exc:
-        expected = type(exc)
-    try:
-        got = batch_extractor(profile, trim, cap, fold)(data, positions, 0, n, final, window)
-    except Exception as exc:
-        got = type(exc)
-    assert got == expected
+    args = (data, positions, profile, reading, cap, final, window)
+    assert _outcome(_fast, *args) == _outcome(_rules, *args)
 
 
 def test_raw_is_the_span():
     data = b"see urn:a:b-\n  c, <urn:x:y\n z> and http://h/urn:n:s&q and urn:e:f. end"
-    read = extractor("rfc8141", True, 4096, True)
-    for p in urn_positions(data, 0, len(data)):
-        got = read(data, p, max(0, p - LOOKBACK), len(data))
-        assert got[7] == data[got[0]:got[1]].decode("ascii")
+    found, _, _ = _fast(data, urn_positions(data, 0, len(data)), "rfc8141", Reading(), 4096, True, 100)
+    assert len(found) == 4
+    for cand in found:
+        assert cand.raw == data[cand.start:cand.end].decode("ascii")
 
 
 @given(st.text(alphabet="%0aF9gzZ:/.-~\x00\x7f\u00e9 ", max_size=12))
@@ -125,22 +119,25 @@ SNIPPETS = [
     b"see urn:isbn:0451450523.", b"(urn:a:b-c) x", b"urn:a:b:\n\n  c\n", b" urn:a:b\n  &c=d", b" urn:a:b?x\n  &c=d",
     b"'urn:a:b'", b" urn:a:b... ", b" urn:a:b\xe2\x80\xa6", b" urn:a:b\xe2\x80\x99s", b"=urn:a:b", b"/urn:a:b&c",
     b"<id>urn:a:b</id>", b"urn:a:<b>", b" urn:a:b{x}", b" urn:a:b[1]", b" urn:a:b&amp;c", b"<urn:a:b>", b"<urn:a:\n b>",
-    b"<urn:a>", b" urn:a:b  \n c", b" urn:a:b.\n  c:d", b" urn:a:b-\n  c", b" urn:a:b\\\n  c", b" urn:a:b(c)",
+    b"<urn:a>", b"<urn:a:>", b"x<urn:a:>", b" urn:a:b  \n c", b" urn:a:b.\n  c:d", b" urn:a:b-\n  c", b" urn:a:b\\\n  c", b" urn:a:b(c)",
     b" urn:a:b(c", b" urn:a:b)", b"\turn:a:b;", b" urn:a:", b" urn:a:.", b"x urn:" + b"a" * 70 + b":b",
     b" | urn:a:b:  | x |\n |  c:d      | y |\n", b"|urn:a:b-|\n|c|\n", b" urn:a:b |x", b" urn:a:b\n   :c\n",
-    b"  urn:a:b:\n    k: v\n", b" urn:a:b... x", b" urn:a:b:... x", b" urn:a:b-\xe2\x80\xa6", b" urn:a:...b", b" k=urn:a:b&c=d", b"x=1&k=urn:a:b&c", b"- urn:a:b:\n\n    k: v\n", b"  urn:a:b:  \n  k\n", b" urn:a:b:\n  urn:c:d\n",
+    b"  urn:a:b:\n    k: v\n", b" urn:a:b... x", b" urn:a:b:... x", b" urn:a:b-\xe2\x80\xa6", b" urn:a:...b", b" k=urn:a:b&c=d", b"x=1&k=urn:a:b&c", b"- urn:a:b:\n\n    k: v\n", b"  urn:a:b:  \n  k\n",
+    b" urn:a:b:\n  urn:c:d\n", b"'urn:a:b'", b"x='urn:a:' + y", b'"urn:a:b" . $x', b'"urn:a:%s" % x', b"'urn:a:b' || c",
+    b"`urn:a:${x}`", b"(urn:a:b(c)d) e", b"(urn:a:b) c)", b"'urn:a:o'b'", b" urn:a:o'b", b"^urn:a:.*$", b" urn:a:b\\d",
+    b"<id>urn:a:</id>", b" urn:a:b+\\\n  c", b" urn:a:b:\n\n  Abstract\n", b" urn:a:b:\n\n  x-1_2\n",
+    b'"urn:a:b-\n  c" d', b"'urn:a:b-\n  c'd' e", b"=urn:a:b", b">urn:a:b<", b",urn:a:b;",
 ]
 
 
 @pytest.mark.parametrize("snippet", SNIPPETS)
 @pytest.mark.parametrize("profile", PROFILES)
-def test_batch_on_snippets_at_every_window(snippet, profile):
-    for trim in (True, False):
-        for fold in (True, False):
-            for window in range(4, len(snippet) + 2):
-                for final in (True, False):
-                    test_batch_matches_one_position_at_a_time.hypothesis.inner_test(
-                        snippet, (profile, trim, fold, 4096), final, window)
+def test_fast_path_on_snippets_at_every_window(snippet, profile):
+    for reading in (Reading(), Reading(False, False, False, False, False), Reading(pair=False, code=False)):
+        for window in range(4, len(snippet) + 2):
+            for final in (True, False):
+                test_fast_path_equals_the_rules.hypothesis.inner_test(snippet, (profile, reading, 4096), final,
+                                                                      window)
 
 
 def test_count_lf_matches_bytes_count():

@@ -11,6 +11,8 @@ PIECES = [
     b'"urn:ietf:params:rtp-\n   hdrext:sdes:cname" ', b"\r\n", b"\n", b"\r", b"  ", b"urn:x:" + b"y" * 300 + b" ",
     b"http://nbn-resolving.de/urn:nbn:de:bsz:24-opus-12345&x=1 ", b"urn:ex:a:urn:ex:b ", b"caf\xc3\xa9 ",
     b"urn:example:weather?=op=map&lat=39.56\n   &lon=-104.85 ", b"word " * 20,
+    # a URL token far longer than any look-back: its URNs end at "&"
+    b"https://h.example/q?" + b"p=v&" * 400 + b"id=urn:isbn:0451450523&lang=en ",
 ]
 
 
@@ -66,3 +68,14 @@ def test_small_reads_count_lines_across_chunk_edges(tmp_path, monkeypatch, read_
     options = ScanOptions(max_urn_length=256)
     whole = list(scan_bytes([data], source=str(path), max_urn_length=256))
     assert list(scan_file_in_ranges(str(path), 5, options, source=str(path), min_size=1)) == whole
+
+
+def test_url_context_reaches_back_past_a_range_start(tmp_path):
+    """The URL a URN sits in starts long before the range holding it."""
+    data = b"x https://h.example/q?" + b"a=b&" * 3000 + b"id=urn:isbn:0451450523&lang=en\n"
+    path = tmp_path / "u.txt"
+    path.write_bytes(data)
+    whole = list(scan_bytes([data], source=str(path)))
+    assert [(h.urn, h.embedded) for h in whole] == [("urn:isbn:0451450523", True)]
+    for parts in (2, 3, 5):
+        assert list(scan_file_in_ranges(str(path), parts, ScanOptions(), source=str(path), min_size=1)) == whole

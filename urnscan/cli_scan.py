@@ -75,6 +75,13 @@ def add_scan(sub) -> None:
     what.add_argument("--no-trim", action="store_true",
                       help="keep trailing sentence punctuation (the literal RFC 2141 extent)")
     what.add_argument("--no-fold", action="store_true", help="do not join URNs folded over lines")
+    # reading rules (README: What it finds); each hit's "rules" names those that shaped it
+    what.add_argument("--no-pair", action="store_true",
+                      help="do not end a URN at the closer of the quote or parenthesis before it")
+    what.add_argument("--no-code", action="store_true",
+                      help="report templates, placeholders, concatenated strings, patterns and elisions too")
+    what.add_argument("--no-embedded", action="store_true",
+                      help="do not end a URN inside a URL or form parameters at '&'")
     what.add_argument("--valid-only", action="store_true", help="write only hits valid under --profile")
     what.add_argument("--max-urn-length", type=int, default=DEFAULT_MAX_URN_LENGTH, metavar="N",
                       help="longer candidates are reported as over-long (default: %(default)s)")
@@ -161,7 +168,8 @@ def run_scan_command(args) -> int:
     if not args.paths:  # as ripgrep: a pipe is read, a terminal means the current directory
         args.paths = [STDIN] if not sys.stdin.isatty() else ["."]
     try:
-        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context)
+        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context,
+                           pair=not args.no_pair, code=not args.no_code, embedded=not args.no_embedded)
     except ValueError as exc:
         return _usage(str(exc).replace("context must", "--context must"))
     if args.max_ratio < 0:
@@ -185,6 +193,7 @@ def run_scan_command(args) -> int:
     params = {
         "command": "scan", "paths": args.paths, "profile": options.profile, "trim": options.trim,
         "fold": options.fold, "max_urn_length": options.max_urn_length, "valid_only": args.valid_only,
+        "pair": options.pair, "code": options.code, "embedded": options.embedded,
         "include": args.include, "exclude": args.exclude, **walk, "context": options.context,
         "jobs": jobs, "offsets": "bytes", "max_ratio": args.max_ratio,
         "registry": args.registry or "shipped snapshot", "registry_date": default_registry().date,

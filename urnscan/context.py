@@ -7,13 +7,13 @@ as UTF-8 (undecodable bytes become U+FFFD) and with every run of white
 space collapsed to one space.  It depends on the bytes around the hit only,
 so a streaming scan gives the same snippet for every chunking as long as
 ``size`` bytes before the span are still in its buffer: :data:`MAX_CONTEXT`
-is what the scanner guarantees (its look-behind, ``candidates.LOOKBACK``).
+is what the scanner guarantees (its look-behind, ``extract.LOOKBACK``).
 """
 from __future__ import annotations
 
 import re
 
-from .candidates import LOOKBACK
+from .extract import LOOKBACK
 
 __all__ = ["MAX_CONTEXT", "DEFAULT_CONTEXT", "context_snippet"]
 

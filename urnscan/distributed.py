@@ -310,7 +310,8 @@ def _docs_table(docs: Iterable[Any], options: ScanOptions, valid_only: bool) -> 
     """Hits of ``(doc_id, text_or_bytes)`` pairs (or bare texts)."""
     builder = _TableBuilder(valid_only)
     kwargs = dict(profile=options.profile, trim=options.trim, fold=options.fold,
-                  max_urn_length=options.max_urn_length)
+                  max_urn_length=options.max_urn_length, pair=options.pair, code=options.code,
+                  embedded=options.embedded)
     for item in docs:
         if isinstance(item, (str, bytes, bytearray, memoryview)):
             doc_id, content = None, item

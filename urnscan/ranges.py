@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .candidates import LOOKBACK
+from .extract import LOOKBACK, token_start_in
 from .model import Hit
 from .scanner import ByteScanner, ScanOptions, count_lf
 
@@ -71,9 +71,11 @@ def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: O
     """Hits whose ``urn:`` starts in [start, stop) as a scan from ``start``
     finds them (lines relative to ``start``).  ``on_data(offset, chunk)``
     sees every chunk read."""
-    base = max(0, start - LOOKBACK)
-    scanner = ByteScanner(source, options, base=base, scan_from=start)
     with open(path, "rb") as fh:
+        # the context: LOOKBACK bytes, or back to where the token holding
+        # ``start`` begins (the URL context of a URN reads all of it)
+        base = min(max(0, start - LOOKBACK), _token_start(fh, start))
+        scanner = ByteScanner(source, options, base=base, scan_from=start)
         fh.seek(base)
         offset = base
         while True:
@@ -97,6 +99,20 @@ def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: O
                     on_data(offset, chunk)
                     offset += len(chunk)
                 return
+
+
+def _token_start(fh, start: int) -> int:
+    """Where the token holding the byte before ``start`` begins: just after
+    the last white space, quote or bracket before ``start``, or 0."""
+    end = start
+    while end > 0:
+        a = max(0, end - READ_SIZE)
+        fh.seek(a)
+        found = token_start_in(fh.read(end - a))
+        if found >= 0:
+            return a + found
+        end = a
+    return 0
 
 
 class _BreakCounter:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
-from .candidates import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, batch_extractor, run_pattern
+from .extract import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
 from .judge import UrnJudge
 from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
 from .syntax import check_profile
@@ -52,7 +52,7 @@ def urn_positions(buf: bytes, start: int, stop: int) -> List[int]:
 
 
 def _after_boundary(np, buf: bytes, found) -> List[int]:
-    # "return:", "Saturn:", "x.urn:" never start a candidate (candidates.extract
+    # "return:", "Saturn:", "x.urn:" never start a candidate (extract.read_at
     # checks the same rule; this drops them before any Python work)
     if not len(found):
         return []
@@ -85,15 +85,21 @@ class ScanOptions(NamedTuple):
     trim: bool = True  # trailing sentence punctuation (PRODUCT section 1)
     fold: bool = True  # join folded bare URNs
     max_urn_length: int = DEFAULT_MAX_URN_LENGTH
+    pair: bool = True  # a quote or bracket before "urn:" ends it at its closer
+    code: bool = True  # templates, placeholders, concatenation, patterns are not URNs
+    embedded: bool = True  # inside a URL or form parameters a URN ends at "&"
     context: int = 0  # bytes of text kept each side of a hit in Hit.context (0: none)
 
     @property
     def window(self) -> int:
         return 2 * self.max_urn_length + WRAPPER_LIMIT + 1024
 
+    @property
+    def reading(self) -> Reading:
+        return Reading(self.trim, self.fold, self.pair, self.code, self.embedded)
 
 def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAULT_MAX_URN_LENGTH,
-             context=0) -> ScanOptions:
+             context=0, *, pair=True, code=True, embedded=True) -> ScanOptions:
     from .context import MAX_CONTEXT
 
     check_profile(profile)
@@ -101,7 +107,8 @@ def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAU
         raise ValueError("max_urn_length must be at least 16")
     if not 0 <= context <= MAX_CONTEXT:
         raise ValueError(f"context must be between 0 and {MAX_CONTEXT} bytes")
-    return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length), int(context))
+    return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length), bool(pair), bool(code), bool(embedded),
+                       int(context))
 
 
 #: below this many bytes bytes.count is quicker than a NumPy pass
@@ -182,7 +189,8 @@ class ByteScanner:
         self._lines.pos = self._lines.line_start = scan_from
         self._skip: Optional[Tuple[int, int, int, str]] = None  # over-long: start, line, column, text
         self._run = run_pattern(options.profile)
-        self._read_all = batch_extractor(options.profile, options.trim, options.max_urn_length, options.fold)
+        self._read_all = batch_reader(options.profile, options.reading, options.max_urn_length)
+        self._context = StreamContext(base)  # the URL context, read up to where the buffer starts
         self.bytes_scanned = 0
 
     def feed(self, chunk: bytes) -> List[Hit]:
@@ -219,7 +227,8 @@ class ByteScanner:
         window = self.options.window
         limit = n if final else n - window
         if limit > pos:
-            found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window)
+            found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window,
+                                                   self._context, self._base)
             if found:
                 first = len(hits)
                 self._hits(buf, found, hits)
@@ -244,8 +253,8 @@ class ByteScanner:
         return hits
 
     def _hits(self, buf: bytes, found: list, hits: List[Hit]) -> None:
-        """Append the hits of ``found`` (tuples from candidates.extractor,
-        in buffer order) to ``hits``."""
+        """Append the hits of ``found`` (extract.Candidate tuples, in
+        buffer order) to ``hits``."""
         lines = self._lines
         base = self._base
         source = self.source
@@ -253,11 +262,11 @@ class ByteScanner:
         new = tuple.__new__
         append = hits.append
         if lines.has_cr:
-            for start, end, form, folded, embedded, urn, literal, raw in found:
+            for start, end, form, folded, embedded, urn, literal, raw, rules in found:
                 lines.advance(buf, base, base + start)
                 append(new(Hit, (source, None, base + start, base + end, lines.line,
                                  base + start - lines.line_start + 1,
-                                 form, folded, embedded, raw, urn, literal, (), None) + tail(urn)))
+                                 form, folded, embedded, raw, urn, literal, rules, None) + tail(urn)))
             return
         # LF only: count forward from the last position counted
         at = lines.pos - base
@@ -267,7 +276,7 @@ class ByteScanner:
         count = buf.count
         cached = self.judge.cached_tails().get
         octets = None  # the buffer as a NumPy array, for long spans
-        for start, end, form, folded, embedded, urn, literal, raw in found:
+        for start, end, form, folded, embedded, urn, literal, raw, rules in found:
             if start > at:
                 last = rfind(b"\n", at, start)  # the line break before start, if any since at
                 if last >= 0:
@@ -281,7 +290,7 @@ class ByteScanner:
                 at = start
             t = cached(urn)
             append(new(Hit, (source, None, base + start, base + end, line, base + start - line_start + 1,
-                             form, folded, embedded, raw, urn, literal, (), None)
+                             form, folded, embedded, raw, urn, literal, rules, None)
                        + (tail(urn) if t is None else t)))
         if base + at > lines.pos:
             lines.pos = base + at
@@ -312,6 +321,7 @@ class ByteScanner:
 
     def _discard(self, keep_from: int) -> None:
         """Drop buffer bytes before keep_from, counting their lines first."""
+        keep_from = min(keep_from, len(self._buf))  # the scan may start past what was fed
         if keep_from <= 0:
             return
         if self._buf[keep_from - 1:keep_from] == b"\r":
@@ -319,6 +329,7 @@ class ByteScanner:
             if keep_from <= 0:
                 return
         self._lines.advance(self._buf, self._base, self._base + keep_from)
+        self._context.skip_to(self._buf, self._base, self._base + keep_from)
         self._buf = self._buf[keep_from:]
         self._base += keep_from
         self._scan = max(0, self._scan - keep_from)
@@ -338,29 +349,30 @@ class ByteScanner:
 
 def scan_bytes(chunks: Iterable[bytes], *, source: Optional[str] = None, profile: str = DEFAULT_PROFILE,
                trim: bool = True, fold: bool = True, max_urn_length: int = DEFAULT_MAX_URN_LENGTH,
-               judge: Optional[UrnJudge] = None, context: int = 0) -> Iterator[Hit]:
+               judge: Optional[UrnJudge] = None, context: int = 0, **rules: bool) -> Iterator[Hit]:
     """Hits in any iterable of ``bytes`` chunks, with byte offsets; with
     ``context`` N, each hit's ``context`` is its span with up to N bytes of
-    text each side (at most :data:`urnscan.context.MAX_CONTEXT`)."""
-    scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length, context), judge)
+    text each side (at most :data:`urnscan.context.MAX_CONTEXT`).
+    ``rules``: ``pair``, ``code``, ``embedded`` (see :class:`ScanOptions`)."""
+    scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length, context, **rules), judge)
     for chunk in chunks:
         yield from scanner.feed(chunk)
     yield from scanner.finish()
 
 
 def scan_text(text: str, *, source: Optional[str] = None, profile: str = DEFAULT_PROFILE, trim: bool = True,
-              fold: bool = True, max_urn_length: int = DEFAULT_MAX_URN_LENGTH) -> Iterator[Hit]:
+              fold: bool = True, max_urn_length: int = DEFAULT_MAX_URN_LENGTH, **rules: bool) -> Iterator[Hit]:
     """Hits in a string, with character offsets (and character columns)."""
     if not isinstance(text, str):
         raise TypeError(f"scan_text takes a str, not {type(text).__name__} (use scan_bytes for bytes)")
     if text.isascii():
         yield from scan_bytes([text.encode("ascii")], source=source, profile=profile, trim=trim, fold=fold,
-                              max_urn_length=max_urn_length)
+                              max_urn_length=max_urn_length, **rules)
         return
     data = text.encode("utf-8", "surrogatepass")
     to_char = _CharOffsets(text)
     for hit in scan_bytes([data], source=source, profile=profile, trim=trim, fold=fold,
-                          max_urn_length=max_urn_length):
+                          max_urn_length=max_urn_length, **rules):
         start = to_char(hit.start)
         line_start = to_char(hit.start - hit.column + 1)
         yield hit._replace(start=start, end=to_char(hit.end), column=start - line_start + 1)
@@ -389,7 +401,7 @@ class _CharOffsets:
 
 def scan_file(path, *, profile: str = DEFAULT_PROFILE, trim: bool = True, fold: bool = True,
               max_urn_length: int = DEFAULT_MAX_URN_LENGTH, chunk_size: int = DEFAULT_CHUNK_SIZE,
-              source: Optional[str] = None) -> Iterator[Hit]:
+              source: Optional[str] = None, **rules: bool) -> Iterator[Hit]:
     """Hits in a file (decompressed when gzip, bz2, xz or zstd), with byte
     offsets.  Raises :class:`urnscan.SourceError` for a file that cannot be
     read -- after yielding every hit found before the failure."""
@@ -397,4 +409,4 @@ def scan_file(path, *, profile: str = DEFAULT_PROFILE, trim: bool = True, fold: 
 
     with open_chunks(str(path), chunk_size=chunk_size) as reader:
         yield from scan_bytes(reader, source=str(path) if source is None else source, profile=profile,
-                              trim=trim, fold=fold, max_urn_length=max_urn_length)
+                              trim=trim, fold=fold, max_urn_length=max_urn_length, **rules)

@@ -1,0 +1,174 @@
+"""Inputs built to hit each reading rule's worst case (shared by
+benchmarks/bench_crafted.py and tests/test_growth.py)."""
+
+
+def _repeat(unit: bytes, size: int) -> bytes:
+    return unit * max(1, size // len(unit))
+
+
+def prose(size: int) -> bytes:
+    """The baseline: prose with a URN now and then."""
+    unit = (b"The registry lists each namespace with its template; see urn:isbn:0451450523 and "
+            b"<urn:ietf:rfc:2141>, or \"urn:example:a-b\" (urn:nbn:de:bsz:24-opus-1).  Prose goes on for a "
+            b"while here, with words, numbers like 3.14 and punctuation: commas, colons; then more.\n") * 8
+    return _repeat(unit, size)
+
+
+def close_parens(size: int) -> bytes:
+    """Thousands of ")" after a URN."""
+    return _repeat(b"see urn:example:a" + b")" * 3000 + b"\n", size)
+
+
+def close_parens_over_cap(size: int) -> bytes:
+    return _repeat(b"see urn:example:a" + b")" * 20000 + b"\n", size)
+
+
+def slash_then_paren(size: int) -> bytes:
+    """"urn:a:/" repeated, then "(" (a pattern's group)."""
+    return _repeat(b" " + b"urn:a:/" * 500 + b"(\n", size)
+
+
+def slash_then_brace(size: int) -> bytes:
+    """"urn:a:/" repeated, then "{" (a template)."""
+    return _repeat(b" " + b"urn:a:/" * 500 + b"{\n", size)
+
+
+def hyphen_lines(size: int) -> bytes:
+    """Every line ends in "-": a fold after every line."""
+    return _repeat(b"x urn:example:start-\n" + b"   abc-\n" * 2000, size)
+
+
+def urn_hyphen_lines(size: int) -> bytes:
+    return _repeat(b"urn:example:a-\n", size)
+
+
+def url_query(size: int) -> bytes:
+    """Hundreds of URNs in one URL query."""
+    query = b"&".join(b"id%d=urn:isbn:%d" % (i, 1000000 + i) for i in range(300))
+    return _repeat(b"https://h.example/q?" + query + b" \n", size)
+
+
+def long_url_token(size: int) -> bytes:
+    """A URL token far longer than any look-back before its URN."""
+    return _repeat(b"https://h.example/q?" + b"a=b&" * 5000 + b"id=urn:isbn:0451450523&x=1\n", size)
+
+
+def q_component_lines(size: int) -> bytes:
+    """Lines of "&c=d" after a q-component: a fold before every "&"."""
+    return _repeat(b"urn:example:a?=x=1\n" + b"   &c=d\n" * 2000, size)
+
+
+def many_quotes(size: int) -> bytes:
+    """Quoted URNs back to back, no blank between them."""
+    return _repeat(b"'urn:a:b'" * 2000 + b"\n", size)
+
+
+def many_parens(size: int) -> bytes:
+    """Openers piled before a URN and closers after it."""
+    return _repeat(b"(" * 2000 + b"urn:a:b" + b")" * 2000 + b"\n", size)
+
+
+def urn_run(size: int) -> bytes:
+    """"urn:" over and over in one over-long run."""
+    return _repeat(b" " + b"urn:a:" * 3000 + b"\n", size)
+
+
+def entities(size: int) -> bytes:
+    return _repeat(b" urn:a:b" + b"&amp;" * 500 + b"\n", size)
+
+
+def yaml_keys(size: int) -> bytes:
+    """URN prefixes alone on their lines, blank lines between."""
+    return _repeat(b"urn:example:k:\n" + b"\n" * 200 + b"  key: v\n", size)
+
+
+def table_rows(size: int) -> bytes:
+    return _repeat(b"| urn:example:reg: | x |\n|  widgets:v1     | y |\n", size)
+
+
+FAMILIES = {
+    "close parens (3000)": close_parens,
+    "close parens (over cap)": close_parens_over_cap,
+    "urn:a:/ repeated then (": slash_then_paren,
+    "urn:a:/ repeated then {": slash_then_brace,
+    "every line ends in -": hyphen_lines,
+    "urn lines end in -": urn_hyphen_lines,
+    "300 URNs in one URL query": url_query,
+    "20 KB URL token": long_url_token,
+    "&c=d lines after ?=": q_component_lines,
+    "quoted URNs back to back": many_quotes,
+    "2000 ( before, ) after": many_parens,
+    "urn:a: repeated (over cap)": urn_run,
+    "entities after a URN": entities,
+    "YAML keys, blank lines": yaml_keys,
+    "table rows": table_rows,
+}
+
+
+# One structure that grows with the input (no repetition of short units):
+# with a cap at least the input size, any rule that is superlinear in the
+# length of what it reads shows.
+
+def growing_slash_paren(size: int) -> bytes:
+    return b" " + b"urn:a:/" * (size // 7) + b"(\n"
+
+
+def growing_slash_brace(size: int) -> bytes:
+    return b" " + b"urn:a:/" * (size // 7) + b"{\n"
+
+
+def growing_close_parens(size: int) -> bytes:
+    return b"see urn:example:a" + b")" * size + b"\n"
+
+
+def growing_open_parens(size: int) -> bytes:
+    return b"(" * (size // 2) + b"urn:a:b" + b")" * (size // 2) + b"\n"
+
+
+def growing_hyphen_lines(size: int) -> bytes:
+    return b"x urn:example:start-\n" + b"   abc-\n" * (size // 8)
+
+
+def growing_url_query(size: int) -> bytes:
+    n = size // 24
+    return b"https://h.example/q?" + b"&".join(b"id%d=urn:isbn:%d" % (i, 1000000 + i) for i in range(n)) + b" \n"
+
+
+def growing_url_token(size: int) -> bytes:
+    return b"https://h.example/q?" + b"a=b&" * (size // 4) + b"id=urn:isbn:0451450523&x=1\n"
+
+
+def growing_q_component(size: int) -> bytes:
+    return b"urn:example:a?=x=1\n" + b"   &c=d\n" * (size // 8)
+
+
+def growing_quotes(size: int) -> bytes:
+    return b"'urn:a:b'" * (size // 9) + b"\n"
+
+
+def growing_urn_run(size: int) -> bytes:
+    return b" " + b"urn:a:" * (size // 6) + b"\n"
+
+
+def growing_blank_lines(size: int) -> bytes:
+    return b"urn:example:k:\n" + b"\n" * size + b"  key: v\n"
+
+
+def growing_entities(size: int) -> bytes:
+    return b" urn:a:b" + b"&amp;" * (size // 5) + b"\n"
+
+
+GROWING = {
+    "urn:a:/ ... (": growing_slash_paren,
+    "urn:a:/ ... {": growing_slash_brace,
+    "a URN then )))...": growing_close_parens,
+    "((( URN )))": growing_open_parens,
+    "every line ends in -": growing_hyphen_lines,
+    "URNs in one URL query": growing_url_query,
+    "one long URL token": growing_url_token,
+    "&c=d lines after ?=": growing_q_component,
+    "quoted URNs back to back": growing_quotes,
+    "urn:a: repeated": growing_urn_run,
+    "blank lines after a key": growing_blank_lines,
+    "entities after a URN": growing_entities,
+}

@@ -1,0 +1,80 @@
+"""Byte classes and small line helpers shared by the reading rules."""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .. import _abnf
+
+#: bytes looked at before a candidate for the rules that read its line
+#: (YAML keys, table rows, openers): the streaming scanner keeps them
+LOOKBACK = 256
+NID_SCAN_LIMIT = 64  # a NID-shaped token longer than this is no NID (max 32)
+INDENT_LIMIT = 128  # blanks read at a line start or end
+
+ALPHA = frozenset(_abnf.ALPHA.replace("A-Z", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+                  .replace("a-z", "abcdefghijklmnopqrstuvwxyz").encode())
+ALNUM = ALPHA | frozenset(b"0123456789")
+#: PRODUCT section 1: the character before "urn:" is not a letter, digit,
+#: "+", "-" or "." (so "return:" and "x.urn:" never start a candidate)
+BOUNDARY_BYTES = ALNUM | frozenset(b"+-.")
+EOL = frozenset(b"\r\n")
+HSPACE = frozenset(b" \t")
+#: what ends the token a "urn:" is part of (white space, quotes, brackets)
+TOKEN_STOP = frozenset(b" \t\r\n\"'<>()[]{}|\\^`")
+
+NID_TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9-]*:")
+HSPACE_RUN = re.compile(rb"[ \t]*")
+URL_START = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://")
+
+_REPERTOIRE = {
+    "rfc8141": _abnf.RFC8141_REPERTOIRE,
+    "rfc2141": _abnf.RFC2141_REPERTOIRE,
+    "draft-2012": _abnf.DRAFT2012_REPERTOIRE,
+    "draft-1995": _abnf.DRAFT1995_REPERTOIRE,
+}
+
+
+def _run(repertoire: str) -> "re.Pattern[bytes]":
+    # the _abnf repertoires are character-class bodies ("A-Za-z0-9\\-._~...")
+    return re.compile(b"[" + repertoire.encode("ascii") + b"]*")
+
+
+#: per profile: a run of the characters an URN may hold (seed 000 section
+#: 2.4: an URN ends at the first excluded character)
+RUNS = {profile: _run(rep) for profile, rep in _REPERTOIRE.items()}
+#: the same with white space, for a wrapper (seed 004 section 2)
+WRAPPED_RUNS = {profile: _run(rep + " \t\r\n") for profile, rep in _REPERTOIRE.items()}
+#: seed 000 section 2.4: the literal RFC 2141 extent
+LITERAL_RUN = RUNS["rfc2141"]
+
+
+def class_body(run: "re.Pattern[bytes]") -> bytes:
+    """The character class body of a run pattern."""
+    return run.pattern[1:-2]
+
+
+def line_break_after(buf: bytes, i: int, hi: int) -> int:
+    """Index after the line break at i (CRLF, LF or CR), or -1."""
+    if i < hi and buf[i] == 0x0D:
+        return i + 2 if i + 1 < hi and buf[i + 1] == 0x0A else i + 1
+    if i < hi and buf[i] == 0x0A:
+        return i + 1
+    return -1
+
+
+def blanks_end(buf: bytes, i: int, hi: int) -> int:
+    """The end of the run of blanks (at most INDENT_LIMIT) at i."""
+    return HSPACE_RUN.match(buf, i, min(hi, i + INDENT_LIMIT)).end()
+
+
+def line_start(buf: bytes, i: int) -> Optional[int]:
+    """Start of the line holding buf[i], looking back at most LOOKBACK
+    bytes; ``None`` when the line starts further back."""
+    floor = max(0, i - LOOKBACK)
+    brk = max(buf.rfind(b"\n", floor, i), buf.rfind(b"\r", floor, i))
+    if brk >= 0:
+        return brk + 1
+    # a buffer holding less than LOOKBACK bytes before i starts at the
+    # input's start (the scanner keeps LOOKBACK bytes otherwise)
+    return 0 if i < LOOKBACK else None

@@ -1,0 +1,87 @@
+"""Code awareness: templates, placeholders, string concatenation and
+regular expressions make text that looks like an URN something else.
+
+A careful reader of code sees ``'urn:example:seq:%d' % n``,
+``"urn:x:" + id``, `` `urn:x:${id}` `` and ``/urn:ietf:id:(\\S+)/`` as the
+pieces of a name that the program builds or matches, not as a name.
+"""
+from __future__ import annotations
+
+import re
+
+#: printf and SQL placeholders: "%s", "%5.2f", "%(name)s", "%1$s", "%02d"
+#: -- but never a percent-encoding ("%2F", RFC 3986 section 2.1)
+_PRINTF = re.compile(rb"%(?:\([A-Za-z_][A-Za-z0-9_]*\)|[0-9]+\$)?[-+ #0]*[0-9]*(?:\.[0-9]+)?[sdifuxXoeEgGcr]")
+_PCT = re.compile(rb"%[0-9A-Fa-f]{2}")
+_WIDTH = re.compile(rb"%0[1-9][dxXsu]")
+#: shell, Perl, PHP and template-engine variables: "$name", "$1", "${x}",
+#: "$(cmd)", "@VERSION@" (autoconf substitutions)
+_VARIABLE = re.compile(rb"\$[A-Za-z_0-9{(]|@[A-Za-z_][A-Za-z0-9_]*@")
+#: regular-expression syntax inside the run: ".*", ".+", "(?P<", "(?:"
+_REGEX_INSIDE = re.compile(rb"\.[*+]|\(\?")
+#: an escape right after the run: "\d", "\w", "\S", "\.", "\(" ...
+_REGEX_ESCAPE = frozenset(b"dDwWsSbB.()[]{}*+?|^$")
+#: what starts a placeholder or a pattern right after the run:
+#: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
+_OPEN_AFTER = frozenset(b"{[")
+_AFTER_TEMPLATE = frozenset(b"{[<")
+#: the text ends where a template's "<nss>" begins
+_TEMPLATE_LAST = frozenset(b":/=-(")
+
+#: string concatenation after a closing quote: "+" (Python, Java, JS, C#),
+#: ".." (Lua), "." before a variable or after a blank (PHP, Perl; a
+#: sentence's period follows the quote), "||" (SQL); also Python's "%"
+#: formatting operator
+CONCATENATION = rb"(?:[ \t]*(?:\+(?!\+)|\.\.(?!\.)|\.[ \t]*\$|\|\||%[ \t]*[(A-Za-z_])|[ \t]+\.[ \t]*[A-Za-z_(])"
+_CONCATENATION = re.compile(CONCATENATION)
+
+
+def has_placeholder(text: bytes) -> bool:
+    """A format or interpolation placeholder inside the text."""
+    if b"%" in text:
+        for m in _PRINTF.finditer(text):
+            if not _PCT.match(text, m.start()) or _WIDTH.match(text, m.start()):
+                return True
+        if text.endswith(b"%"):
+            return True  # a SQL LIKE wildcard
+    return (b"$" in text or b"@" in text) and _VARIABLE.search(text) is not None
+
+
+def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> bool:
+    """Regular-expression syntax in or around the candidate at p whose text
+    ends at ``end``: an anchor "^" before it, ".*", "(?" inside, an escape
+    right after it, or a "$" anchor before a closing quote or slash."""
+    if p > lo:
+        before = buf[p - 1]
+        if before == 0x5E or (before == 0x3A and p - 3 >= lo and buf[p - 3:p] == b"(?:"):
+            return True  # "^urn:...", "(?:urn:..."
+    if (b".*" in text or b".+" in text or b"(?" in text) and _REGEX_INSIDE.search(text):
+        return True
+    if end + 1 < hi and buf[end] == 0x5C and buf[end + 1] in _REGEX_ESCAPE:
+        return True
+    last = text[-1]
+    if last == 0x24 and (end >= hi or buf[end] in b"'\"/)"):
+        return True  # "...$'": an anchor
+    return last == 0x28  # a group opened: "urn:ietf:id:(\\S+)"
+
+
+def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
+    """``urn:ietf:params:xml:ns:yang:{module}``, ``urn:foo:<nss>``,
+    ``urn:alert:source:[x]``: a placeholder follows the text.  An end tag
+    (``</id>``) or a comment after it is markup, not a placeholder."""
+    if end >= hi:
+        return False
+    after = buf[end]
+    if after not in _AFTER_TEMPLATE:
+        return False
+    if after in _OPEN_AFTER:
+        return True
+    if after == 0x3C and text[-1] in _TEMPLATE_LAST:
+        return end + 1 >= hi or buf[end + 1] not in b"/!"
+    return False
+
+
+def concatenated(buf: bytes, closer_at: int, hi: int) -> bool:
+    """Whether the quoted string that closes at ``closer_at`` is followed
+    by a concatenation or formatting operator."""
+    return _CONCATENATION.match(buf, closer_at + 1, min(hi, closer_at + 1 + 64)) is not None

@@ -1,0 +1,143 @@
+"""The scanner's reading of many positions at once, with one fast path.
+
+The fast path takes the commonest cases -- outside a URL, a bare URN after
+a blank, a double quote, ">" or "=" that neither a fold, a character
+reference nor a template can shape, a quoted or parenthesised one ending
+at its closer, a wrapper without white space -- in one compiled-regex call,
+and hands the extent to :func:`.reading.finish`, the same function the
+reference reading ends with.  Every other case is read by
+:func:`.reading.read_at`.  tests/test_fast_paths.py proves both equal on
+generated and real text.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, class_body
+from .options import Reading
+from .pairing import Opener
+from .reading import Candidate, OverLong, Rejected, finish, read_at
+from .rules import Rule
+from .wrapper import WRAPPER_LIMIT
+
+#: the characters before "urn:" the plain path takes: no opener whose
+#: closer a URN may hold, no pattern syntax, no "<" wrapper
+_PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, b">"[0]: None, b"="[0]: None,
+                 b","[0]: None, b";"[0]: None, b'"'[0]: Opener.DOUBLE_QUOTE}
+#: what rules out every fold, template, ellipsis and table cell after the
+#: run: another character but a blank, line break, "\\", "{", "[", "<",
+#: "&", "|" or the first byte of U+2026; one blank before a word; "<" of an
+#: end tag, or after a character no template ends with; a line break after
+#: a character no fold ends with, the next line starting with neither ":"
+#: nor "&"; a line break before a line starting a URN of its own; or the
+#: end of what may be read
+_NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\xe2])|(?=[ \t][^ \t\r\n|])|(?=<[/!])|(?<![:/=(-])(?=<)"
+                    rb"|(?<![-:./])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&]))"
+                    rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)|\Z)")
+
+
+def _without(body: bytes, chars: bytes) -> bytes:
+    for c in chars:
+        body = body.replace(bytes([c]), b"")
+    return body
+
+
+def _patterns(profile: str):
+    """Per profile: the NID token (1) and the RFC 2141 run (2) inside the
+    profile's run, no "&" in either (a character reference or a URL may cut
+    there), then: (plain) what rules out every other rule; (quote) a "'"
+    closing the quote before "urn:", no "'" inside; (paren) a ")" closing
+    the "(" before it, no parenthesis inside; (wrapper) a ">" closing
+    "<urn:", no white space inside."""
+    literal = _without(class_body(LITERAL_RUN), b"&")
+    run = _without(class_body(RUNS[profile]), b"&")
+    nid = rb"([A-Za-z0-9][A-Za-z0-9-]{0,%d}:)" % (NID_SCAN_LIMIT - 2)
+
+    def head(exclude: bytes) -> bytes:
+        return nid + rb"(?>([%s]*)[%s]*)" % (_without(literal, exclude), _without(run, exclude))
+
+    return (re.compile(head(b"") + _NOTHING_FOLLOWS), re.compile(head(b"'") + b"(?=')"),
+            re.compile(head(b"()") + rb"(?=\))"),
+            re.compile(rb"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*:(?>([%s]*)[%s]*)>" % (literal, run)))
+
+
+def batch_reader(profile: str, reading: Reading, cap: int):
+    """``read_all(buf, positions, pos, n, final, window, context, base)``:
+    the candidates at ``positions`` (ascending, each a "urn:" in ``buf``)
+    as the streaming scanner reads them: a position before ``pos`` (inside
+    the previous candidate) is skipped; each is read up to ``n`` when
+    ``final`` else ``p + window``; ``context`` (a :class:`.url.StreamContext`
+    at absolute offset ``base`` of ``buf[0]``) gives the URL context.
+    Returns ``(found, pos, overlong)``: the :class:`Candidate` tuples in
+    order, the position from which to go on, and the position of an
+    over-long candidate (which stops the reading) or -1."""
+    return _make_batch(profile, Reading(*map(bool, reading)), cap)
+
+
+@lru_cache(maxsize=None)
+def _make_batch(profile: str, reading: Reading, cap: int):
+    plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
+    plain_before = _PLAIN_BEFORE
+    pairs = reading.pair
+    quote_rules = [Rule.PAIR_QUOTE]
+    paren_rules = [Rule.PAIR_PAREN]
+    wrap_rules = (Rule.WRAP_1995.value,)
+    closers = {0x22: 0x22, 0x27: 0x27, 0x28: 0x29}  # the closer of each opener the fast path takes
+
+    def read_all(buf, positions, pos, n, final, window, context, base):
+        found = []
+        append = found.append
+        for p in positions:
+            if p < pos:
+                continue  # inside the previous candidate
+            hi = n if final else p + window
+            url = context.at(buf, base, p)
+            cand = None
+            before = buf[p - 1] if p else -1
+            if url is None and before >= 0:
+                m = None
+                if before in plain_before:
+                    m = plain(buf, p + 4, hi)
+                    opener = plain_before[before]
+                    rules = []
+                elif pairs and before == 0x27:  # "'"
+                    m = quoted(buf, p + 4, hi)
+                    opener, rules = Opener.SINGLE_QUOTE, quote_rules[:]
+                elif pairs and before == 0x28:  # "("
+                    m = parenthesised(buf, p + 4, hi)
+                    opener, rules = Opener.PAREN, paren_rules[:]
+                elif before == 0x3C:  # "<"
+                    w = wrapper(buf, p, hi)
+                    if w is not None and w.end() - 1 > w.start(1) and w.end() <= p + WRAPPER_LIMIT:
+                        e = w.end() - 1
+                        urn = buf[p:e].decode("ascii")
+                        append(Candidate(p, e, "wrapped", False, False, urn, buf[p:w.end(1)].decode("ascii"), urn,
+                                         wrap_rules))
+                        pos = e
+                        continue
+                if m is not None and m.end() - p <= cap and buf[m.end() - 1] != 0x3A:
+                    e = m.end()
+                    closer_at = e if e < hi and buf[e] == closers.get(before) else -1
+                    cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
+                                  buf[p:m.end(2)].decode("ascii"), rules, None, False, reading)
+                    if cand is None:
+                        pos = p + 1
+                        continue
+            if cand is None:
+                cand = read_at(buf, p, hi, profile=profile, reading=reading, cap=cap, context=url)
+            if cand is None:
+                pos = p + 1
+            elif type(cand) is Rejected:
+                pos = cand.end if cand.end > p else p + 1  # a "urn:" inside a template is part of it
+            elif type(cand) is OverLong:
+                return found, pos, p
+            else:
+                append(cand)
+                pos = cand.end if cand.end > p else p + 1
+        return found, pos, -1
+
+    return read_all
+
+
+__all__ = ["batch_reader", "Candidate"]

@@ -1,0 +1,171 @@
+"""Folds: an URN broken over lines by layout, joined as a reader sees it.
+
+A fold joins what a reader sees as one token broken by layout -- never a
+code line continuation, never across an empty line into a heading or a
+sentence:
+
+* RFC 8792 section 7: a ``\\`` ending a line right after a name character,
+  the next line's leading blanks (and a ``\\`` of the '\\\\' strategy)
+  removed.  After an operator (``+ \\``, ``, \\``) it is code;
+* RFC formatters break after ``-``, ``:``, ``.`` or ``/`` and go on on an
+  indented line, or just before ``:``;
+* a q-component folded before ``&``;
+* an URN split over two rows of an ASCII table, in the same cell.
+"""
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Tuple
+
+from .chars import ALNUM, ALPHA, EOL, HSPACE, URL_START, blanks_end, line_break_after, line_start
+from .pairing import Opener, paired_run
+from .rules import Rule
+
+Segment = Tuple[int, int]
+
+#: the characters after which a "\\" at the end of a line is RFC 8792
+#: folding rather than a code line continuation
+_NAME_LAST = ALNUM | frozenset(b"-._~:/%#?@")
+#: what may follow the continuation of a fold on its line: the end of a
+#: quote, bracket, tag or table cell
+CLOSERS = frozenset(b"\"'<>)]}`|\\")
+_TABLE_LAST = frozenset(b":-./")
+_TABLE_ROW_LIMIT = 512
+_LIST_NUMBER = re.compile(rb"[0-9]{1,3}[.)]")
+_SENTENCE_END = b".,;:!?"
+
+
+def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener: Optional[Opener],
+         rules: List[Rule]) -> List[Segment]:
+    """Join the lines of a folded bare URN whose first line is
+    ``segments[0]``; the rules that joined are added to ``rules``."""
+    in_query = any(buf.find(b"?", a, b) >= 0 for a, b in segments)
+    while True:
+        start, e = segments[-1]
+        if e >= hi or e <= start:
+            return segments
+        nxt = continuation(buf, start, e, hi, run, opener, in_query)
+        if nxt is None or nxt[1][1] > max_end:
+            return segments
+        seg_end, piece, rule = nxt
+        segments[-1] = (start, seg_end)
+        segments.append(piece)
+        in_query = in_query or buf.find(b"?", piece[0], piece[1]) >= 0
+        if rule not in rules:
+            rules.append(rule)
+
+
+def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[Opener], in_query: bool):
+    """``(end of this segment, (start, end) of the next, rule)`` when the
+    URN whose line ``buf[start:e]`` stops at e goes on on the next line
+    (``in_query``: the URN read so far holds a "?"); otherwise ``None``."""
+    last = buf[e - 1]
+    if buf[e] == 0x5C:
+        return _rfc8792(buf, e, hi, run, last)
+    w = blanks_end(buf, e, hi)
+    if w < hi and buf[w] == 0x7C and last in _TABLE_LAST:  # "|": a table cell
+        return _table(buf, start, e, w, hi, run)
+    nl = line_break_after(buf, w, hi)
+    if nl < 0:
+        return None
+    q = blanks_end(buf, nl, hi)
+    across_blank = q < hi and buf[q] in EOL
+    if across_blank:
+        if last != 0x3A:
+            return None
+        q = blanks_end(buf, line_break_after(buf, q, hi), hi)
+    t = paired_run(buf, q, hi, run, opener)[0]  # a quote or parenthesis opened may close here
+    if t <= q:
+        return None
+    token = buf[q:t]
+    after = buf[t] if t < hi else None
+    alone = after is None or after in EOL
+    closes = alone or after in CLOSERS
+    if token[:4].lower() == b"urn:" or URL_START.match(token):
+        return None  # the next line starts a URN or a URL of its own
+    if across_blank:
+        return (e, (q, t), Rule.FOLD_BLANK) if alone and _lone_name(token) else None
+    first = token[0]
+    if first == 0x3A:  # a break just before ":" (the continuation is ":name")
+        ok = last in ALNUM and len(token) > 1 and token[1] in ALNUM and closes
+        return (e, (q, t), Rule.FOLD_COLON) if ok else None
+    if first == 0x26:  # "&": a q-component folded before a parameter
+        return (e, (q, t), Rule.FOLD_QUERY) if in_query and b"=" in token else None
+    if first not in ALNUM:
+        return None
+    if last == 0x2D:  # RFC formatters break after a hyphen
+        return e, (q, t), Rule.FOLD_RFC
+    if last in b":./" and _name_piece(buf, e, last, token, closes):
+        return e, (q, t), Rule.FOLD_RFC
+    return None
+
+
+def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bool:
+    """Whether ``token`` at the start of the next line reads as the rest of
+    the name broken after ``last`` (":", "." or "/"), not as prose: a word
+    with sentence punctuation ("namespace."), a new sentence after a period
+    or a list number ("2.") is prose."""
+    word = token.rstrip(_SENTENCE_END)
+    if word.isalpha() and len(word) < len(token):
+        return False  # "... the urn:ietf:params:oauth:" / "namespace." ends a sentence
+    if last == 0x2E:
+        if token[0] in ALPHA and chr(token[0]).isupper():
+            return False  # a new sentence
+        if _LIST_NUMBER.fullmatch(token):
+            return False  # "2." or "3)" starting a numbered list item
+        if buf[e - 2:e - 1].isdigit() and token[:1].isdigit():
+            return True  # a dotted number (an OID) broken after "."
+    return closes or b":" in word
+
+
+def _lone_name(token: bytes) -> bool:
+    """A token alone on its line after an empty line continues a name only
+    when it is not a word (a heading such as "Abstract") nor a sentence:
+    it starts with a letter or digit, holds no ":" and something other
+    than letters, and does not end in sentence punctuation."""
+    return (token[0] in ALNUM and b":" not in token and not token.isalpha()
+            and token[-1] not in _SENTENCE_END and _LIST_NUMBER.fullmatch(token) is None)
+
+
+def _rfc8792(buf: bytes, e: int, hi: int, run, last: int):
+    """RFC 8792 section 7: "\\" at the end of a line, the next line's
+    leading white space removed (section 7.2.2: a "\\" starting the next
+    line under the '\\\\' strategy)."""
+    if last not in _NAME_LAST:
+        return None  # "+ \\", ", \\": a code line continuation
+    nl = line_break_after(buf, e + 1, hi)
+    if nl < 0:
+        return None
+    q = blanks_end(buf, nl, hi)
+    if q < hi and buf[q] == 0x5C:
+        q += 1
+    t = run.match(buf, q, hi).end()
+    return (e, (q, t), Rule.FOLD_RFC8792) if t > q else None
+
+
+def _table(buf: bytes, a: int, e: int, w: int, hi: int, run):
+    """A URN split over two rows of an ASCII table: the cell ends at "|"
+    (w) and the URN goes on in the same column of the next row, in a cell
+    with the same borders."""
+    ls = line_start(buf, a)
+    if ls is None:
+        return None
+    limit = min(hi, w + _TABLE_ROW_LIMIT)
+    eol = min((i for i in (buf.find(b"\n", w, limit), buf.find(b"\r", w, limit)) if i >= 0), default=-1)
+    if eol < 0:
+        return None
+    nl = line_break_after(buf, eol, hi)
+    q = nl + (a - ls)
+    if q >= hi or buf[q] not in ALNUM:
+        return None
+    row, next_row = buf[ls:a], buf[nl:q]
+    if len(next_row) != len(row) or b"|" not in row:
+        return None
+    for x, y in zip(row, next_row):
+        if (x == 0x7C) != (y == 0x7C) or (y != 0x7C and y not in HSPACE):
+            return None  # not the same cell borders, or text before the cell
+    t = run.match(buf, q, hi).end()
+    w2 = blanks_end(buf, t, hi)
+    if w2 >= hi or buf[w2] != 0x7C:
+        return None
+    return e, (q, t), Rule.FOLD_TABLE

@@ -1,0 +1,85 @@
+"""Delimiter pairing: a quote or bracket right before ``urn:`` says where
+the URN ends -- at its closer.
+
+Only closers that a URN may contain need a rule: ``'`` (RFC 2141 section
+2.2 and RFC 8141's sub-delims) and ``)``; every other closer (``"``, ``>``,
+``]``, ``}``, a backtick, typographic quotes) is outside every repertoire
+and ends the run anyway.  Parentheses balanced inside the NSS are kept
+(SICI ``...(199501)13:1...``).  With no opener, an apostrophe inside an NSS
+stays (``urn:example:o'brien:1``).
+"""
+from __future__ import annotations
+
+from enum import Enum
+from typing import Optional, Tuple
+
+from .rules import Rule
+
+
+class Opener(Enum):
+    """What stands right before ``urn:``, and the closer it waits for."""
+
+    SINGLE_QUOTE = (b"'", b"'")
+    DOUBLE_QUOTE = (b'"', b'"')
+    BACKTICK = (b"`", b"`")
+    LEFT_SINGLE = ("\u2018".encode(), "\u2019".encode())
+    LEFT_DOUBLE = ("\u201c".encode(), "\u201d".encode())
+    PAREN = (b"(", b")")
+    BRACKET = (b"[", b"]")
+    BRACE = (b"{", b"}")
+    ANGLE = (b"<", b">")
+
+    @property
+    def closer(self) -> bytes:
+        return self.value[1]
+
+    @property
+    def is_quote(self) -> bool:
+        return self not in _BRACKETS
+
+
+_BRACKETS = frozenset({Opener.PAREN, Opener.BRACKET, Opener.BRACE, Opener.ANGLE})
+_BY_BYTE = {o.value[0][0]: o for o in Opener if len(o.value[0]) == 1}
+_TYPOGRAPHIC = {o.value[0]: o for o in Opener if len(o.value[0]) == 3}
+
+
+def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
+    """The opener right before the ``urn:`` at p, if any."""
+    if p <= lo:
+        return None
+    found = _BY_BYTE.get(buf[p - 1])
+    if found is None and p - 3 >= lo and buf[p - 1] in (0x98, 0x9C):
+        found = _TYPOGRAPHIC.get(buf[p - 3:p])
+    return found
+
+
+def paired_run(buf: bytes, start: int, limit: int, run, opener: Optional[Opener]) -> Tuple[int, bool]:
+    """``(end, cut)``: where the run of URN characters from ``start``
+    (read up to ``limit``) ends when its opener is honoured -- at the first
+    closer (for ``(``, the first ``)`` not balanced by a ``(`` inside the
+    run), ``cut`` telling whether the closer ended it.  Reads no further
+    than the run, so the work is linear in what is read."""
+    if opener is Opener.SINGLE_QUOTE:
+        c = buf.find(b"'", start, limit)
+        stop = limit if c < 0 else c
+        e = run.match(buf, start, stop).end()
+        return e, e == c
+    if opener is not Opener.PAREN:
+        return run.match(buf, start, limit).end(), False
+    depth = 0
+    at = start
+    while True:
+        c = buf.find(b")", at, limit)
+        stop = limit if c < 0 else c
+        e = run.match(buf, at, stop).end()
+        if e != c:
+            return e, False  # the run ends before any closer
+        depth += buf.count(b"(", at, c)
+        if depth == 0:
+            return c, True
+        depth -= 1
+        at = c + 1
+
+
+def pair_rule(opener: Opener) -> Rule:
+    return Rule.PAIR_PAREN if opener is Opener.PAREN else Rule.PAIR_QUOTE

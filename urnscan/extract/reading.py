@@ -1,0 +1,162 @@
+"""The reading rules in order: where the candidate whose ``urn:`` is at a
+given position starts and ends, and which rules shaped it.
+
+This is the one reading of every rule; the scanner's fast path
+(:mod:`.fast`) takes the common case in one regex call and is tested equal
+to this reading.
+"""
+from __future__ import annotations
+
+from typing import List, NamedTuple, Optional, Tuple, Union
+
+from .chars import BOUNDARY_BYTES, LITERAL_RUN, NID_SCAN_LIMIT, NID_TOKEN, RUNS
+from .code import concatenated, has_placeholder, is_pattern, is_template
+from .elision import elided
+from .entity import entity_cut
+from .fold import fold
+from .layout import yaml_key
+from .options import Reading
+from .pairing import Opener, opener_before, pair_rule, paired_run
+from .rules import Rule
+from .trim import TRIMMABLE, trim
+from .wrapper import wrapped
+
+
+
+class Candidate(NamedTuple):
+    start: int  # buffer index of "urn:"
+    end: int  # exclusive
+    form: str  # "bare" or "wrapped"
+    folded: bool
+    embedded: bool
+    urn: str
+    literal: str  # the untrimmed RFC 2141 span (seed 000 section 2.4)
+    raw: str  # buf[start:end]
+    rules: Tuple[str, ...]
+
+
+class OverLong(NamedTuple):
+    """A run of URN characters from ``start`` longer than the cap; the
+    streaming layer finds where it ends without buffering it."""
+
+    start: int
+
+
+class Rejected(NamedTuple):
+    """Text read up to ``end`` that is a template, a pattern or an elided
+    example: no URN, and a ``urn:`` inside it is part of it too."""
+
+    end: int
+
+
+Found = Union[Candidate, OverLong, Rejected, None]
+
+
+def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap: int,
+            context: Optional[Rule] = None) -> Found:
+    """The candidate whose ``urn:`` is at ``buf[p:p+4]``, reading at most
+    ``LOOKBACK`` bytes before p (all of ``buf[:p]`` is input) and up to
+    ``hi``; ``context`` is the URL context of the token before p
+    (:func:`.url.url_context`).  ``None`` when there is no URN there."""
+    if p and buf[p - 1] in BOUNDARY_BYTES:
+        return None  # "return:", "Saturn:", "x.urn:"
+    opener = opener_before(buf, p, 0)
+    if opener is Opener.ANGLE:
+        found = wrapped(buf, p, hi, profile)
+        if found is not None:
+            end, joined, folded = found
+            rules = (Rule.WRAP_1995.value, Rule.FOLD_WRAPPER.value) if folded else (Rule.WRAP_1995.value,)
+            return Candidate(p, end, "wrapped", folded, False, joined.decode("ascii"), _literal(buf, p, end),
+                             buf[p:end].decode("ascii"), rules)
+    nid = NID_TOKEN.match(buf, p + 4, min(hi, p + 4 + NID_SCAN_LIMIT))
+    if nid is None:
+        return None
+    nss_start = nid.end()
+    if nss_start - p > cap:
+        return OverLong(p)  # the NID token alone is longer than the cap
+    run = RUNS[profile]
+    limit = min(hi, p + cap + 1)
+    embedded = context is not None and reading.embedded
+    if embedded:
+        amp = buf.find(b"&", nss_start, limit)  # inside a URL a URN ends at "&"
+        e, cut = run.match(buf, nss_start, limit if amp < 0 else amp).end(), False
+    else:
+        e, cut = paired_run(buf, nss_start, limit, run, opener if reading.pair else None)
+    if e - p > cap:
+        return OverLong(p)
+    return _bare(buf, p, hi, nss_start, e, cut, opener, profile, reading, cap, context if embedded else None)
+
+
+def _literal(buf: bytes, p: int, e: int) -> str:
+    return buf[p:LITERAL_RUN.match(buf, p + 4, e).end()].decode("ascii")
+
+
+def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener: Optional[Opener], profile: str,
+          reading: Reading, cap: int, context: Optional[Rule]) -> Found:
+    """The rest of :func:`read_at` for a bare candidate whose NID token ends
+    at ``nss_start`` and whose run ends at ``e`` (at most ``cap`` after p;
+    ``cut``: at the closer of its opener; ``context``: inside a URL, at its
+    "&")."""
+    literal = _literal(buf, p, e)
+    rules: List[Rule] = [pair_rule(opener)] if cut else []
+    closed = opener is not None and buf.startswith(opener.closer, e, hi)
+    segments = [(p, e)]
+    yaml = False
+    if context is not None:
+        rules.append(context)
+    else:
+        yaml = reading.trim and buf[e - 1] == 0x3A and yaml_key(buf, p, e, hi)
+        if reading.fold and not closed and not yaml:
+            segments = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
+    return finish(buf, p, hi, nss_start, segments, opener, e if closed else -1, literal, rules, context, yaml,
+                  reading)
+
+
+def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Optional[Opener], closer_at: int,
+           literal: str, rules: List[Rule], context: Optional[Rule], yaml: bool, reading: Reading) -> Found:
+    """The rules that judge an extent once it is known: character
+    references, code, YAML keys, trimming and the empty NSS.  ``closer_at``
+    is where the opener's closer ends the first line (-1 when it does not)."""
+    end = segments[-1][1]
+    text = buf[p:end] if len(segments) == 1 else b"".join([buf[a:b] for a, b in segments])
+    entity = False
+    if b"&" in text:
+        kept = entity_cut(text)
+        if kept < len(text):
+            end -= len(text) - kept
+            text = text[:kept]
+            rules.append(Rule.CUT_ENTITY)
+            entity = True
+    if reading.code and _code(buf, p, hi, text, end, opener, closer_at, entity):
+        return Rejected(end)
+    if yaml:
+        text, end = text[:-1], end - 1
+        rules.append(Rule.YAML_KEY)
+    if reading.trim and text[-1] in TRIMMABLE:
+        trimmed, cut_by = trim(text)
+        if reading.code and trimmed.endswith(b"("):
+            return Rejected(end)  # a pattern such as "urn:ietf:id:(\\S+)"
+        end -= len(text) - len(trimmed)
+        text = trimmed
+        rules.extend(cut_by)
+    if len(text) <= nss_start - p:
+        return None  # "urn:" NID ":" and nothing after it
+    folded = len(segments) > 1
+    urn = text.decode("ascii")
+    return Candidate(p, end, "bare", folded, context is not None, urn, literal,
+                     buf[p:end].decode("ascii") if folded else urn,
+                     tuple([r.value for r in rules]) if rules else ())
+
+
+def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[Opener], closer_at: int,
+          entity: bool) -> bool:
+    """Whether the text is a template, a pattern or an elided example
+    rather than a URN (:mod:`.code`, :mod:`.elision`)."""
+    if (b"..." in text or (end < hi and buf[end] == 0xE2)) and elided(text, buf, end):
+        return True
+    if not entity and is_template(buf, text, end, hi):
+        return True
+    if has_placeholder(text) or is_pattern(buf, p, 0, text, end, hi):
+        return True
+    return closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
+                               or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi)

@@ -1,0 +1,37 @@
+"""The names of the reading rules, as they appear in a hit's ``rules``.
+
+Each name says which rule shaped a hit, so a user who disagrees can see why
+and turn the rule off (:class:`~urnscan.extract.options.Reading`).
+"""
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Rule(str, Enum):
+    """A reading rule that shaped a hit."""
+
+    WRAP_1995 = "wrap:1995"  # <urn:...>, seed 004 section 2
+    FOLD_WRAPPER = "fold:wrapper"  # white space removed inside a wrapper
+    PAIR_QUOTE = "pair:quote"  # ended at the closing quote of the quote before it
+    PAIR_PAREN = "pair:paren"  # ended at the ")" closing the "(" before it
+    FOLD_RFC = "fold:rfc"  # a line break after "-", ":", "." or "/" joined
+    FOLD_BLANK = "fold:blank"  # ... across one empty line, onto a lone token
+    FOLD_COLON = "fold:colon"  # a line break just before ":" joined
+    FOLD_RFC8792 = "fold:rfc8792"  # "\" line wrapping, RFC 8792 section 7
+    FOLD_TABLE = "fold:table"  # split over two rows of an ASCII table
+    FOLD_QUERY = "fold:query"  # a q-component folded before "&"
+    EMBEDDED_URL = "embedded:url"  # inside a URL: ends at its "&"
+    EMBEDDED_FORM = "embedded:form"  # a form-encoded value: ends at "&"
+    CUT_ENTITY = "cut:entity"  # ended before "&amp;", "&#38;" ...
+    YAML_KEY = "trim:yaml-key"  # a YAML mapping key's ":" dropped
+    TRIM_PERIOD = "trim:period"
+    TRIM_COMMA = "trim:comma"
+    TRIM_SEMICOLON = "trim:semicolon"
+    TRIM_QUOTE = "trim:quote"
+    TRIM_PAREN = "trim:paren"  # an unbalanced ")"
+    TRIM_MARK = "trim:mark"  # "!", "?", "*"
+    TRIM_AMPERSAND = "trim:ampersand"
+
+    def __str__(self) -> str:
+        return self.value

@@ -1,0 +1,43 @@
+"""The 1995 wrapper ``<urn:...>`` (seed 004 section 2): white space (space,
+tab, CR, LF) inside is allowed and not significant; ``>`` closes it."""
+from __future__ import annotations
+
+import re
+from typing import Optional, Tuple
+
+from .chars import LITERAL_RUN, NID_TOKEN, WRAPPED_RUNS
+
+WRAPPER_LIMIT = 2048  # characters between "<urn:" and ">" for a wrapper
+
+
+def wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Tuple[int, bytes, bool]]:
+    """``(end, urn, folded)`` for the wrapper whose ``urn:`` is at p, or
+    ``None``.  White space in a wrapper only ever folds it over lines: a
+    blank inside a line (``'<urn:uuid:' + uuid() + '>'``) is code or prose,
+    not a wrapper."""
+    limit = min(hi, p + WRAPPER_LIMIT)
+    e = WRAPPED_RUNS[profile].match(buf, p, limit).end()
+    if e >= limit or buf[e] != 0x3E:  # no ">" before an excluded character
+        return None
+    raw = buf[p:e]
+    joined = raw.translate(None, b" \t\r\n")
+    if len(joined) != len(raw) and not _folds_only(raw):
+        return None
+    m = NID_TOKEN.match(joined, 4)
+    if m is None or m.end() >= len(joined):
+        return None  # "<urn:spppAddRequest>" is an XML QName, not a URN
+    return e, joined, len(joined) != len(raw)
+
+
+def _folds_only(raw: bytes) -> bool:
+    """Every run of white space in ``raw`` holds a line break."""
+    return _BLANKS_IN_LINE.search(raw) is None
+
+
+#: a run of blanks with no line break before or after it
+_BLANKS_IN_LINE = re.compile(rb"(?<![ \t\r\n])[ \t]+(?![ \t\r\n])")
+
+
+def literal_of(buf: bytes, p: int, e: int) -> bytes:
+    """The literal RFC 2141 extent from p, within ``buf[:e]``."""
+    return buf[p:LITERAL_RUN.match(buf, p + 4, e).end()]
