@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import sys
 import time
 from typing import Optional, TextIO
@@ -14,6 +13,7 @@ from .model import PROFILES
 from .runner import ScanConfig, default_jobs, iter_inputs, run_scan
 from .scanner import DEFAULT_MAX_URN_LENGTH, _options
 from .sinks.status import SKIPPED_BINARY, FileStatus
+from .tempfiles import reserve
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -126,7 +126,8 @@ def run_scan_command(args) -> int:
                 what = "skipped (binary)" if status.status == SKIPPED_BINARY else f"error: {status.reason}"
                 sys.stderr.write(f"urnscan: {_shown(status.source)}: {what}\n")
 
-        summary = run_scan(inputs, config, sink.write_hits, write_status, progress)
+        summary = run_scan(inputs, config, sink.write_hits, write_status, progress,
+                           write_batch=getattr(sink, "write_batch", None))
     if progress:
         progress.clear()
     if not args.quiet:
@@ -249,10 +250,13 @@ class _TextWithFiles:
 @contextlib.contextmanager
 def _atomic_line_sink(fmt: str, out: str, files_path: str):
     """Write beside the targets, rename into place only on success."""
-    tag = secrets.token_hex(4)
-    tmp_out = os.path.join(os.path.dirname(os.path.abspath(out)), f".{os.path.basename(out)}.{tag}.tmp")
-    tmp_files = os.path.join(os.path.dirname(os.path.abspath(files_path)), f".{os.path.basename(files_path)}.{tag}.tmp")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
+    tmp_out = reserve(os.path.abspath(out))
+    try:
+        tmp_files = reserve(os.path.abspath(files_path))
+    except BaseException:
+        os.remove(tmp_out)
+        raise
     try:
         with open(tmp_out, "w", encoding="utf-8") as fh, open(tmp_files, "w", encoding="utf-8") as ffh:
             with _line_sink(fmt, fh, ffh) as sink:
