@@ -43,3 +43,13 @@ def test_lone_surrogates_are_escaped():
     from urnscan.sinks.schema import _strings
 
     assert _strings(["a\udcff", None]).to_pylist() == ["a\\xff", None]
+
+
+def test_dictionary_long_and_short_agree(monkeypatch):
+    import urnscan.sinks.schema as schema
+
+    values = [None if i % 7 == 0 else f"v{i % 13}é" for i in range(3000)]
+    long = _dictionary(values)
+    monkeypatch.setattr(schema, "_COMPUTE_FROM", 1 << 30)
+    short = _dictionary(values)
+    assert long.equals(short) and long.to_pylist() == values

@@ -232,10 +232,16 @@ def _string_buffers(values: List[str]):
     return [pa.py_buffer(offsets), pa.py_buffer(data)]
 
 
+#: dictionary columns of at least this many rows are encoded by Arrow
+_COMPUTE_FROM = 2048
+
+
 def _dictionary(values: Sequence[Optional[str]]) -> pa.Array:
     """A ``dictionary<int32, string>`` array, values in order of first
     appearance (as ``dictionary_encode`` gives, without loading
     ``pyarrow.compute``)."""
+    if len(values) >= _COMPUTE_FROM:  # Arrow's kernel, worth loading pyarrow.compute
+        return _strings(values).dictionary_encode()
     index: dict = {}
     codes = [None if v is None else index.setdefault(v, len(index)) for v in values]
     return pa.DictionaryArray.from_arrays(_array(codes, pa.int32()), _strings(list(index)))
