@@ -54,7 +54,8 @@ def best_of(repeat, fn):
 def clear_judgement_cache():
     import importlib
 
-    for cache in importlib.import_module("urnscan.judge")._SHARED_TAILS.values():
+    judge = importlib.import_module("urnscan.judge")
+    for cache in (*judge._SHARED_TAILS.values(), *judge._OLD_TAILS.values()):
         cache.clear()
 
 

@@ -320,11 +320,8 @@ def _corpus(tmp_path):
 
 
 def _run(paths, jobs):
-    from concurrent.futures import ThreadPoolExecutor
-
     hits, statuses = [], []
-    executor = ThreadPoolExecutor(2) if jobs > 1 else None
-    run_scan(paths, ScanConfig(jobs=jobs, split_bytes=64), hits.extend, statuses.append, executor=executor)
+    run_scan(paths, ScanConfig(jobs=jobs, split_bytes=64), hits.extend, statuses.append)
     return hits, statuses
 
 

@@ -10,3 +10,18 @@ def test_core_imports_neither_pandas_nor_pyarrow():
             "print(','.join(bad))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_scan_to_parquet_loads_neither_pandas_nor_pyarrow_compute(tmp_path):
+    """Start-up: pyarrow imports pandas (0.3 s) when it builds an array from a
+    Python list, and dictionary_encode loads pyarrow.compute; the sink builds
+    its arrays from buffers instead.  Hits with nulls, non-ASCII text and
+    several files, at --jobs 1 and 2."""
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "a.txt").write_text("see urn:isbn:0451450523, URN:Foo:bär and urn:x: and <urn:ietf:rfc:2141>\n")
+    code = ("import sys\nfrom urnscan.cli import main\n"
+            f"for jobs in ('1', '2'):\n"
+            f"    main(['scan', {str(tmp_path)!r}, '-o', {str(tmp_path / 'o.parquet')!r}, '--force', '-q', '-j', jobs])\n"
+            "print(','.join(m for m in ('pandas', 'pyarrow.compute', 'dask') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

@@ -157,3 +157,24 @@ def test_judge_tails_are_the_judgement_and_shared():
             j = judge(urn, profile)
             assert first.tail(urn) == (*j[:-2], profile, *j[-2:])
             assert second.tail(urn) is first.tail(urn)
+
+
+def test_judgement_cache_keeps_urns_that_come_back(monkeypatch):
+    """Above SHARED_CACHE_SIZE distinct URNs, a URN met again and again
+    stays cached (two generations, not one dict cleared when full)."""
+    import urnscan.judge as judge_module
+
+    monkeypatch.setattr(judge_module, "SHARED_CACHE_SIZE", 64)
+    monkeypatch.setattr(judge_module, "_SHARED_TAILS", {})
+    monkeypatch.setattr(judge_module, "_OLD_TAILS", {})
+    calls = []
+    real = judge_module.judge
+    monkeypatch.setattr(judge_module, "judge", lambda urn, profile: calls.append(urn) or real(urn, profile))
+    j = judge_module.UrnJudge()
+    for i in range(1000):
+        assert j.tail("urn:isbn:0451450523") == j.tail("urn:isbn:0451450523")
+        j.tail(f"urn:example:distinct-{i}")
+    assert calls.count("urn:isbn:0451450523") == 1
+    assert len(calls) == 1001
+    total = sum(map(len, (*judge_module._SHARED_TAILS.values(), *judge_module._OLD_TAILS.values())))
+    assert total <= 2 * 64

@@ -8,11 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from typing import Optional, Sequence
 
 from ._version import __version__
 from .errors import UrnscanError
+from .interrupts import Terminated, raise_in_main_thread
 from .model import DEFAULT_PROFILE, PROFILES
 
 EXIT_OK = 0
@@ -88,7 +90,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.run(args)
+        with raise_in_main_thread():  # workers ended, temporary files removed
+            return args.run(args)
+    except Terminated:
+        sys.stderr.write("urnscan: terminated\n")
+        return 128 + signal.SIGTERM
     except UrnscanError as exc:
         sys.stderr.write(f"urnscan: error: {exc}\n")
         return EXIT_SOME_FAILED

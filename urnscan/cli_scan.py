@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import sys
 import time
 from typing import Callable, List, Optional, TextIO
@@ -17,6 +16,7 @@ from .scanner import DEFAULT_MAX_URN_LENGTH, _options
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, expand_inputs
 from .sources.limits import DEFAULT_MAX_RATIO
+from .tempfiles import reserve, temp_name_pattern
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -222,7 +222,9 @@ def run_scan_command(args) -> int:
             if lister is not None:
                 lister.file(status)
 
-        run_scan(inputs, config, write_hits, write_status, report.progress)
+        direct = write_hits == sink.write_hits  # Arrow batches may go to the sink as they come
+        run_scan(inputs, config, write_hits, write_status, report.progress,
+                 write_batch=getattr(sink, "write_batch", None) if direct else None)
         if lister is not None:
             report.clear()
             lister.finish()
@@ -440,7 +442,7 @@ class _OwnOutputs:
         for target in targets:
             directory, name = os.path.split(os.path.abspath(target))
             escaped = re.escape(name)
-            places.append((os.path.realpath(directory), re.compile(rf"{escaped}|\.{escaped}\.[0-9a-f]+\.tmp")))
+            places.append((os.path.realpath(directory), re.compile(rf"{escaped}|{temp_name_pattern(name)}")))
         return cls(places)
 
     @classmethod
@@ -533,9 +535,13 @@ class _TextWithFiles:
 def _atomic_line_sink(fmt: str, out: str, files_path: str, **style):
     """Write beside the targets, rename into place only on success.  An OS
     error names the output, never the temporary file."""
-    tag = secrets.token_hex(4)
-    tmp_out = os.path.join(os.path.dirname(os.path.abspath(out)), f".{os.path.basename(out)}.{tag}.tmp")
-    tmp_files = os.path.join(os.path.dirname(os.path.abspath(files_path)), f".{os.path.basename(files_path)}.{tag}.tmp")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
+    tmp_out = reserve(os.path.abspath(out))
+    try:
+        tmp_files = reserve(os.path.abspath(files_path))
+    except BaseException:
+        os.remove(tmp_out)
+        raise
     guard = _OwnOutputs.of_files(out, files_path)
     target = out
     try:

@@ -58,8 +58,14 @@ _BEFORE_PROFILE = Hit._fields.index("profile") - Hit._fields.index("valid")
 #: Hit fields per URN, per profile, shared by every UrnJudge of the process:
 #: judge() is a pure function of (urn, profile), and a scan of many files
 #: (one scanner each) or of the same corpus again meets the same URNs.
+#: Two generations of SHARED_CACHE_SIZE entries each: when the young one is
+#: full it becomes the old one, and a URN met again in the old one moves
+#: back to the young -- URNs that keep coming back stay cached however many
+#: distinct URNs pass by (a single dict cleared when full would drop them
+#: every SHARED_CACHE_SIZE new URNs).
 SHARED_CACHE_SIZE = 1 << 16
 _SHARED_TAILS: Dict[str, Dict[str, tuple]] = {}
+_OLD_TAILS: Dict[str, Dict[str, tuple]] = {}
 
 
 class UrnJudge:
@@ -69,7 +75,7 @@ class UrnJudge:
         self.profile = profile
         self.cache_size = cache_size
         self._cache: Dict[str, Judgement] = {}
-        self._tails = _SHARED_TAILS.setdefault(profile, {})
+        _SHARED_TAILS.setdefault(profile, {})
 
     def judge(self, urn: str) -> Judgement:
         j = self._cache.get(urn)
@@ -80,19 +86,26 @@ class UrnJudge:
         return j
 
     def cached_tails(self) -> Dict[str, tuple]:
-        """The cache behind :meth:`tail` (read it, never write it)."""
-        return self._tails
+        """The young generation of the cache behind :meth:`tail` (read it,
+        never write it; a URN missing there may still be known to
+        :meth:`tail`)."""
+        return _SHARED_TAILS[self.profile]
 
     def tail(self, urn: str) -> tuple:
         """The fields of a :class:`Hit` that depend on ``urn`` alone: the
         judgement, then the profile."""
-        t = self._tails.get(urn)
+        profile = self.profile
+        tails = _SHARED_TAILS[profile]
+        t = tails.get(urn)
         if t is None:
-            tails = self._tails
+            t = _OLD_TAILS.get(profile, {}).get(urn)
+            if t is None:
+                j = judge(urn, profile)
+                t = (*j[:_BEFORE_PROFILE], profile, *j[_BEFORE_PROFILE:])
             if len(tails) >= SHARED_CACHE_SIZE:
-                tails.clear()
-            j = judge(urn, self.profile)
-            t = tails[urn] = (*j[:_BEFORE_PROFILE], self.profile, *j[_BEFORE_PROFILE:])
+                _OLD_TAILS[profile] = tails
+                tails = _SHARED_TAILS[profile] = {}
+            tails[urn] = t
         return t
 
     def hit(self, source, start, end, line, column, form, folded, embedded, raw, urn, literal) -> Hit:

@@ -25,6 +25,7 @@ from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .extract import LOOKBACK, token_start_in
 from .model import Hit
+from .pieces import PIECE_ROWS
 from .scanner import ByteScanner, ScanOptions, count_lf
 
 READ_SIZE = 1 << 20
@@ -41,6 +42,15 @@ class RangeResult(NamedTuple):
     hits: List[Hit]  # line/column relative to range.start (line 1 starts there)
     breaks: int  # line breaks in [start, stop)
     last_break_end: Optional[int]  # absolute offset just after the last break, if any
+    read: Optional[int] = None  # bytes of [start, stop) actually read (less when the file shrank)
+
+
+class RangeEnd(NamedTuple):
+    """What a range scanned piece by piece reports once it is done."""
+
+    breaks: int
+    last_break_end: Optional[int]
+    read: int
 
 
 def plan_ranges(path: str, size: int, parts: int, min_size: int = 1 << 24) -> List[Range]:
@@ -122,6 +132,7 @@ class _BreakCounter:
     def __init__(self, start: int, stop: int):
         self.start, self.stop = start, stop
         self.breaks = 0
+        self.read = 0
         self.last_break_end: Optional[int] = None
         self._cr_at: Optional[int] = None  # absolute offset of a CR ending the previous piece
 
@@ -130,6 +141,7 @@ class _BreakCounter:
         b = min(self.stop, offset + len(chunk)) - offset
         if b <= a:
             return
+        self.read += b - a
         lf = count_lf(chunk, a, b)
         cr = chunk.count(b"\r", a, b) if chunk.find(b"\r", a, b) >= 0 else 0
         n = lf + cr - (chunk.count(b"\r\n", a, b) if cr else 0)
@@ -146,7 +158,118 @@ def scan_range(rng: Range, options: ScanOptions, source: Optional[str] = None) -
     """Scan one range (run in a worker process)."""
     counter = _BreakCounter(rng.start, rng.stop)
     hits = list(_scan_from(rng.path, rng.start, rng.stop, options, source, counter))
-    return RangeResult(rng, hits, counter.breaks, counter.last_break_end)
+    return RangeResult(rng, hits, counter.breaks, counter.last_break_end, counter.read)
+
+
+def scan_range_pieces(rng: Range, options: ScanOptions, source: Optional[str], send, encode,
+                      rows: int = PIECE_ROWS) -> RangeEnd:
+    """Scan one range, passing its hits to ``send`` as they are found, at
+    most ``rows`` at a time, each list through ``encode`` first (see
+    :mod:`urnscan.pieces`); memory stays bounded however dense the hits."""
+    counter = _BreakCounter(rng.start, rng.stop)
+    buf: List[Hit] = []
+    for hit in _scan_from(rng.path, rng.start, rng.stop, options, source, counter):
+        buf.append(hit)
+        if len(buf) >= rows:
+            send(encode(buf))
+            buf = []
+    if buf:
+        send(encode(buf))
+    return RangeEnd(counter.breaks, counter.last_break_end, counter.read)
+
+
+class RangeStitcher:
+    """The ranges of one file stitched as their pieces arrive, in file
+    order: :meth:`begin` a range, :meth:`add` each of its pieces, :meth:`end`
+    it.  Each step yields finished pieces (positions made absolute, hits a
+    boundary hid rescanned), so no range is ever held whole.  Gives the
+    hits of :func:`stitch`."""
+
+    def __init__(self, options: ScanOptions, source: Optional[str], codec):
+        self.options, self.source, self.codec = options, source, codec
+        self.state = StitchState()
+        self._rescan: Optional[_Rescan] = None
+
+    def begin(self, rng: Range) -> None:
+        self._rescan = _Rescan(rng, self.state.covered, self.options, self.source) \
+            if self.state.covered > rng.start else None
+
+    def add(self, piece) -> Iterator:
+        codec = self.codec
+        if self._rescan is not None:
+            meet = yield from self._batched(self._rescan.until_meeting(codec.starts(piece)))
+            if meet is None:
+                return  # every hit of the piece lies inside what the rescan reads
+            self._rescan = None
+            piece = codec.tail(piece, meet)
+        if codec.rows(piece):
+            yield self._finished(piece)
+
+    def end(self, breaks: int, last_break_end: Optional[int]) -> Iterator:
+        if self._rescan is not None:
+            yield from self._batched(self._rescan.rest())
+            self._rescan = None
+        state = self.state
+        self.state = state._replace(lines_before=state.lines_before + breaks,
+                                    line_start=last_break_end if last_break_end is not None else state.line_start)
+
+    def _batched(self, hits):
+        buf: List[Hit] = []
+        it = iter(hits)
+        while True:
+            try:
+                hit = next(it)
+            except StopIteration as stop:
+                if buf:
+                    yield self._finished(self.codec.encode(buf))
+                return stop.value
+            buf.append(hit)
+            if len(buf) >= PIECE_ROWS:
+                yield self._finished(self.codec.encode(buf))
+                buf = []
+
+    def _finished(self, piece):
+        state = self.state
+        self.state = state._replace(covered=self.codec.last_end(piece))
+        return self.codec.relocate(piece, state.lines_before, state.line_start)
+
+
+class _Rescan:
+    """The hits of a range from ``covered`` on, as a single scan sees them:
+    the range's own hits are dropped until the rescan meets one of them
+    (see :func:`_resync`, the same rule on whole lists)."""
+
+    def __init__(self, rng: Range, covered: int, options: ScanOptions, source: Optional[str]):
+        with open(rng.path, "rb") as fh:
+            fh.seek(rng.start)
+            prefix = fh.read(max(0, covered - rng.start))
+        self.extra_breaks = _count_breaks(prefix)
+        last = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"))
+        self.prefix_line_start = rng.start + last + 1 if last >= 0 else None
+        self._hits = _scan_from(rng.path, covered, rng.stop, options, source)
+        self._next = next(self._hits, None)
+
+    def until_meeting(self, starts: Sequence[int]):
+        """Yield rescanned hits before the first of ``starts`` (the next own
+        hits, in order) the rescan also finds; return that index, or None
+        when these own hits are used up (or the rescan is)."""
+        i, n = 0, len(starts)
+        while self._next is not None:
+            r = self._next
+            while i < n and starts[i] < r.start:
+                i += 1
+            if i == n:
+                return None
+            if starts[i] == r.start:
+                return i
+            yield _rebase(r, self.extra_breaks, self.prefix_line_start)
+            self._next = next(self._hits, None)
+        return None
+
+    def rest(self):
+        while self._next is not None:
+            yield _rebase(self._next, self.extra_breaks, self.prefix_line_start)
+            self._next = next(self._hits, None)
 
 
 class StitchState(NamedTuple):

@@ -2,27 +2,35 @@
 
 Every input ends as exactly one :class:`FileStatus` (scanned, skipped as
 binary, or error with its reason); hits found before an input failed are
-kept.  With ``jobs > 1`` whole files and byte ranges of large plain files
-are scanned in worker processes; results are written in input order, so the
-rows are the same, in the same order, for every ``jobs``.  Standard input and
-large compressed files are streamed in the main process while the workers
-go on.
+kept.  With ``jobs > 1`` batches of files and byte ranges of large plain
+regular files are scanned in worker processes (:mod:`urnscan.workers`);
+their hits come back in bounded pieces (:mod:`urnscan.pieces`) and are
+written as they come, in input order, so the rows are the same, in the same
+order, for every ``jobs``.  Standard input, pipes, FIFOs, devices and large
+compressed files are read once, in the main process, while the workers go
+on; nothing but a regular file is ever opened twice.
+
+Memory with ``jobs > 1``: each worker holds at most two chunks of its input
+plus one piece of hits being built, and has at most
+``workers.DEFAULT_MAX_MESSAGES`` pieces waiting to be written (a piece is
+``pieces.PIECE_ROWS`` hits); the main process holds one piece at a time.
 """
 from __future__ import annotations
 
 import os
 from collections import deque
-from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .errors import SourceError
 from .model import Hit
-from .ranges import Range, plan_ranges, scan_range, stitch
+from .pieces import ARROW_PIECES, HIT_PIECES, PIECE_ROWS
+from .ranges import Range, RangeStitcher, plan_ranges, scan_range_pieces
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
 from .sources.documents import container_kind, open_documents
 from .sources.limits import DEFAULT_MAX_RATIO, DecompressionLimit
+from .workers import WorkerDied, WorkerPool
 
 #: a plain file at least twice this size is split into byte ranges
 #: (the environment variable URNSCAN_SPLIT_BYTES overrides it)
@@ -115,129 +123,232 @@ def _keep(hits: List[Hit], valid_only: bool, document: Optional[str] = None) -> 
 
 # --- worker-side tasks (top level: they are pickled) ----------------------
 
-def _task_whole(ref: InputRef, config: ScanConfig) -> Tuple[FileStatus, List[Hit]]:
-    collected: List[Hit] = []
-    status = scan_input(ref, config, collected.extend)
-    return status, collected
+def _task_files(send, refs: Sequence[InputRef], config: ScanConfig, arrow: bool) -> None:
+    """Scan a batch of files; send their hits in pieces, then their statuses."""
+    codec = ARROW_PIECES if arrow else HIT_PIECES
+    buf: List[Hit] = []
+
+    def emit(hits: List[Hit]) -> None:
+        buf.extend(hits)
+        if len(buf) >= PIECE_ROWS:
+            send((_HITS, codec.encode(buf)))
+            del buf[:]
+
+    statuses = [scan_input(ref, config, emit) for ref in refs]
+    if buf:
+        send((_HITS, codec.encode(buf)))
+    send((_STATUSES, statuses))
 
 
-def _task_range(rng: Range, config: ScanConfig):
-    return scan_range(rng, config.options, rng.path)
+def _task_range(send, rng: Range, config: ScanConfig, arrow: bool) -> None:
+    codec = ARROW_PIECES if arrow else HIT_PIECES
+    end = scan_range_pieces(rng, config.options, rng.path, lambda piece: send((_HITS, piece)), codec.encode)
+    send((_END, end))
+
+
+_HITS, _STATUSES, _END = "hits", "statuses", "end"
 
 
 # --- planning -------------------------------------------------------------
 
+#: a task scans files until it holds this many bytes (a file counts for at
+#: least _MIN_FILE_COST: opening costs too) or this many files
+BATCH_BYTES = 2 << 20
+BATCH_FILES = 256
+_MIN_FILE_COST = 4096
+
+
 class _Plan(NamedTuple):
-    kind: str  # "status", "stream", "whole", "ranges"
-    ref: InputRef
+    kind: str  # "status", "main" (scanned in this process), "files", "ranges"
+    refs: Tuple[InputRef, ...]
     ranges: Tuple[Range, ...] = ()
 
 
 def _plan(ref: InputRef, config: ScanConfig) -> _Plan:
     if not ref.ok:
-        return _Plan("status", ref)
-    if ref.is_stdin or config.jobs <= 1:
-        return _Plan("stream", ref)
-    try:
+        return _Plan("status", (ref,))
+    if ref.size is None:  # stdin, a pipe, a FIFO, a device: read once, here
+        return _Plan("main", (ref,))
+    size = ref.size
+    if size < 2 * config.split_bytes and size <= STREAM_COMPRESSED_BYTES:
+        return _Plan("files", (ref,))
+    try:  # a regular file: peeking does not consume it
         with open(ref.path, "rb") as fh:
             head = fh.read(65536)
     except OSError:
-        return _Plan("whole", ref)  # the worker reports the error
-    size = ref.size or 0
+        return _Plan("files", (ref,))  # the worker reports the error
     if head.startswith(_MAGIC):
-        return _Plan("stream" if size > STREAM_COMPRESSED_BYTES else "whole", ref)
+        return _Plan("main" if size > STREAM_COMPRESSED_BYTES else "files", (ref,))
     if size >= 2 * config.split_bytes and not looks_binary(head) and container_kind(head, ref.path) is None:
-        return _Plan("ranges", ref, tuple(plan_ranges(ref.path, size, max(2, size // config.split_bytes),
-                                                      config.split_bytes)))
-    return _Plan("whole", ref)
+        return _Plan("ranges", (ref,), tuple(plan_ranges(ref.path, size, max(2, size // config.split_bytes),
+                                                          config.split_bytes)))
+    return _Plan("files", (ref,))
+
+
+class _Batch:
+    def __init__(self):
+        self.refs: List[InputRef] = []
+        self.cost = 0
+
+    def add(self, ref: InputRef) -> bool:
+        """Add a file; whether the batch is full."""
+        self.refs.append(ref)
+        self.cost += max(ref.size or 0, _MIN_FILE_COST)
+        return self.cost >= BATCH_BYTES or len(self.refs) >= BATCH_FILES
 
 
 # --- the run --------------------------------------------------------------
 
 def run_scan(inputs: Iterable[InputRef], config: ScanConfig, write_hits: Callable[[List[Hit]], None],
              write_status: Callable[[FileStatus], None], progress: Optional[Progress] = None,
-             executor: Optional[Executor] = None) -> Summary:
+             write_batch: Optional[Callable] = None) -> Summary:
     """Scan every input; hits go to ``write_hits`` and one status per input
-    to ``write_status``, in input order."""
+    to ``write_status``, in input order.  With ``write_batch`` (a callable
+    taking an Arrow record batch of the index schema, e.g.
+    :meth:`ParquetSink.write_batch`) worker processes send their hits as
+    record batches, written as they are."""
     counter = _Counter(progress)
 
     def finish(status: FileStatus) -> None:
         write_status(status)
         counter.file_done(status)
 
-    if config.jobs <= 1 and executor is None:
+    def emit(hits: List[Hit]) -> None:
+        write_hits(hits)
+        counter.hits_found(len(hits))
+
+    if config.jobs <= 1:
         for ref in inputs:
-            def emit(hits: List[Hit]) -> None:
-                write_hits(hits)
-                counter.hits_found(len(hits))
             finish(scan_input(ref, config, emit, counter.bytes_read))
         return counter.summary()
-
-    own = executor is None
-    pool = executor or ProcessPoolExecutor(max_workers=config.jobs)
-    window = max(4, 4 * config.jobs)
-    pending: deque = deque()  # (plan, future or list of futures)
-    try:
-        for ref in inputs:
-            plan = _plan(ref, config)
-            if plan.kind == "whole":
-                pending.append((plan, pool.submit(_task_whole, ref, config)))
-            elif plan.kind == "ranges":
-                pending.append((plan, [pool.submit(_task_range, r, config) for r in plan.ranges]))
-            else:
-                pending.append((plan, None))
-            while len(pending) > window or (pending and pending[0][1] is None):
-                _drain_one(pending.popleft(), config, write_hits, finish, counter)
-        while pending:
-            _drain_one(pending.popleft(), config, write_hits, finish, counter)
-    except BaseException:
-        for _, fut in pending:
-            for f in (fut if isinstance(fut, list) else [fut] if fut is not None else []):
-                f.cancel()
-        raise
-    finally:
-        if own:
-            pool.shutdown(wait=True, cancel_futures=True)
-    return counter.summary()
+    return _Parallel(config, emit, write_batch, finish, counter).run(inputs)
 
 
-def _drain_one(item, config: ScanConfig, write_hits, finish, counter: "_Counter") -> None:
-    plan, fut = item
-    ref = plan.ref
-    if plan.kind == "status":
-        finish(_not_scanned(ref))
-    elif plan.kind == "stream":
-        def emit(hits: List[Hit]) -> None:
-            write_hits(hits)
-            counter.hits_found(len(hits))
-        finish(scan_input(ref, config, emit, counter.bytes_read))
-    elif plan.kind == "whole":
-        status, hits = fut.result()
-        if hits:
-            write_hits(hits)
-            counter.hits_found(len(hits))
-        counter.bytes_read(status.bytes)
-        finish(status)
-    else:
-        results = (f.result() for f in fut)
-        hits_n = valid_n = 0
-        batch: List[Hit] = []
-        for hit in stitch(results, config.options, ref.path):
-            if config.valid_only and not hit.valid:
-                continue
-            batch.append(hit)
-            hits_n += 1
-            valid_n += hit.valid
-            if len(batch) >= 8192:
-                write_hits(batch)
-                counter.hits_found(len(batch))
-                batch = []
-        if batch:
-            write_hits(batch)
-            counter.hits_found(len(batch))
-        size = plan.ranges[-1].stop
-        counter.bytes_read(size)
-        finish(FileStatus(ref.path, SCANNED, None, size, None, None, hits_n, valid_n, documents=1))
+class _Parallel:
+    """The run with worker processes: tasks submitted in input order, their
+    results read back (streamed to the sink) in the same order."""
+
+    def __init__(self, config: ScanConfig, emit, write_batch, finish, counter: "_Counter"):
+        self.config = config
+        self.codec = ARROW_PIECES if write_batch is not None else HIT_PIECES
+        self.emit, self.write_batch, self.finish, self.counter = emit, write_batch, finish, counter
+        self.pool = WorkerPool(config.jobs)
+        self.pending: Deque[Tuple[_Plan, object]] = deque()
+        self.started = False
+
+    def run(self, inputs: Iterable[InputRef]) -> Summary:
+        pool, pending = self.pool, self.pending
+        arrow = self.codec.arrow
+        batch = _Batch()
+        try:
+            for ref in inputs:
+                plan = _plan(ref, self.config)
+                if plan.kind == "files":
+                    if batch.add(ref):
+                        self._submit_files(batch.refs)
+                        batch = _Batch()
+                else:
+                    if batch.refs:
+                        self._submit_files(batch.refs)
+                        batch = _Batch()
+                    if plan.kind == "ranges":
+                        self.started = True
+                        pending.append((plan, [pool.submit(_task_range, r, self.config, arrow) for r in plan.ranges]))
+                    else:
+                        pending.append((plan, None))
+                while pending and (pending[0][1] is None or not pool.has_room()):
+                    self._drain(*pending.popleft())
+            if batch.refs:
+                if self.started:
+                    self._submit_files(batch.refs)
+                else:  # all of it is one small task: no process to start
+                    pending.append((_Plan("main", tuple(batch.refs)), None))
+            while pending:
+                self._drain(*pending.popleft())
+        except BaseException:
+            pool.close(terminate=True)
+            raise
+        pool.close()
+        return self.counter.summary()
+
+    def _submit_files(self, refs: List[InputRef]) -> None:
+        self.started = True
+        plan = _Plan("files", tuple(refs))
+        self.pending.append((plan, self.pool.submit(_task_files, plan.refs, self.config, self.codec.arrow)))
+
+    def _write(self, piece) -> Tuple[int, int]:
+        """Write a piece of hits; how many, and how many valid."""
+        codec = self.codec
+        n = codec.rows(piece)
+        if not n:
+            return 0, 0
+        if codec.arrow:
+            self.write_batch(piece)
+        else:
+            self.emit(piece)
+            return n, codec.valid(piece)
+        self.counter.hits_found(n)
+        return n, codec.valid(piece)
+
+    def _drain(self, plan: _Plan, ticket) -> None:
+        counter = self.counter
+        if plan.kind == "status":
+            self.finish(_not_scanned(plan.refs[0]))
+        elif plan.kind == "main":
+            for ref in plan.refs:
+                self.finish(scan_input(ref, self.config, self.emit, counter.bytes_read))
+        elif plan.kind == "files":
+            try:
+                for kind, value in self.pool.messages(ticket):
+                    if kind == _HITS:
+                        self._write(value)
+                    else:
+                        for status in value:
+                            counter.bytes_read(status.bytes)
+                            self.finish(status)
+            except WorkerDied as exc:
+                for ref in plan.refs:  # none of them was reported
+                    self.finish(FileStatus(ref.path, ERROR, exc.reason))
+        else:
+            self._drain_ranges(plan, ticket)
+
+    def _drain_ranges(self, plan: _Plan, tickets) -> None:
+        ref = plan.refs[0]
+        codec = self.codec
+        stitcher = RangeStitcher(self.config.options, ref.path, codec)
+        hits = valid = read = 0
+        failure: Optional[str] = None
+
+        def write_all(pieces) -> None:
+            nonlocal hits, valid
+            for piece in pieces:
+                if self.config.valid_only:
+                    piece = codec.keep_valid(piece)
+                n, v = self._write(piece)
+                hits += n
+                valid += v
+
+        for rng, ticket in zip(plan.ranges, tickets):
+            messages = self.pool.messages(ticket)
+            try:
+                if failure is not None:
+                    for _ in messages:  # read past the rest of a failed file
+                        pass
+                    continue
+                stitcher.begin(rng)
+                for kind, value in messages:
+                    if kind == _HITS:
+                        write_all(stitcher.add(value))
+                    else:
+                        write_all(stitcher.end(value.breaks, value.last_break_end))
+                        read += value.read
+                        self.counter.bytes_read(value.read)
+            except WorkerDied as exc:
+                failure = exc.reason
+        if failure is not None:
+            self.finish(FileStatus(ref.path, ERROR, failure, read, None, None, hits, valid, documents=1))
+        else:
+            self.finish(FileStatus(ref.path, SCANNED, None, read, None, None, hits, valid, documents=1))
 
 
 class _Counter:

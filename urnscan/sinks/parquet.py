@@ -67,7 +67,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Union
 
 import pyarrow as pa
@@ -76,6 +75,7 @@ import pyarrow.parquet as pq
 from .._version import __version__
 from ..errors import SinkError
 from ..model import Hit
+from ..tempfiles import reserve
 from .schema import (
     FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, FileStatus, files_to_record_batch,
     hits_to_record_batch,
@@ -231,17 +231,10 @@ class _AtomicParquet:
         self.target = target
         directory, name = os.path.split(target)
         self.directory = directory or "."
-        # Reserve a fresh hidden name: O_EXCL, mode 0666 minus the umask.
-        while True:
-            tmp = os.path.join(self.directory, f".{name}.{secrets.token_hex(4)}.tmp")
-            try:
-                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-            except FileExistsError:
-                continue
-            except OSError as exc:
-                raise SinkError(f"{target}: cannot create a file: {exc.strerror or exc}") from exc
-            os.close(fd)
-            break
+        try:  # a fresh hidden name (stale ones of killed runs are removed)
+            tmp = reserve(target)
+        except OSError as exc:
+            raise SinkError(f"{target}: cannot create a file: {exc.strerror or exc}") from exc
         self.tmp = tmp
         self.rows = 0
         self.row_groups = 0
@@ -265,11 +258,12 @@ class _AtomicParquet:
         text = getattr(exc, "strerror", None) or str(exc)
         return text.replace(self.tmp, self.target)
 
-    def write(self, batch: pa.RecordBatch) -> None:
+    def write(self, batch) -> None:
+        """Write a record batch or a table."""
         if batch.num_rows == 0:
             return
         try:
-            self._writer.write_batch(batch, row_group_size=self._row_group_size)
+            self._writer.write(batch, row_group_size=self._row_group_size)
         except OSError as exc:
             raise SinkError(f"{self.target}: write failed: {self._reason(exc)}") from exc
         self.rows += batch.num_rows
@@ -351,6 +345,8 @@ class ParquetSink:
         self.compression_level = compression_level
         self.params = dict(params or {})
         self._buffer: List[Hit] = []
+        self._gathered: List[pa.RecordBatch] = []  # record batches not yet written
+        self._gathered_rows = 0
         self._files_buffer: List[FileStatus] = []
         self._parts: List[_AtomicParquet] = []
         self._current: Optional[_AtomicParquet] = None
@@ -466,18 +462,40 @@ class ParquetSink:
                 buf = self._buffer
         return n
 
+    def write_batch(self, batch: pa.RecordBatch) -> int:
+        """Write hits already built as a record batch of :data:`HIT_SCHEMA`
+        (after the hits given so far); returns how many.  Small batches are
+        gathered into row groups of ``batch_rows``."""
+        self._check_open()
+        if not batch.schema.equals(HIT_SCHEMA):
+            raise SinkError("write_batch() needs a record batch of the hits schema")
+        if self._buffer:
+            self._gather(hits_to_record_batch(self._buffer))
+            self._buffer = []
+        self._gather(batch)
+        if self._gathered_rows >= self.batch_rows:
+            self._flush()
+        return batch.num_rows
+
+    def _gather(self, batch: pa.RecordBatch) -> None:
+        self._gathered.append(batch)
+        self._gathered_rows += batch.num_rows
+
     def _flush(self) -> None:
-        if not self._buffer:
+        if self._buffer:
+            self._gather(hits_to_record_batch(self._buffer))
+            self._buffer = []
+        if not self._gathered:
             return
-        self.peak_buffered_rows = max(self.peak_buffered_rows, len(self._buffer))
-        batch = hits_to_record_batch(self._buffer)
-        self._buffer = []
+        self.peak_buffered_rows = max(self.peak_buffered_rows, self._gathered_rows)
+        table = pa.Table.from_batches(self._gathered, HIT_SCHEMA)
+        self._gathered, self._gathered_rows = [], 0
         if self._current is None:
             self._start_part()
         assert self._current is not None
-        self._current.write(batch)
-        self.rows_written += batch.num_rows
-        del batch
+        self._current.write(table)
+        self.rows_written += table.num_rows
+        del table
         if self.layout.dataset and self._current.rows >= self.part_rows:
             self._current.finish()
             self._current = None
@@ -568,6 +586,7 @@ class ParquetSink:
             return
         self._state = "aborted"
         self._buffer = []
+        self._gathered = []
         self._files_buffer = []
         for part in self._parts:
             part.abort()

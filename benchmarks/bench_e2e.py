@@ -1,0 +1,145 @@
+"""End to end: ``urnscan scan DIR -o x.parquet`` beside ripgrep, same run.
+
+    python3 benchmarks/bench_e2e.py --real DIR [--dense-mb 200] [--tiny 50000] [--repeat 3]
+
+Times the real command line (process start-up, walking, reading, judging,
+writing Parquet) against ripgrep 14 counting the bare+wrapped pattern
+(``rg -U -c -i -uu``, the same pattern as benchmarks/bench_scan.py) over
+the same inputs, and prints ``ratio = rg time / urnscan time`` (1.0: as
+fast as ripgrep; above: faster):
+
+* ``--real DIR``: a directory of real files (e.g. text, XML, code, mail),
+  at ``--jobs 1`` vs ``rg -j1`` and ``--jobs 2`` vs ``rg -j2``;
+* a dense generated file (benchmarks/corpus.py, one URN per 2 KB, mostly
+  distinct URNs), cached under benchmarks/_corpus/;
+* many tiny files (one short paragraph each), per-file cost;
+* start-up: ``urnscan scan`` of an empty file to Parquet, beside
+  ``python -c pass``.
+
+Every time is the best of ``--repeat`` runs.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_scan import RG_PATTERN  # noqa: E402
+from corpus import generate  # noqa: E402
+
+URNSCAN = [sys.executable, "-m", "urnscan"]
+
+
+def best(repeat, args, env=None):
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        times.append(time.perf_counter() - t0)
+        if proc.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(map(str, args))} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+    return min(times)
+
+
+def urnscan_cmd(paths, out, jobs):
+    return [*URNSCAN, "scan", *paths, "-o", out, "--force", "-q", "--jobs", str(jobs)]
+
+
+def rg_cmd(rg, paths, jobs):
+    return [rg, "-U", "-c", "-i", "-uu", "-j", str(jobs), RG_PATTERN, *paths]
+
+
+def size_of(paths):
+    total = 0
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _, files in os.walk(p):
+                total += sum(os.path.getsize(os.path.join(root, f)) for f in files
+                             if os.path.isfile(os.path.join(root, f)))
+        else:
+            total += os.path.getsize(p)
+    return total
+
+
+def count_files(paths):
+    return sum(len(files) for p in paths for _, _, files in os.walk(p)) if all(os.path.isdir(p) for p in paths) \
+        else len(paths)
+
+
+def compare(label, rg, paths, work, repeat, jobs_list=(1, 2)):
+    size = size_of(paths)
+    for jobs in jobs_list:
+        out = os.path.join(work, "out.parquet")
+        ours = best(repeat, urnscan_cmd(paths, out, jobs))
+        theirs = best(repeat, rg_cmd(rg, paths, jobs))
+        print(f"{label:28} {'-j' + str(jobs):>4} {size / 1e6:8.1f} {ours:9.2f} {theirs:9.2f} "
+              f"{size / ours / 1e6:9.0f} {theirs / ours:7.2f}", flush=True)
+        yield jobs, ours, theirs
+
+
+def make_tiny(directory, n):
+    os.makedirs(directory, exist_ok=True)
+    body = ("A short note citing urn:isbn:978-0-306-40615-7 and <urn:ietf:rfc:%d>;\n"
+            "see also urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66 for the record %d.\n")
+    for i in range(n):
+        sub = os.path.join(directory, f"d{i // 1000:03d}")
+        if i % 1000 == 0:
+            os.makedirs(sub, exist_ok=True)
+        with open(os.path.join(sub, f"note-{i:06d}.txt"), "w") as fh:
+            fh.write(body % (i % 9000 + 1, i))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--real", metavar="DIR", help="a directory of real files (skipped when not given)")
+    ap.add_argument("--dense-mb", type=float, default=200, help="size of the dense generated file (MiB)")
+    ap.add_argument("--tiny", type=int, default=50000, help="number of tiny files")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--dir", default=str(HERE / "_corpus"), help="where the generated file is cached")
+    args = ap.parse_args()
+    rg = shutil.which("rg")
+    if rg is None:
+        raise SystemExit("ripgrep (rg) is not installed: pip install '.[bench]'")
+    version = subprocess.run([rg, "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    cores = len(os.sched_getaffinity(0))
+    print(f"urnscan scan DIR -o x.parquet vs {version} -U -c -i (bare+wrapped); {cores} cores; "
+          f"best of {args.repeat}; ratio = rg time / urnscan time")
+    print(f"{'input':28} {'jobs':>4} {'MB':>8} {'urnscan s':>9} {'rg s':>9} {'MB/s':>9} {'ratio':>7}")
+    work = tempfile.mkdtemp(prefix="urnscan-e2e-")
+    try:
+        if args.real:
+            n = count_files([args.real])
+            list(compare(f"real corpus ({n} files)", rg, [args.real], work, args.repeat))
+        os.makedirs(args.dir, exist_ok=True)
+        dense = os.path.join(args.dir, f"dense-{int(args.dense_mb)}mb-every2048.txt")
+        if not os.path.exists(dense):
+            generate(dense, args.dense_mb, 2048, seed=11)
+            os.remove(dense + ".json")
+        list(compare("dense file (1 URN / 2 KB)", rg, [dense], work, args.repeat))
+        tiny = os.path.join(work, "tiny")
+        make_tiny(tiny, args.tiny)
+        for jobs, ours, theirs in compare(f"{args.tiny} tiny files", rg, [tiny], work, args.repeat):
+            print(f"{'':28} {'':>4} per file: urnscan {ours / args.tiny * 1e6:.0f} us, "
+                  f"rg {theirs / args.tiny * 1e6:.0f} us", flush=True)
+        empty = os.path.join(work, "empty.txt")
+        open(empty, "w").close()
+        out = os.path.join(work, "empty.parquet")
+        start = best(max(5, args.repeat), urnscan_cmd([empty], out, 1))
+        python = best(max(5, args.repeat), [sys.executable, "-c", "pass"])
+        rg_start = best(max(5, args.repeat), rg_cmd(rg, [empty], 1))
+        print(f"start-up: urnscan scan of an empty file to Parquet {start:.3f} s "
+              f"(python -c pass {python:.3f} s, rg {rg_start:.3f} s)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

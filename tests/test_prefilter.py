@@ -1,0 +1,45 @@
+"""The two searches behind urn_positions (bytes.find on short spans, NumPy
+on long ones) give the same offsets on any text, any span."""
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import urnscan.scanner as scanner
+
+PIECES = st.sampled_from([b"urn:", b"URN:", b"uRn:", b"a", b"1", b".", b" ", b"\n", b":", b"-", b"\xff", b"x",
+                          b"urn", b"rn:", b"<", b"(", b"\x00"])
+
+
+def both(buf, start, stop):
+    old = scanner._FIND_BELOW
+    try:
+        scanner._FIND_BELOW = 1 << 62
+        found = scanner.urn_positions(buf, start, stop)
+        scanner._FIND_BELOW = 0
+        return found, scanner.urn_positions(buf, start, stop)
+    finally:
+        scanner._FIND_BELOW = old
+
+
+@pytest.mark.parametrize("buf, start, stop, expected", [
+    (b"urn:a:b", 0, 7, [0]),
+    (b"urn: a", 0, 6, []),
+    (b"xurn:a:b urn:b:c", 0, 16, [9]),
+    (b"return: urn:x:y", 0, 15, [8]),
+    (b" URN:x:y", 1, 2, [1]),
+    (b" URN:x:y", 2, 8, []),
+    (b"(urn:x", 0, 6, [1]),
+    (b"urn:", 0, 4, []),
+    (b" urn:", 0, 5, [1]),
+])
+def test_table(buf, start, stop, expected):
+    assert both(buf, start, stop) == (expected, expected)
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.lists(PIECES, max_size=60).map(b"".join), st.data())
+def test_find_and_numpy_agree(buf, data):
+    start = data.draw(st.integers(0, len(buf)))
+    stop = data.draw(st.integers(start, len(buf)))
+    a, b = both(buf, start, stop)
+    assert a == b

@@ -1,0 +1,258 @@
+"""The parallel runner: pipes and FIFOs read once and whole, the same rows at
+every --jobs, killed runs leave no process and no temporary file, pieces of
+hits stay bounded."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pyarrow.parquet as pq
+import pytest
+
+from urnscan.pieces import ARROW_PIECES, HIT_PIECES
+from urnscan.runner import ScanConfig, iter_inputs, run_scan
+from urnscan.tempfiles import remove_stale, reserve
+
+URNSCAN = [sys.executable, "-m", "urnscan"]
+LINE = b"see urn:isbn:978-0-306-40615-7 and <urn:ietf:rfc:%d> then urn:example:x%d.\n"
+
+
+def _text(lines: int, offset: int = 0) -> bytes:
+    return b"".join(LINE % (i + offset, i + offset) for i in range(lines))
+
+
+def _run(args, **kw):
+    return subprocess.run([*URNSCAN, *args], capture_output=True, timeout=120, **kw)
+
+
+def _jsonl_rows(path):
+    with open(path, encoding="utf-8") as fh:
+        return [(r["source"], r["start"], r["line"], r["col"], r["urn"], r["valid"])
+                for r in map(json.loads, fh)]
+
+
+def _starts_urns(path):
+    return [(r[1], r[2], r[3], r[4]) for r in _jsonl_rows(path)]
+
+
+# --- pipes, FIFOs, standard input ------------------------------------------
+
+BIG = _text(4000)  # about 300 KB: well past the 64 KiB a planner might peek
+
+
+@pytest.fixture()
+def reference(tmp_path):
+    src = tmp_path / "plain.txt"
+    src.write_bytes(BIG)
+    out = tmp_path / "ref.jsonl"
+    assert _run(["scan", str(src), "-o", str(out), "--jobs", "1", "-q"]).returncode == 0
+    rows = _starts_urns(out)
+    assert rows[0][0] == 4 and len(rows) == 12000
+    return src, rows
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_fifo_scans_completely(tmp_path, reference, jobs):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def feed():
+        with open(fifo, "wb") as fh:
+            fh.write(BIG)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    out = tmp_path / "out.jsonl"
+    res = _run(["scan", str(fifo), "-o", str(out), "--jobs", str(jobs), "-q"])
+    writer.join(5)
+    assert res.returncode == 0, res.stderr
+    assert _starts_urns(out) == reference[1]
+
+
+@pytest.mark.parametrize("path", ["-", "/dev/stdin"])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_standard_input_scans_completely(tmp_path, reference, path, jobs):
+    if path == "/dev/stdin" and not os.path.exists("/dev/stdin"):
+        pytest.skip("no /dev/stdin")
+    out = tmp_path / "out.jsonl"
+    res = _run(["scan", path, "-o", str(out), "--jobs", str(jobs), "-q"], input=BIG)
+    assert res.returncode == 0, res.stderr
+    assert _starts_urns(out) == reference[1]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_process_substitution_scans_completely(tmp_path, reference, jobs):
+    src, rows = reference
+    out = tmp_path / "out.jsonl"
+    cmd = " ".join([*URNSCAN, "scan", f"<(cat {src})", str(src), "-o", str(out), "--jobs", str(jobs), "-q"])
+    res = subprocess.run(["bash", "-c", cmd], capture_output=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    got = _jsonl_rows(out)
+    piped = [r[1:5] for r in got if r[0] != str(src)]
+    assert piped == rows
+    assert [r[1:5] for r in got if r[0] == str(src)] == rows
+
+
+# --- the same rows at every --jobs -------------------------------------------
+
+def _corpus(root):
+    """Tiny files, empty and binary files, a gzip file, and a large file with
+    URNs crossing every byte-range boundary (ranges of 64 KiB)."""
+    import gzip
+
+    root.mkdir()
+    for i in range(300):
+        (root / f"a{i:03d}.txt").write_bytes(_text(i % 7, i))
+    (root / "empty.txt").write_bytes(b"")
+    (root / "bin.dat").write_bytes(bytes(range(256)) * 64)
+    (root / "z.txt.gz").write_bytes(gzip.compress(_text(500)))
+    # dense: long URNs end to end, so hits straddle range boundaries
+    dense = b"".join(b"urn:example:%s%d urn:x-y:%d\r\n" % (b"q" * (i % 300), i, i) for i in range(20000))
+    (root / "m-dense.txt").write_bytes(dense)
+    (root / "n-crlf.txt").write_bytes(_text(3000).replace(b"\n", b"\r\n"))
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    root = tmp_path_factory.mktemp("jobs") / "corpus"
+    _corpus(root)
+    return root
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "parquet"])
+def test_same_rows_at_every_jobs(tmp_path, corpus, fmt):
+    env = dict(os.environ, URNSCAN_SPLIT_BYTES=str(64 << 10))
+    results = {}
+    for jobs in (1, 2, 3):
+        out = tmp_path / f"out{jobs}.{fmt}"
+        res = _run(["scan", str(corpus), "-o", str(out), "--jobs", str(jobs), "-q"], env=env)
+        assert res.returncode == 0, res.stderr
+        if fmt == "jsonl":
+            rows = _jsonl_rows(out)
+            files = (tmp_path / f"out{jobs}.files.jsonl").read_text()
+        else:
+            rows = pq.read_table(out).to_pylist()
+            files = pq.read_table(tmp_path / f"out{jobs}.files.parquet").to_pylist()
+        results[jobs] = (rows, files)
+    assert len(results[1][0]) > 40000
+    assert results[1] == results[2] == results[3]
+
+
+def test_truncated_file_reports_bytes_read(tmp_path):
+    """A file that shrinks between listing and scanning (ranges planned on
+    the old size) reports the bytes actually read."""
+    path = tmp_path / "shrinks.txt"
+    path.write_bytes(_text(10000))
+    refs = list(iter_inputs([str(path)]))
+    path.write_bytes(_text(3000))  # truncated after listing: the planned size is stale
+    statuses, hits = [], []
+    config = ScanConfig(jobs=2, split_bytes=64 << 10)
+    run_scan(refs, config, hits.extend, statuses.append)
+    assert statuses[0].bytes == len(_text(3000)) and statuses[0].status == "scanned"
+    assert len(hits) == 9000
+
+
+# --- killed runs ------------------------------------------------------------
+
+def _children(pid):
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as fh:  # a zombie is not running
+        return fh.read().split(") ")[1][0] != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc and ps")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+def test_killed_run_leaves_no_worker_and_no_temp_file(tmp_path, corpus, sig):
+    # the files go to the workers; the FIFO (read in the main process, its
+    # writer silent) keeps the run going until it is killed
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    keep = os.open(fifo, os.O_RDWR)  # a writer that never writes
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    out = out_dir / "index.parquet"
+    proc = subprocess.Popen([*URNSCAN, "scan", str(corpus), str(fifo), "-o", str(out), "--jobs", "2", "-q"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        workers = []
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.1)
+            workers = _children(proc.pid)
+        assert len(workers) == 2, "the workers did not start"
+        time.sleep(0.5)
+        assert [n for n in os.listdir(out_dir) if n.endswith(".tmp")], "no temporary file while running"
+        os.kill(proc.pid, sig)
+        proc.wait(30)
+    finally:
+        os.close(keep)
+        if proc.poll() is None:
+            proc.kill()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+        time.sleep(0.1)
+    assert not [w for w in workers if _alive(w)]
+    left = [n for n in os.listdir(out_dir) if n.endswith(".tmp")]
+    if sig == signal.SIGKILL:
+        assert left  # nobody could remove them ...
+        res = _run(["scan", str(corpus / "a001.txt"), "-o", str(out), "--jobs", "2", "-q"])
+        assert res.returncode == 0
+        left = [n for n in os.listdir(out_dir) if n.endswith(".tmp")]  # ... the next run does
+    else:
+        assert proc.returncode == (130 if sig == signal.SIGINT else 143)
+        assert b"Traceback" not in proc.stderr.read()
+    assert left == []
+    assert not out.exists() or sig == signal.SIGKILL
+
+
+def test_stale_temp_files_of_dead_processes_only(tmp_path):
+    target = str(tmp_path / "x.parquet")
+    mine = reserve(target)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    stale = tmp_path / f".x.parquet.{dead.pid}.0123abcd.tmp"
+    stale.write_bytes(b"")
+    other = tmp_path / f".y.parquet.{dead.pid}.0123abcd.tmp"
+    other.write_bytes(b"")
+    assert remove_stale(target) == 1
+    assert os.path.exists(mine) and not stale.exists() and other.exists()
+
+
+# --- bounded pieces ---------------------------------------------------------
+
+@pytest.mark.parametrize("codec", [HIT_PIECES, ARROW_PIECES])
+def test_hits_come_back_in_bounded_pieces(tmp_path, codec):
+    """However dense the hits, the main process gets pieces of at most
+    PIECE_ROWS hits, and they add up to a one-process scan."""
+    from urnscan.pieces import PIECE_ROWS
+
+    path = tmp_path / "dense.txt"
+    path.write_bytes(b"urn:a:b " * 60000)
+    pieces = []
+
+    def write_batch(batch):
+        pieces.append(batch.num_rows)
+
+    def write_hits(hits):
+        pieces.append(len(hits))
+
+    statuses = []
+    run_scan(iter_inputs([str(path)]), ScanConfig(jobs=2, split_bytes=128 << 10), write_hits, statuses.append,
+             write_batch=write_batch if codec.arrow else None)
+    assert sum(pieces) == 60000 == statuses[0].hits
+    assert max(pieces) <= PIECE_ROWS

@@ -1,0 +1,138 @@
+"""Hits travel between processes in bounded pieces, in one of two shapes.
+
+* :data:`HIT_PIECES`: a list of :class:`~urnscan.model.Hit` (any sink can
+  take it; finding messages kept);
+* :data:`ARROW_PIECES`: a :class:`pyarrow.RecordBatch` of the index schema
+  (built in the worker, cheap to pickle; the Parquet sink writes it as it
+  is, and nothing is done per row in the process that writes).
+
+Both answer the same questions, so the runner and the stitching of byte
+ranges are written once.
+"""
+from __future__ import annotations
+
+from typing import List, Sequence
+
+from .model import Hit
+from .sinks.names import COLUMN_OF_FIELD
+
+#: hits per piece: a piece is at most a few MB, whatever the hit density
+PIECE_ROWS = 8192
+
+
+class HitPieces:
+    """Pieces as lists of :class:`Hit`."""
+
+    arrow = False
+
+    @staticmethod
+    def encode(hits: Sequence[Hit]) -> List[Hit]:
+        return list(hits)
+
+    @staticmethod
+    def rows(piece) -> int:
+        return len(piece)
+
+    @staticmethod
+    def valid(piece) -> int:
+        return sum(1 for h in piece if h.valid)
+
+    @staticmethod
+    def starts(piece) -> List[int]:
+        return [h.start for h in piece]
+
+    @staticmethod
+    def last_end(piece) -> int:
+        return piece[-1].end
+
+    @staticmethod
+    def tail(piece, i: int):
+        return piece[i:]
+
+    @staticmethod
+    def keep_valid(piece):
+        return [h for h in piece if h.valid]
+
+    @staticmethod
+    def relocate(piece, lines_before: int, line_start: int):
+        """Line numbers counted from a range start made absolute: add the
+        lines before it; a hit on the range's first line gets its column
+        from ``line_start`` (the start of that line in the file)."""
+        return [h._replace(line=lines_before + h.line,
+                           column=h.start - line_start + 1 if h.line == 1 else h.column) for h in piece]
+
+
+class ArrowPieces:
+    """Pieces as record batches of the index schema."""
+
+    arrow = True
+
+    @staticmethod
+    def encode(hits: Sequence[Hit]):
+        from .sinks.schema import hits_to_record_batch
+
+        return hits_to_record_batch(hits)
+
+    @staticmethod
+    def rows(piece) -> int:
+        return piece.num_rows
+
+    @staticmethod
+    def valid(piece) -> int:
+        import numpy as np
+
+        column = piece.column("valid")  # never null
+        bits = np.unpackbits(np.frombuffer(column.buffers()[1], np.uint8), bitorder="little")
+        return int(np.count_nonzero(bits[column.offset:column.offset + len(column)]))
+
+    @staticmethod
+    def starts(piece) -> List[int]:
+        return piece.column("start").to_pylist()
+
+    @staticmethod
+    def last_end(piece) -> int:
+        return piece.column(_STOP)[piece.num_rows - 1].as_py()
+
+    @staticmethod
+    def tail(piece, i: int):
+        return piece.slice(i)
+
+    @staticmethod
+    def keep_valid(piece):
+        return piece.filter(piece.column("valid"))
+
+    @staticmethod
+    def relocate(piece, lines_before: int, line_start: int):
+        import numpy as np
+        import pyarrow as pa
+
+        line = _numpy(piece, "line")
+        column = np.where(line == 1, _numpy(piece, "start") - line_start + 1, _numpy(piece, _COL))
+        schema = piece.schema
+        piece = piece.set_column(schema.get_field_index("line"), schema.field("line"), _int64s(line + lines_before))
+        return piece.set_column(schema.get_field_index(_COL), schema.field(_COL), _int64s(column))
+
+
+#: the index's names of Hit.end and Hit.column (urnscan.sinks.names)
+_STOP, _COL = COLUMN_OF_FIELD["end"], COLUMN_OF_FIELD["column"]
+
+
+def _numpy(piece, name: str):
+    """An int64 column (never null) as a NumPy view; ``to_numpy`` would
+    import pandas."""
+    import numpy as np
+
+    column = piece.column(name)
+    return np.frombuffer(column.buffers()[1], np.int64)[column.offset:column.offset + len(column)]
+
+
+def _int64s(values):
+    import numpy as np
+    import pyarrow as pa
+
+    values = np.ascontiguousarray(values, np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(values)])
+
+
+HIT_PIECES = HitPieces()
+ARROW_PIECES = ArrowPieces()

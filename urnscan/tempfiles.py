@@ -1,0 +1,69 @@
+"""Hidden temporary files beside an output, that a later run cleans up.
+
+An output is written under ``.<name>.<pid>.<random>.tmp`` in its final
+directory and renamed into place at the end.  A run that ends normally, by
+an error, ``SIGINT`` or ``SIGTERM`` removes its own; a run killed outright
+(``SIGKILL``, power loss) cannot, so the next run writing the same output
+removes every such file whose process is gone (:func:`remove_stale`).
+"""
+from __future__ import annotations
+
+import os
+import re
+import secrets
+
+_NAME = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp\Z")
+
+
+def temp_name_pattern(name: str) -> str:
+    """A regular expression for the names of the temporary files of an
+    output called ``name``."""
+    return rf"\.{re.escape(name)}\.\d+\.[0-9a-f]{{8}}\.tmp"
+
+
+def reserve(target: str) -> str:
+    """Create a fresh, empty temporary file for ``target`` (mode 0666 minus
+    the umask) and return its path; raises :class:`OSError`."""
+    directory, name = os.path.split(target)
+    remove_stale(target)
+    while True:
+        tmp = os.path.join(directory or ".", f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return tmp
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    except OSError:
+        return True
+    return True
+
+
+def remove_stale(target: str) -> int:
+    """Remove the temporary files of ``target`` left by processes that no
+    longer run; how many were removed."""
+    directory, name = os.path.split(target)
+    try:
+        entries = os.listdir(directory or ".")
+    except OSError:
+        return 0
+    removed = 0
+    for entry in entries:
+        m = _NAME.match(entry)
+        if m is None or m.group("name") != name or _alive(int(m.group("pid"))):
+            continue
+        try:
+            os.unlink(os.path.join(directory or ".", entry))
+            removed += 1
+        except OSError:
+            pass
+    return removed
