@@ -158,7 +158,9 @@ def _walk_chars(s: str, start: int, stop: int, allowed: frozenset, where: str,
             continue
         if c not in allowed and c not in extra:
             if not c.isascii():
-                return _f("non-ascii", f"{_describe_char(c)} in the {where} must be percent-encoded as UTF-8", i)
+                # seed 004 section 2: encoding "follow[s] the same rules used by URLs" (no character set named)
+                how = "as in URLs (draft-1995 section 2)" if where == "ElementID" else "as UTF-8"
+                return _f("non-ascii", f"{_describe_char(c)} in the {where} must be percent-encoded {how}", i)
             return _f("excluded-char", f"character {_describe_char(c)} is not allowed in the {where}", i)
         i += 1
     return None
