@@ -265,3 +265,47 @@ def test_nfc_twins_are_different_urns_and_one_is_flagged():
     assert unicodedata.normalize("NFC", display_form(a)) == display_form(b)
     assert equivalence_key(a) != equivalence_key(b)  # section 3.1: never decoded
     assert confusable_in_display(a) and not confusable_in_display(b)
+
+
+# --- the finding codes -----------------------------------------------------
+# one input for each code (and the profile it is judged under)
+EXAMPLE_OF_CODE = {
+    "empty": ("", "rfc8141"), "bad-scheme": ("url:a:b", "rfc8141"), "nid-empty": ("urn::a", "rfc8141"),
+    "nid-bad-char": ("urn:a_b:c", "rfc8141"), "missing-nss": ("urn:abc", "rfc8141"),
+    "nid-leading-hyphen": ("urn:-ab:c", "rfc8141"), "nid-too-long": ("urn:" + "a" * 33 + ":c", "rfc8141"),
+    "nid-too-short": ("urn:a:c", "rfc8141"), "nid-trailing-hyphen": ("urn:ab-:c", "rfc8141"),
+    "nss-empty": ("urn:abc:", "rfc8141"), "nss-leading-slash": ("urn:abc:/a", "rfc8141"),
+    "bad-percent-encoding": ("urn:abc:%zz", "rfc8141"), "non-ascii": ("urn:abc:\u00e9", "rfc8141"),
+    "excluded-char": ("urn:abc:a b", "rfc8141"), "empty-r-component": ("urn:abc:a?+", "rfc8141"),
+    "empty-q-component": ("urn:abc:a?=", "rfc8141"), "bad-component-start": ("urn:abc:a?=/q", "rfc8141"),
+    "bad-query-directive": ("urn:abc:a?q", "draft-2012"), "repeated-query-keyword": ("urn:abc:a?c=1&c=2", "draft-2012"),
+    "reserved-char-unencoded": ("urn:abc:a?b", "rfc8141"), "nul-octet": ("urn:abc:%00", "rfc2141"),
+    "nid-reserved": ("urn:urn:a", "rfc2141"), "unnecessary-percent-encoding": ("urn:abc:%41", "rfc2141"),
+    "experimental-nid": ("urn:x-abc:a", "rfc8141"), "informal-nid": ("urn:urn-7:a", "rfc8141"),
+    "formal-nid-rule": ("urn:ab:a", "rfc8141"), "r-component-used": ("urn:abc:a?+r", "rfc8141"),
+    "query-in-reference": ("urn:abc:a?s=x", "draft-2012"), "fragment-in-reference": ("urn:abc:a#f", "draft-2012"),
+    "white-space-unwrapped": ("urn:x-abc:a b", "draft-1995"),
+}
+
+
+def test_every_finding_code_has_an_example_and_is_documented():
+    from pathlib import Path
+
+    from urnscan.syntax import FINDING_CODES
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for code in FINDING_CODES:
+        assert f"`{code}`" in readme, code
+        if code == "syntax-error":  # only when no rule explains a failure, which never happens
+            continue
+        s, profile = EXAMPLE_OF_CODE[code]
+        assert code in validate(s, profile).codes, (code, validate(s, profile).findings)
+
+
+@given(st.text(alphabet="urnURN:ab-?+=#/%2f0&.~ \u00e9<>x", max_size=16),
+       st.sampled_from(["", "urn:ab:", "urn:x-ab:", "urn:urn:", "urn:s:a?", "<urn:x:"]))
+def test_every_finding_code_is_listed(tail, head):
+    from urnscan.syntax import FINDING_CODES
+
+    for profile in PROFILES:
+        assert set(validate(head + tail, profile).codes) <= set(FINDING_CODES)

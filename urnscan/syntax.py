@@ -55,6 +55,21 @@ def check_profile(profile: str) -> str:
     return profile
 
 
+#: Every code a :class:`Verdict` can carry (errors first, then warnings);
+#: the README lists them.
+FINDING_CODES: Tuple[str, ...] = (
+    "empty", "bad-scheme", "nid-empty", "nid-bad-char", "missing-nss", "nid-leading-hyphen", "nid-too-long",
+    "nid-too-short", "nid-trailing-hyphen", "nss-empty", "nss-leading-slash", "bad-percent-encoding", "non-ascii",
+    "excluded-char", "empty-r-component", "empty-q-component", "bad-component-start", "bad-query-directive",
+    "repeated-query-keyword", "syntax-error",
+    # errors under some profiles, warnings under others
+    "reserved-char-unencoded", "nul-octet", "nid-reserved",
+    # warnings
+    "unnecessary-percent-encoding", "experimental-nid", "informal-nid", "formal-nid-rule", "r-component-used",
+    "query-in-reference", "fragment-in-reference", "white-space-unwrapped",
+)
+
+
 def _f(code: str, message: str, position: Optional[int], severity: str = ERROR) -> Finding:
     return Finding(code, severity, message, position)
 
@@ -143,7 +158,9 @@ def _walk_chars(s: str, start: int, stop: int, allowed: frozenset, where: str,
             continue
         if c not in allowed and c not in extra:
             if not c.isascii():
-                return _f("non-ascii", f"{_describe_char(c)} in the {where} must be percent-encoded as UTF-8", i)
+                # seed 004 section 2: encoding "follow[s] the same rules used by URLs" (no character set named)
+                how = "as in URLs (draft-1995 section 2)" if where == "ElementID" else "as UTF-8"
+                return _f("non-ascii", f"{_describe_char(c)} in the {where} must be percent-encoded {how}", i)
             return _f("excluded-char", f"character {_describe_char(c)} is not allowed in the {where}", i)
         i += 1
     return None
