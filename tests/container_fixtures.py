@@ -60,7 +60,7 @@ def gzip_members(*records: bytes) -> bytes:
 
 
 def pdf(pages: List[str]) -> bytes:
-    """A PDF whose pages show ``pages`` (one line each) in Helvetica, each
+    """A PDF whose pages show the lines of ``pages`` in Helvetica, each
     content stream FlateDecode-compressed; offsets in the xref are exact."""
     objects: List[bytes] = []
     n_pages = len(pages)
@@ -69,7 +69,11 @@ def pdf(pages: List[str]) -> bytes:
     objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n_pages} >>".encode())
     for i, text in enumerate(pages):
-        content = zlib.compress(f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1"))
+        ops = [b"BT /F1 9 Tf 11 TL 36 720 Td"]
+        for line in text.encode("latin-1", "replace").splitlines():
+            escaped = line.replace(b"\\", b"\\\\").replace(b"(", b"\\(").replace(b")", b"\\)")
+            ops.append(b"(" + escaped + b") Tj T*")
+        content = zlib.compress(b"\n".join(ops + [b"ET"]))
         objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {4 + 2 * i} 0 R "
                        f"/Resources << /Font << /F1 {font} 0 R >> >> >>".encode())
         objects.append(f"<< /Length {len(content)} /Filter /FlateDecode >>\nstream\n".encode()
