@@ -122,4 +122,4 @@ def test_dedupe_cli_errors(tmp_path):
     bad = tmp_path / "bad.parquet"
     bad.write_text("not parquet")
     res = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(bad)], capture_output=True, text=True)
-    assert res.returncode == 1 and "not a readable urnscan index" in res.stderr
+    assert res.returncode == 1 and "not a Parquet file" in res.stderr
