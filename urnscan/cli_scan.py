@@ -203,8 +203,10 @@ def run_scan_command(args) -> int:
         def write_status(status: FileStatus) -> None:
             sink.add_file_status(status)
             report.file(status)
-            if lister is not None:
+            if lister is not None and status.hits:
+                report.clear()
                 lister.file(status)
+                sys.stdout.flush()
 
         run_scan(inputs, config, write_hits, write_status, report.progress)
         if lister is not None:
