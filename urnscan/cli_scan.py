@@ -126,8 +126,6 @@ def _output_format(args) -> Optional[str]:
 
 def _check_args(args, fmt: Optional[str]) -> Optional[str]:
     """The usage error of ``args``, if any."""
-    from .context import DEFAULT_CONTEXT
-
     if fmt is None:
         return (f"cannot tell the output format of {args.output!r}: use a .parquet, .jsonl or .txt name, "
                 "a directory, or --format")
@@ -141,11 +139,25 @@ def _check_args(args, fmt: Optional[str]) -> Optional[str]:
         return f"{' and '.join(modes)} cannot be combined"
     if modes and (fmt != "text" or args.output is not None):
         return f"{modes[0]} prints on standard output: it cannot be combined with -o or --format"
-    if args.context is None:
-        args.context = 0 if fmt == "text" else DEFAULT_CONTEXT
     if args.paths.count(STDIN) > 1:
         return "'-' (stdin) can be given once"
     return None
+
+
+def _context_size(args, fmt: str) -> int:
+    """``-C N``, or its default: a snippet in the index, none in text output."""
+    from .context import DEFAULT_CONTEXT
+
+    if args.context is not None:
+        return args.context
+    return 0 if fmt == "text" else DEFAULT_CONTEXT
+
+
+def _wants_color(args, fmt: str) -> bool:
+    if fmt != "text" or args.color == "never":
+        return False
+    return args.color == "always" or (args.output is None and sys.stdout.isatty()
+                                      and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb")
 
 
 def run_scan_command(args) -> int:
@@ -156,7 +168,8 @@ def run_scan_command(args) -> int:
     if not args.paths:  # as ripgrep: a pipe is read, a terminal means the current directory
         args.paths = [STDIN] if not sys.stdin.isatty() else ["."]
     try:
-        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context)
+        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length,
+                           _context_size(args, fmt))
     except ValueError as exc:
         return _usage(str(exc).replace("context must", "--context must"))
     jobs = args.jobs or default_jobs()
@@ -184,11 +197,9 @@ def run_scan_command(args) -> int:
     }
     if args.dask:
         return _scan_on_dask(args, fmt, config, params)
-    color = args.color == "always" or (args.color == "auto" and fmt == "text" and args.output is None
-                                       and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-                                       and os.environ.get("TERM") != "dumb")
+    color = _wants_color(args, fmt)
     try:
-        opener = _open_sink(fmt, args.output, args.force, params, color=color and fmt == "text",
+        opener = _open_sink(fmt, args.output, args.force, params, color=color,
                             context=fmt == "text" and options.context > 0)
     except SinkError as exc:
         return _usage(str(exc))
