@@ -167,9 +167,9 @@ def run_scan_command(args) -> int:
         return _usage(problem)
     if not args.paths:  # as ripgrep: a pipe is read, a terminal means the current directory
         args.paths = [STDIN] if not sys.stdin.isatty() else ["."]
+    args.context = _context_size(args, fmt)
     try:
-        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length,
-                           _context_size(args, fmt))
+        options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context)
     except ValueError as exc:
         return _usage(str(exc).replace("context must", "--context must"))
     jobs = args.jobs or default_jobs()
