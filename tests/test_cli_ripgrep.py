@@ -142,6 +142,19 @@ def test_stdin_is_read_when_no_path_is_given(tree):
     assert res.stderr.decode().startswith("urnscan: 1 input (1 scanned")
 
 
+def test_no_path_and_a_terminal_on_stdin_scans_the_current_directory(tree):
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        res = subprocess.run([*URNSCAN, "scan", "-l"], stdin=slave, capture_output=True, timeout=120)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert res.returncode == 0, res.stderr
+    assert out_lines(res) == ["./d/a.txt", "./d/sub/b.txt"]
+
+
 def test_stdin_is_named_dash_everywhere(tree, tmp_path):
     data = b"x urn:isbn:0451450523\n"
     assert out_lines(run("scan", "-", stdin=data))[0].startswith("-:")
@@ -335,7 +348,8 @@ def _render(raw: str):
     return lines
 
 
-def test_progress_never_garbles_hit_lines_on_a_terminal(tmp_path):
+@pytest.mark.parametrize("mode", [(), ("-c",)])
+def test_progress_never_garbles_hit_lines_on_a_terminal(tmp_path, mode):
     import pty
 
     corpus = tmp_path / "big"
@@ -345,8 +359,8 @@ def test_progress_never_garbles_hit_lines_on_a_terminal(tmp_path):
         body = filler * 500
         (corpus / f"f{i:02d}.txt").write_bytes(
             f"urn:example:first-{i}\n".encode() + body + f"end urn:example:last-{i}\n".encode())
-    expected = out_lines(run("scan", str(corpus), "-j", "1"))
-    assert len(expected) == 80
+    expected = out_lines(run("scan", str(corpus), "-j", "1", *mode))
+    assert len(expected) == (40 if mode else 80)
     master, slave = pty.openpty()
     chunks = []
 
@@ -363,7 +377,7 @@ def test_progress_never_garbles_hit_lines_on_a_terminal(tmp_path):
     reader = threading.Thread(target=pump)
     reader.start()
     try:
-        proc = subprocess.Popen([*URNSCAN, "scan", str(corpus), "-j", "1", "--color", "never"],
+        proc = subprocess.Popen([*URNSCAN, "scan", str(corpus), "-j", "1", "--color", "never", *mode],
                                 stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
         proc.wait(timeout=300)
     finally:

@@ -609,3 +609,19 @@ def test_text_sink_writes_one_line_per_hit():
         sink.add_file_status("corpus/refs.txt", "scanned")
     assert buf.getvalue().splitlines() == [format_hit(h) for h in HITS]
     assert sink.rows_written == len(HITS) and sink.files_rows == 1
+
+
+def test_a_forced_rerun_removes_the_files_table_of_an_older_version(tmp_path):
+    from urnscan.frame import read_files_table
+
+    out = tmp_path / "old"
+    out.mkdir()
+    pq.write_table(pa.Table.from_batches([files_to_record_batch([FileStatus("a.txt", "scanned")])]),
+                   out / "_files.parquet")
+    assert len(read_files_table(out)) == 1          # an older dataset still reads
+    with pytest.raises(SinkError, match="already holds"):
+        check_writable(str(out) + "/")
+    with ParquetSink(str(out) + "/", force=True) as sink:
+        sink.write_hits(HITS)
+    assert sorted(os.listdir(out)) == ["_files.pq", "hits-00000.parquet"]
+    assert pl.scan_parquet(f"{out}/**/*.parquet").select(pl.len()).collect().item() == len(HITS)

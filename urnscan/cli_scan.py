@@ -138,8 +138,6 @@ def _output_format(args) -> Optional[str]:
 
 def _check_args(args, fmt: Optional[str]) -> Optional[str]:
     """The usage error of ``args``, if any."""
-    from .context import DEFAULT_CONTEXT
-
     if fmt is None:
         return (f"cannot tell the output format of {args.output!r}: use a .parquet, .jsonl or .txt name, "
                 "a directory, or --format")
@@ -153,11 +151,25 @@ def _check_args(args, fmt: Optional[str]) -> Optional[str]:
         return f"{' and '.join(modes)} cannot be combined"
     if modes and (fmt != "text" or args.output is not None):
         return f"{modes[0]} prints on standard output: it cannot be combined with -o or --format"
-    if args.context is None:
-        args.context = 0 if fmt == "text" else DEFAULT_CONTEXT
     if args.paths.count(STDIN) > 1:
         return "'-' (stdin) can be given once"
     return None
+
+
+def _context_size(args, fmt: str) -> int:
+    """``-C N``, or its default: a snippet in the index, none in text output."""
+    from .context import DEFAULT_CONTEXT
+
+    if args.context is not None:
+        return args.context
+    return 0 if fmt == "text" else DEFAULT_CONTEXT
+
+
+def _wants_color(args, fmt: str) -> bool:
+    if fmt != "text" or args.color == "never":
+        return False
+    return args.color == "always" or (args.output is None and sys.stdout.isatty()
+                                      and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb")
 
 
 def run_scan_command(args) -> int:
@@ -167,6 +179,7 @@ def run_scan_command(args) -> int:
         return _usage(problem)
     if not args.paths:  # as ripgrep: a pipe is read, a terminal means the current directory
         args.paths = [STDIN] if not sys.stdin.isatty() else ["."]
+    args.context = _context_size(args, fmt)
     try:
         options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context,
                            pair=not args.no_pair, code=not args.no_code, embedded=not args.no_embedded)
@@ -200,11 +213,9 @@ def run_scan_command(args) -> int:
     }
     if args.dask:
         return _scan_on_dask(args, fmt, config, params)
-    color = args.color == "always" or (args.color == "auto" and fmt == "text" and args.output is None
-                                       and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
-                                       and os.environ.get("TERM") != "dumb")
+    color = _wants_color(args, fmt)
     try:
-        opener = _open_sink(fmt, args.output, args.force, params, color=color and fmt == "text",
+        opener = _open_sink(fmt, args.output, args.force, params, color=color,
                             context=fmt == "text" and options.context > 0)
     except SinkError as exc:
         return _usage(str(exc))
@@ -219,8 +230,10 @@ def run_scan_command(args) -> int:
         def write_status(status: FileStatus) -> None:
             sink.add_file_status(status)
             report.file(status)
-            if lister is not None:
+            if lister is not None and status.hits:
+                report.clear()
                 lister.file(status)
+                sys.stdout.flush()
 
         direct = write_hits == sink.write_hits  # Arrow batches may go to the sink as they come
         run_scan(inputs, config, write_hits, write_status, report.progress,

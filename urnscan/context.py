@@ -57,4 +57,7 @@ def context_snippet(buf: bytes, start: int, stop: int, size: int, lo: int = 0) -
     after = buf[stop:stop + size]
     after = after[:_cut_tail(after)]
     text = _SPACE.sub(b" ", before + buf[start:stop] + after).strip(b" ")
-    return text.decode("utf-8", "replace")
+    try:
+        return text.decode("ascii")
+    except UnicodeDecodeError:
+        return text.decode("utf-8", "replace")

@@ -11,7 +11,7 @@ out:
 * :func:`scan_text_column` -- a text column of a Dask DataFrame;
 
 and :func:`write_dataset` writes any of them as a Parquet dataset laid out
-like the local one (``hits-*.parquet`` + ``_files.parquet``, with
+like the local one (``hits-*.parquet`` + ``_files.pq``, with
 :data:`~urnscan.sinks.schema.HIT_SCHEMA`).  :func:`hits_dataframe` is the
 short way to the hits.  The DataFrames' columns and dtypes are those
 ``pandas.read_parquet`` gives for a local index (:func:`hits_meta`); the
@@ -498,7 +498,7 @@ class WriteResult(NamedTuple):
 
     path: str  # the dataset directory
     parts: List[str]  # the hits-*.parquet files, in order
-    files_path: Optional[str]  # _files.parquet, when the input was files
+    files_path: Optional[str]  # _files.pq, when the input was files
     rows: int  # hits written
     summary: Optional[Summary]  # counts over the files table, when the input was files
     problems: List[FileStatus]  # inputs skipped as binary or in error, in input order
@@ -591,7 +591,7 @@ def write_dataset(data, out_dir: Union[str, os.PathLike], *, force: bool = False
                   params: Optional[Dict[str, Any]] = None, compression: str = "zstd", compute: bool = True):
     """Write hits as a Parquet dataset directory: ``hits-00000.parquet``...
     (one per non-empty partition, renumbered, at least one) and, when
-    ``data`` is a :class:`DaskScan`, the files table ``_files.parquet``.
+    ``data`` is a :class:`DaskScan`, the files table ``_files.pq``.
 
     ``data`` is a :class:`DaskScan` or a Dask DataFrame of hits (from
     :func:`scan_documents`, :func:`scan_text_column`, or any frame with the

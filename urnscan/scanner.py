@@ -23,6 +23,7 @@ from .syntax import check_profile
 
 DEFAULT_MAX_URN_LENGTH = 4096
 DEFAULT_CHUNK_SIZE = 1 << 20
+_CONTEXT_INDEX = Hit._fields.index("context")
 
 
 def urn_positions(buf: bytes, start: int, stop: int) -> List[int]:
@@ -333,9 +334,12 @@ class ByteScanner:
         from .context import context_snippet
 
         base, size = self._base, self.options.context
+        at = _CONTEXT_INDEX
+        new = tuple.__new__
         for i in range(first, len(hits)):
             h = hits[i]
-            hits[i] = h._replace(context=context_snippet(buf, h.start - base, h.end - base, size))
+            snippet = context_snippet(buf, h[2] - base, h[3] - base, size)  # start, end
+            hits[i] = new(Hit, h[:at] + (snippet,) + h[at + 1:])
 
     def _skip_run(self, buf: bytes, pos: int, final: bool, hits: List[Hit]) -> int:
         """Go on over an over-long run; emit its hit when it ends."""

@@ -45,7 +45,7 @@ never at the output path.)
 
 An existing output is refused unless ``force=True``: call
 :func:`check_writable` before scanning to fail early.  With ``force``, a
-dataset's old ``hits-*.parquet`` parts and ``_files.parquet`` are replaced;
+dataset's old ``hits-*.parquet`` parts and ``_files.pq`` (or a ``_files.parquet`` of an older version) are replaced;
 other files in the directory are never touched.
 
 Format
