@@ -46,7 +46,8 @@ def _without(body: bytes, chars: bytes) -> bytes:
 def _patterns(profile: str):
     """Per profile: the NID token (1) and the RFC 2141 run (2) inside the
     profile's run, no "&" in either (a character reference or a URL may cut
-    there), then: (plain) what rules out every other rule; (quote) a "'"
+    there), then: (embedded) nothing more, inside a URL; (plain) what rules
+    out every other rule; (quote) a "'"
     closing the quote before "urn:", no "'" inside; (paren) a ")" closing
     the "(" before it, no parenthesis inside; (wrapper) a ">" closing
     "<urn:", no white space inside."""
@@ -57,7 +58,7 @@ def _patterns(profile: str):
     def head(exclude: bytes) -> bytes:
         return nid + rb"(?>([%s]*)[%s]*)" % (_without(literal, exclude), _without(run, exclude))
 
-    return (re.compile(head(b"") + _NOTHING_FOLLOWS), re.compile(head(b"'") + b"(?=')"),
+    return (re.compile(head(b"")), re.compile(head(b"") + _NOTHING_FOLLOWS), re.compile(head(b"'") + b"(?=')"),
             re.compile(head(b"()") + rb"(?=\))"),
             re.compile(rb"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*:(?>([%s]*)[%s]*)>" % (literal, run)))
 
@@ -77,7 +78,8 @@ def batch_reader(profile: str, reading: Reading, cap: int):
 
 @lru_cache(maxsize=None)
 def _make_batch(profile: str, reading: Reading, cap: int):
-    plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
+    embedded, plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
+    in_urls = reading.embedded
     plain_before = _PLAIN_BEFORE
     pairs = reading.pair
     quote_rules = [Rule.PAIR_QUOTE]
@@ -95,7 +97,17 @@ def _make_batch(profile: str, reading: Reading, cap: int):
             url = context.at(buf, base, p)
             cand = None
             before = buf[p - 1] if p else -1
-            if url is None and before >= 0:
+            if url is not None and in_urls:
+                # inside a URL: the run ends at "&"; no pairing, fold or YAML
+                m = embedded(buf, p + 4, hi)
+                if m is not None and m.end() - p <= cap:
+                    e = m.end()
+                    cand = finish(buf, p, hi, m.end(1), [(p, e)], None, -1, buf[p:m.end(2)].decode("ascii"), [url],
+                                  url, False, reading)
+                    if cand is None:
+                        pos = p + 1
+                        continue
+            elif url is None and before >= 0:
                 m = None
                 if before in plain_before:
                     m = plain(buf, p + 4, hi)

@@ -148,15 +148,21 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
                      tuple([r.value for r in rules]) if rules else ())
 
 
+_TEMPLATE_START = frozenset(b"{[<")
+
+
 def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[Opener], closer_at: int,
           entity: bool) -> bool:
     """Whether the text is a template, a pattern or an elided example
     rather than a URN (:mod:`.code`, :mod:`.elision`)."""
-    if (b"..." in text or (end < hi and buf[end] == 0xE2)) and elided(text, buf, end):
+    after = buf[end] if end < hi else -1
+    if (b"..." in text or after == 0xE2) and elided(text, buf, end):
         return True
-    if not entity and is_template(buf, text, end, hi):
+    if not entity and after in _TEMPLATE_START and is_template(buf, text, end, hi):
         return True
-    if has_placeholder(text) or is_pattern(buf, p, 0, text, end, hi):
+    if (b"%" in text or b"$" in text or b"@" in text) and has_placeholder(text):
+        return True
+    if is_pattern(buf, p, 0, text, end, hi):
         return True
     return closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
                                or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi)
