@@ -137,9 +137,12 @@ def test_code_rules_leave_names_alone(text, expected):
     ("x = \"urn:example:a:b\" + \\\n    suffix", []),
     ("x = urn:example:a:b+\\\n    suffix", ["urn:example:a:b+"]),
     ("CFLAGS += -DNS=urn:example:a:b, \\\n    -DOTHER", ["urn:example:a:b"]),
-    # adjacent string literals are one string built in code (C, Python)
-    ("ns = (\"urn:example:params:\"\n      \"yang:foo\")", []),
-    ("char *ns = \"urn:example:c:\" \"part\";", []),
+    # adjacent string literals are one string (C, Python)
+    ("ns = (\"urn:example:params:\"\n      \"yang:foo\")", ["urn:example:params:yang:foo"]),
+    ("char *ns = \"urn:example:c:\" \"part\";", ["urn:example:c:part"]),
+    ("cap = ('urn:example:cap:1.0'\n       '?mode=explicit')", ["urn:example:cap:1.0?mode=explicit"]),
+    ("ns = \"urn:example:a:\" \"b\" + x", []),  # ... then concatenated: a template
+    ('    default: "urn:example:server"\n    """', ["urn:example:server"]),  # a docstring's end
     ("[\"urn:example:a\", \"urn:example:b\"]", ["urn:example:a", "urn:example:b"]),
     ("\"urn:example:a\"\n\"urn:example:b\"", ["urn:example:a", "urn:example:b"]),
     # YAML: a mapping key over a deeper entry loses its ":" and is not folded
@@ -154,6 +157,7 @@ def test_fold_rules_are_named():
     assert rules_of("   urn:example:sha-256:\n\n   3q2-7wAbc_1\n")[0][1] == ("fold:blank",)
     assert rules_of("ns=\"urn:example:y:ab\\\n    cd\">")[0][1] == ("fold:rfc8792",)
     assert rules_of("   \"urn:example:p:long-\n   name\" x")[0][1] == ("fold:rfc",)
+    assert rules_of("x = \"urn:example:p:\" \"q\";")[0][1] == ("fold:literal",)
 
 
 # --- URL context -------------------------------------------------------------

@@ -20,7 +20,7 @@ _VARIABLE = re.compile(rb"\$[A-Za-z_0-9{(]|@[A-Za-z_][A-Za-z0-9_]*@")
 #: regular-expression syntax inside the run: ".*", ".+", "(?P<", "(?:"
 _REGEX_INSIDE = re.compile(rb"\.[*+]|\(\?")
 #: an escape right after the run: "\d", "\w", "\S", "\.", "\(" ...
-_REGEX_ESCAPE = frozenset(b"dDwWsSbB.()[]{}*+?|^$")
+_REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]", "\\(lq" are quotes
 #: what starts a placeholder or a pattern right after the run:
 #: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
 _OPEN_AFTER = frozenset(b"{[")
@@ -83,20 +83,11 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
 
 def concatenated(buf: bytes, closer_at: int, hi: int) -> bool:
     """Whether the quoted string that closes at ``closer_at`` is followed
-    by a concatenation or formatting operator, or by another string
-    literal in the same quotes (C, Python: adjacent literals are one
-    string) that does not start a URN of its own."""
+    by a concatenation or formatting operator."""
     if closer_at + 1 >= hi or buf[closer_at + 1] not in _MAY_CONCATENATE:
         return False
-    limit = min(hi, closer_at + 1 + 64)
-    if _CONCATENATION.match(buf, closer_at + 1, limit) is not None:
-        return True
-    m = _ADJACENT.match(buf, closer_at + 1, limit)
-    return m is not None and buf[m.end()] == buf[closer_at] and buf[m.end() + 1:m.end() + 5].lower() != b"urn:"
+    return _CONCATENATION.match(buf, closer_at + 1, min(hi, closer_at + 1 + 64)) is not None
 
 
-#: what may follow a closing quote in a concatenation or before an
-#: adjacent literal
-_MAY_CONCATENATE = frozenset(b" \t\r\n+.|%\"'`")
-#: blanks and at most one line break before an adjacent literal
-_ADJACENT = re.compile(rb"[ \t]*(?:(?:\r\n?|\n)[ \t]*)?(?=.)", re.S)
+#: what may follow a closing quote in a concatenation
+_MAY_CONCATENATE = frozenset(b" \t+.|%")

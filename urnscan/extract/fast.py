@@ -17,6 +17,7 @@ from functools import lru_cache
 from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, class_body
 from .options import Reading
 from .pairing import Opener
+from .fold import adjacent_literal
 from .reading import Candidate, OverLong, Rejected, finish, read_at
 from .rules import Rule
 from .wrapper import WRAPPER_LIMIT
@@ -80,6 +81,9 @@ def batch_reader(profile: str, reading: Reading, cap: int):
 def _make_batch(profile: str, reading: Reading, cap: int):
     embedded, plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
     in_urls = reading.embedded
+    folds = reading.fold
+    run = RUNS[profile]
+    adjacent = adjacent_literal
     plain_before = _PLAIN_BEFORE
     pairs = reading.pair
     quote_rules = [Rule.PAIR_QUOTE]
@@ -131,6 +135,9 @@ def _make_batch(profile: str, reading: Reading, cap: int):
                 if m is not None and m.end() - p <= cap and buf[m.end() - 1] != 0x3A:
                     e = m.end()
                     closer_at = e if e < hi and buf[e] == closers.get(before) else -1
+                    if closer_at >= 0 and folds and opener is not Opener.PAREN and adjacent(buf, e, hi, run, opener):
+                        m = None  # adjacent string literals: the fold rule reads them
+                if m is not None and m.end() - p <= cap and buf[m.end() - 1] != 0x3A:
                     cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
                                   buf[p:m.end(2)].decode("ascii"), rules, None, False, reading)
                     if cand is None:

@@ -13,7 +13,7 @@ from .chars import BOUNDARY_BYTES, LITERAL_RUN, NID_SCAN_LIMIT, NID_TOKEN, RUNS
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .entity import entity_cut
-from .fold import fold
+from .fold import fold, literals
 from .layout import yaml_key
 from .options import Reading
 from .pairing import Opener, opener_before, pair_rule, paired_run
@@ -108,8 +108,10 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
         yaml = reading.trim and buf[e - 1] == 0x3A and yaml_key(buf, p, e, hi)
         if reading.fold and not closed and not yaml:
             segments = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
-    return finish(buf, p, hi, nss_start, segments, opener, e if closed else -1, literal, rules, context, yaml,
-                  reading)
+        elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):
+            segments = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
+    closer_at = segments[-1][1] if closed else -1
+    return finish(buf, p, hi, nss_start, segments, opener, closer_at, literal, rules, context, yaml, reading)
 
 
 def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Optional[Opener], closer_at: int,
