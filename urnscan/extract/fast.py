@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, class_body
+from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body
 from .options import Reading
 from .pairing import Opener
 from .fold import adjacent_literal
@@ -81,6 +81,7 @@ def batch_reader(profile: str, reading: Reading, cap: int):
 def _make_batch(profile: str, reading: Reading, cap: int):
     embedded, plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
     in_urls = reading.embedded
+    token_stop = TOKEN_STOP
     folds = reading.fold
     run = RUNS[profile]
     adjacent = adjacent_literal
@@ -98,9 +99,13 @@ def _make_batch(profile: str, reading: Reading, cap: int):
             if p < pos:
                 continue  # inside the previous candidate
             hi = n if final else p + window
-            url = context.at(buf, base, p)
-            cand = None
             before = buf[p - 1] if p else -1
+            if before in token_stop:
+                context.restart(base + p)  # a token starts at p: not inside a URL
+                url = None
+            else:
+                url = context.at(buf, base, p)
+            cand = None
             if url is not None and in_urls:
                 # inside a URL: the run ends at "&"; no pairing, fold or YAML
                 m = embedded(buf, p + 4, hi)

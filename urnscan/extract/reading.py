@@ -151,6 +151,8 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
 
 
 _TEMPLATE_START = frozenset(b"{[<")
+_PATTERN_BEFORE = frozenset(b"^:")
+_PATTERN_LAST = frozenset(b"$(")
 
 
 def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[Opener], closer_at: int,
@@ -164,7 +166,10 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         return True
     if (b"%" in text or b"$" in text or b"@" in text) and has_placeholder(text):
         return True
-    if is_pattern(buf, p, 0, text, end, hi):
+    # is_pattern looks at "^" or "(?:" before, ".*", ".+", "(?" inside, "\\"
+    # after, and a final "$" or "("
+    if ((p and buf[p - 1] in _PATTERN_BEFORE) or after == 0x5C or text[-1] in _PATTERN_LAST or b".*" in text
+            or b".+" in text or b"(?" in text) and is_pattern(buf, p, 0, text, end, hi):
         return True
     return closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
                                or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi)
