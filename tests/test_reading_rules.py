@@ -263,3 +263,23 @@ def test_trim_is_the_step_by_step_rule(tail):
     text = "urn:a:" + tail
     got, rules = trim(text.encode())
     assert (got.decode(), [r.value for r in rules]) == _trim_step_by_step(text)
+
+
+# --- the command line --------------------------------------------------------------
+@pytest.mark.parametrize("option, text, expected", [
+    ("", "x = {'urn:example:a:1': 1, 'urn:example:b:%s' % n, 'u=urn:example:c:2&d=3'}",
+     [("urn:example:a:1", ["pair:quote"]), ("urn:example:c:2", ["embedded:form"])]),
+    ("--no-pair", "<c xmlns='urn:example:a:1'/>", [("urn:example:a:1'/", [])]),
+    ("--no-code", "'urn:example:b:%s' % n", [("urn:example:b:%s", ["pair:quote"])]),
+    ("--no-embedded", "'u=urn:example:c:2&d=3'", [("urn:example:c:2&d=3", ["trim:quote"])]),
+])
+def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "in.txt"
+    path.write_text(text)
+    args = [sys.executable, "-m", "urnscan", "scan", str(path), "--format", "jsonl", "-q"] + option.split()
+    rows = [json.loads(line) for line in subprocess.run(args, capture_output=True, check=True).stdout.splitlines()]
+    assert [(r["urn"], r["rules"]) for r in rows] == expected

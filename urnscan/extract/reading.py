@@ -50,6 +50,7 @@ class Rejected(NamedTuple):
 
 
 Found = Union[Candidate, OverLong, Rejected, None]
+_new = tuple.__new__  # a Candidate without NamedTuple's argument handling
 
 
 def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap: int,
@@ -129,14 +130,15 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
             text = text[:kept]
             rules.append(Rule.CUT_ENTITY)
             entity = True
-    if reading.code and _code(buf, p, hi, text, end, opener, closer_at, entity):
+    trimming, _, _, code, _ = reading  # (tuple unpacking: this runs for every hit)
+    if code and _code(buf, p, hi, text, end, opener, closer_at, entity):
         return Rejected(end)
     if yaml:
         text, end = text[:-1], end - 1
         rules.append(Rule.YAML_KEY)
-    if reading.trim and text[-1] in TRIMMABLE:
+    if trimming and text[-1] in TRIMMABLE:
         trimmed, cut_by = trim(text)
-        if reading.code and trimmed.endswith(b"("):
+        if code and trimmed.endswith(b"("):
             return Rejected(end)  # a pattern such as "urn:ietf:id:(\\S+)"
         end -= len(text) - len(trimmed)
         text = trimmed
@@ -145,9 +147,9 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         return None  # "urn:" NID ":" and nothing after it
     folded = len(segments) > 1
     urn = text.decode("ascii")
-    return Candidate(p, end, "bare", folded, context is not None, urn, literal,
-                     buf[p:end].decode("ascii") if folded else urn,
-                     tuple([r.value for r in rules]) if rules else ())
+    return _new(Candidate, (p, end, "bare", folded, context is not None, urn, literal,
+                            buf[p:end].decode("ascii") if folded else urn,
+                            tuple([r.value for r in rules]) if rules else ()))
 
 
 _TEMPLATE_START = frozenset(b"{[<")
