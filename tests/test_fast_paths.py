@@ -125,7 +125,7 @@ SNIPPETS = [
     b"  urn:a:b:\n    k: v\n", b" urn:a:b... x", b" urn:a:b:... x", b" urn:a:b-\xe2\x80\xa6", b" urn:a:...b", b" k=urn:a:b&c=d", b"x=1&k=urn:a:b&c", b"- urn:a:b:\n\n    k: v\n", b"  urn:a:b:  \n  k\n",
     b" urn:a:b:\n  urn:c:d\n", b"'urn:a:b'", b"x='urn:a:' + y", b'"urn:a:b" . $x', b'"urn:a:%s" % x', b"'urn:a:b' || c",
     b"`urn:a:${x}`", b"(urn:a:b(c)d) e", b"(urn:a:b) c)", b"'urn:a:o'b'", b" urn:a:o'b", b"^urn:a:.*$", b" urn:a:b\\d",
-    b"<id>urn:a:</id>", b" urn:a:b+\\\n  c", b" urn:a:b:\n\n  Abstract\n", b" urn:a:b:\n\n  x-1_2\n",
+    b"<id>urn:a:</id>", b" urn:a:b+\\\n  c", b'"urn:a:b" "c";', b"'urn:a:b'\n  'c' x", b'"urn:a:b"\n"""', b" urn:a:b:\n\n  Abstract\n", b" urn:a:b:\n\n  x-1_2\n",
     b'"urn:a:b-\n  c" d', b"'urn:a:b-\n  c'd' e", b"=urn:a:b", b">urn:a:b<", b",urn:a:b;",
 ]
 

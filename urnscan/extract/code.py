@@ -20,7 +20,7 @@ _VARIABLE = re.compile(rb"\$[A-Za-z_0-9{(]|@[A-Za-z_][A-Za-z0-9_]*@")
 #: regular-expression syntax inside the run: ".*", ".+", "(?P<", "(?:"
 _REGEX_INSIDE = re.compile(rb"\.[*+]|\(\?")
 #: an escape right after the run: "\d", "\w", "\S", "\.", "\(" ...
-_REGEX_ESCAPE = frozenset(b"dDwWsSbB.()[]{}*+?|^$")
+_REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]", "\\(lq" are quotes
 #: what starts a placeholder or a pattern right after the run:
 #: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
 _OPEN_AFTER = frozenset(b"{[")
@@ -84,4 +84,10 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
 def concatenated(buf: bytes, closer_at: int, hi: int) -> bool:
     """Whether the quoted string that closes at ``closer_at`` is followed
     by a concatenation or formatting operator."""
+    if closer_at + 1 >= hi or buf[closer_at + 1] not in _MAY_CONCATENATE:
+        return False
     return _CONCATENATION.match(buf, closer_at + 1, min(hi, closer_at + 1 + 64)) is not None
+
+
+#: what may follow a closing quote in a concatenation
+_MAY_CONCATENATE = frozenset(b" \t+.|%")

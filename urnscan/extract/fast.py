@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, class_body
+from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body
 from .options import Reading
 from .pairing import Opener
+from .fold import adjacent_literal
 from .reading import Candidate, OverLong, Rejected, finish, read_at
 from .rules import Rule
 from .wrapper import WRAPPER_LIMIT
@@ -46,7 +47,8 @@ def _without(body: bytes, chars: bytes) -> bytes:
 def _patterns(profile: str):
     """Per profile: the NID token (1) and the RFC 2141 run (2) inside the
     profile's run, no "&" in either (a character reference or a URL may cut
-    there), then: (plain) what rules out every other rule; (quote) a "'"
+    there), then: (embedded) nothing more, inside a URL; (plain) what rules
+    out every other rule; (quote) a "'"
     closing the quote before "urn:", no "'" inside; (paren) a ")" closing
     the "(" before it, no parenthesis inside; (wrapper) a ">" closing
     "<urn:", no white space inside."""
@@ -57,7 +59,7 @@ def _patterns(profile: str):
     def head(exclude: bytes) -> bytes:
         return nid + rb"(?>([%s]*)[%s]*)" % (_without(literal, exclude), _without(run, exclude))
 
-    return (re.compile(head(b"") + _NOTHING_FOLLOWS), re.compile(head(b"'") + b"(?=')"),
+    return (re.compile(head(b"")), re.compile(head(b"") + _NOTHING_FOLLOWS), re.compile(head(b"'") + b"(?=')"),
             re.compile(head(b"()") + rb"(?=\))"),
             re.compile(rb"[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]*:(?>([%s]*)[%s]*)>" % (literal, run)))
 
@@ -77,7 +79,12 @@ def batch_reader(profile: str, reading: Reading, cap: int):
 
 @lru_cache(maxsize=None)
 def _make_batch(profile: str, reading: Reading, cap: int):
-    plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
+    embedded, plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
+    in_urls = reading.embedded
+    token_stop = TOKEN_STOP
+    folds = reading.fold
+    run = RUNS[profile]
+    adjacent = adjacent_literal
     plain_before = _PLAIN_BEFORE
     pairs = reading.pair
     quote_rules = [Rule.PAIR_QUOTE]
@@ -92,10 +99,24 @@ def _make_batch(profile: str, reading: Reading, cap: int):
             if p < pos:
                 continue  # inside the previous candidate
             hi = n if final else p + window
-            url = context.at(buf, base, p)
-            cand = None
             before = buf[p - 1] if p else -1
-            if url is None and before >= 0:
+            if before in token_stop:
+                context.restart(base + p)  # a token starts at p: not inside a URL
+                url = None
+            else:
+                url = context.at(buf, base, p)
+            cand = None
+            if url is not None and in_urls:
+                # inside a URL: the run ends at "&"; no pairing, fold or YAML
+                m = embedded(buf, p + 4, hi)
+                if m is not None and m.end() - p <= cap:
+                    e = m.end()
+                    cand = finish(buf, p, hi, m.end(1), [(p, e)], None, -1, buf[p:m.end(2)].decode("ascii"), [url],
+                                  url, False, reading)
+                    if cand is None:
+                        pos = p + 1
+                        continue
+            elif url is None and before >= 0:
                 m = None
                 if before in plain_before:
                     m = plain(buf, p + 4, hi)
@@ -119,6 +140,9 @@ def _make_batch(profile: str, reading: Reading, cap: int):
                 if m is not None and m.end() - p <= cap and buf[m.end() - 1] != 0x3A:
                     e = m.end()
                     closer_at = e if e < hi and buf[e] == closers.get(before) else -1
+                    if closer_at >= 0 and folds and opener is not Opener.PAREN and adjacent(buf, e, hi, run, opener):
+                        m = None  # adjacent string literals: the fold rule reads them
+                if m is not None and m.end() - p <= cap and buf[m.end() - 1] != 0x3A:
                     cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
                                   buf[p:m.end(2)].decode("ascii"), rules, None, False, reading)
                     if cand is None:

@@ -10,14 +10,16 @@ sentence:
 * RFC formatters break after ``-``, ``:``, ``.`` or ``/`` and go on on an
   indented line, or just before ``:``;
 * a q-component folded before ``&``;
-* an URN split over two rows of an ASCII table, in the same cell.
+* an URN split over two rows of an ASCII table, in the same cell;
+* a quoted string continued by adjacent literals in the same quotes (C,
+  Python: ``"urn:ietf:params:" "xml:ns:x"`` is one string).
 """
 from __future__ import annotations
 
 import re
 from typing import List, Optional, Tuple
 
-from .chars import ALNUM, ALPHA, EOL, HSPACE, URL_START, blanks_end, line_break_after, line_start
+from .chars import ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, URL_START, blanks_end, line_break_after, line_start
 from .pairing import Opener, paired_run
 from .rules import Rule
 
@@ -98,6 +100,36 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     if last in b":./" and _name_piece(buf, e, last, token, closes):
         return e, (q, t), Rule.FOLD_RFC
     return None
+
+
+def literals(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener: Opener,
+             rules: List[Rule]) -> List[Segment]:
+    """Join the adjacent string literals after the quoted URN whose first
+    literal is ``segments[0]`` (closed by its quote at its end)."""
+    while True:
+        nxt = adjacent_literal(buf, segments[-1][1], hi, run, opener)
+        if nxt is None or nxt[1] > max_end:
+            return segments
+        segments.append(nxt)
+        if Rule.FOLD_LITERAL not in rules:
+            rules.append(Rule.FOLD_LITERAL)
+
+
+def adjacent_literal(buf: bytes, closer_at: int, hi: int, run, opener: Opener) -> Optional[Segment]:
+    """The text ``(start, end)`` of a string literal in the same quotes
+    right after the one closing at ``closer_at`` (blanks and at most one
+    line break between them), holding URN characters only and not starting
+    a URN of its own; ``None`` when there is none."""
+    quote = buf[closer_at]
+    q = _ADJACENT.match(buf, closer_at + 1, min(hi, closer_at + 1 + 2 * INDENT_LIMIT)).end()
+    if q + 1 >= hi or buf[q] != quote or buf[q + 1:q + 5].lower() == b"urn:":
+        return None
+    t = paired_run(buf, q + 1, hi, run, opener)[0]
+    return (q + 1, t) if q + 1 < t < hi and buf[t] == quote else None
+
+
+#: blanks and at most one line break between adjacent literals
+_ADJACENT = re.compile(rb"[ \t]*(?:(?:\r\n?|\n)[ \t]*)?")
 
 
 def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bool:

@@ -7,7 +7,9 @@ from .chars import blanks_end, line_break_after, line_start
 
 _YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
 #: YAML 1.2 sections 7.3 and 8.2: "- item", "key:", "'key':", '"key":'
-_YAML_ENTRY = re.compile(rb"-[ \t\r\n]|[^\s:#'\"][^\r\n:#]*:(?:[ \t\r\n]|$)|(['\"])[^\r\n]*?\1:")
+#: (a plain key may hold ":" not followed by a blank: "sub:key: value")
+_YAML_ENTRY = re.compile(rb"-[ \t\r\n]|[^\s:#'\"](?:[^\s:#]|:(?=[^\s])| (?=[^\s#]))*:(?:[ \t\r\n]|$)"
+                         rb"|(['\"])[^\r\n]*?\1:")
 _KEY_LIMIT = 256
 _WHITE = re.compile(rb"[ \t\r\n]*")
 

@@ -13,7 +13,7 @@ from .chars import BOUNDARY_BYTES, LITERAL_RUN, NID_SCAN_LIMIT, NID_TOKEN, RUNS
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .entity import entity_cut
-from .fold import fold
+from .fold import fold, literals
 from .layout import yaml_key
 from .options import Reading
 from .pairing import Opener, opener_before, pair_rule, paired_run
@@ -50,6 +50,7 @@ class Rejected(NamedTuple):
 
 
 Found = Union[Candidate, OverLong, Rejected, None]
+_new = tuple.__new__  # a Candidate without NamedTuple's argument handling
 
 
 def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap: int,
@@ -108,8 +109,10 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
         yaml = reading.trim and buf[e - 1] == 0x3A and yaml_key(buf, p, e, hi)
         if reading.fold and not closed and not yaml:
             segments = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
-    return finish(buf, p, hi, nss_start, segments, opener, e if closed else -1, literal, rules, context, yaml,
-                  reading)
+        elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):
+            segments = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
+    closer_at = segments[-1][1] if closed else -1
+    return finish(buf, p, hi, nss_start, segments, opener, closer_at, literal, rules, context, yaml, reading)
 
 
 def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Optional[Opener], closer_at: int,
@@ -127,14 +130,15 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
             text = text[:kept]
             rules.append(Rule.CUT_ENTITY)
             entity = True
-    if reading.code and _code(buf, p, hi, text, end, opener, closer_at, entity):
+    trimming, _, _, code, _ = reading  # (tuple unpacking: this runs for every hit)
+    if code and _code(buf, p, hi, text, end, opener, closer_at, entity):
         return Rejected(end)
     if yaml:
         text, end = text[:-1], end - 1
         rules.append(Rule.YAML_KEY)
-    if reading.trim and text[-1] in TRIMMABLE:
+    if trimming and text[-1] in TRIMMABLE:
         trimmed, cut_by = trim(text)
-        if reading.code and trimmed.endswith(b"("):
+        if code and trimmed.endswith(b"("):
             return Rejected(end)  # a pattern such as "urn:ietf:id:(\\S+)"
         end -= len(text) - len(trimmed)
         text = trimmed
@@ -143,20 +147,31 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         return None  # "urn:" NID ":" and nothing after it
     folded = len(segments) > 1
     urn = text.decode("ascii")
-    return Candidate(p, end, "bare", folded, context is not None, urn, literal,
-                     buf[p:end].decode("ascii") if folded else urn,
-                     tuple([r.value for r in rules]) if rules else ())
+    return _new(Candidate, (p, end, "bare", folded, context is not None, urn, literal,
+                            buf[p:end].decode("ascii") if folded else urn,
+                            tuple([r.value for r in rules]) if rules else ()))
+
+
+_TEMPLATE_START = frozenset(b"{[<")
+_PATTERN_BEFORE = frozenset(b"^:")
+_PATTERN_LAST = frozenset(b"$(")
 
 
 def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[Opener], closer_at: int,
           entity: bool) -> bool:
     """Whether the text is a template, a pattern or an elided example
     rather than a URN (:mod:`.code`, :mod:`.elision`)."""
-    if (b"..." in text or (end < hi and buf[end] == 0xE2)) and elided(text, buf, end):
+    after = buf[end] if end < hi else -1
+    if (b"..." in text or after == 0xE2) and elided(text, buf, end):
         return True
-    if not entity and is_template(buf, text, end, hi):
+    if not entity and after in _TEMPLATE_START and is_template(buf, text, end, hi):
         return True
-    if has_placeholder(text) or is_pattern(buf, p, 0, text, end, hi):
+    if (b"%" in text or b"$" in text or b"@" in text) and has_placeholder(text):
+        return True
+    # is_pattern looks at "^" or "(?:" before, ".*", ".+", "(?" inside, "\\"
+    # after, and a final "$" or "("
+    if ((p and buf[p - 1] in _PATTERN_BEFORE) or after == 0x5C or text[-1] in _PATTERN_LAST or b".*" in text
+            or b".+" in text or b"(?" in text) and is_pattern(buf, p, 0, text, end, hi):
         return True
     return closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
                                or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi)

@@ -39,14 +39,13 @@ def trim(text: bytes) -> Tuple[bytes, List[Rule]]:
             else:  # every ")" of the block is balanced: trim after the last
                 keep = s + block.rfind(b")") + 1
     removed = text[keep:]
+    # each rule once, in the order trimming meets it from the end
+    last = sorted(((removed.rfind(c), rule) for c, rule in _BY_CHAR if c in removed), reverse=True)
     rules: List[Rule] = []
-    for c in reversed(removed):
-        rule = Rule.TRIM_PAREN if c == 0x29 else _TRAILING[c]
+    for _, rule in last:
         if rule not in rules:
             rules.append(rule)
-            if len(rules) == len(_RULES):
-                break
     return text[:keep], rules
 
 
-_RULES = frozenset(_TRAILING.values()) | {Rule.TRIM_PAREN}
+_BY_CHAR = [(bytes([c]), rule) for c, rule in _TRAILING.items()] + [(b")", Rule.TRIM_PAREN)]

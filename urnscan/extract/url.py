@@ -142,10 +142,15 @@ class StreamContext:
             self.token.advance(buf, max(0, self.pos - base), target - base)
             self.pos = target
 
+    def restart(self, pos: int) -> None:
+        """A token starts at absolute offset ``pos`` (after a token stop)."""
+        if pos > self.pos:
+            self.token.reset()
+            self.pos = pos
+
     def at(self, buf: bytes, base: int, p: int) -> Optional[Rule]:
-        if p and buf[p - 1] in TOKEN_STOP and base + p > self.pos:
-            self.token.reset()  # a token starts at p: nothing before it counts
-            self.pos = base + p
+        if p and buf[p - 1] in TOKEN_STOP:
+            self.restart(base + p)  # a token starts at p: nothing before it counts
             return None
         self.skip_to(buf, base, base + p)
         return self.token.embedded

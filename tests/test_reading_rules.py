@@ -1,0 +1,285 @@
+"""Each reading rule as a table of (text, expected URNs), in the languages
+people write URNs in, plus properties of pairing over generated text."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from urnscan import scan_bytes, scan_text
+from urnscan.extract.trim import trim
+
+
+def urns(text, **options):
+    return [h.urn for h in scan_text(text, **options)]
+
+
+def rules_of(text, **options):
+    return [(h.urn, h.rules) for h in scan_text(text, **options)]
+
+
+# --- delimiter pairing -------------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    # XML attributes in single quotes (XMPP stanzas)
+    ("<presence><c xmlns='urn:xmpp:caps:1'/></presence>", ["urn:xmpp:caps:1"]),
+    ("<x xmlns='urn:example:form'><field var='urn:example:f:2'/></x>", ["urn:example:form", "urn:example:f:2"]),
+    # Python dict keys and calls
+    ("FEATURES = {'urn:example:feat:0': 'Feature', 'urn:example:feat:1': 'Other'}",
+     ["urn:example:feat:0", "urn:example:feat:1"]),
+    ("stanza.find('{urn:example:ns:1}item')", ["urn:example:ns:1"]),
+    ("register('urn:example:plugin:2', handler)", ["urn:example:plugin:2"]),
+    # JavaScript switch, PHP arrays, Java annotations
+    ("case 'urn:example:grant:refresh':\n  return true;", ["urn:example:grant:refresh"]),
+    ("$map = ['urn:example:attr:mail' => 'mail', 'urn:example:attr:cn' => 'cn'];",
+     ["urn:example:attr:mail", "urn:example:attr:cn"]),
+    ('@XmlSchema(namespace = "urn:example:schema:v2")', ["urn:example:schema:v2"]),
+    # parentheses: the URN ends at the ")" closing the "(" before it
+    ("(urn:example:a)", ["urn:example:a"]),
+    ("(see urn:example:a) then", ["urn:example:a"]),
+    ("(urn:sici:0000-0000(199501)13:1)", ["urn:sici:0000-0000(199501)13:1"]),  # balanced inside: kept
+    ("f(urn:example:a(b)c) + 1", ["urn:example:a(b)c"]),
+    # typographic quotes and backticks (Markdown)
+    ("the name \u2018urn:example:typo:1\u2019 and \u201curn:example:typo:2\u201d", ["urn:example:typo:1",
+                                                                                  "urn:example:typo:2"]),
+    ("Use `urn:example:md:code` in the header.", ["urn:example:md:code"]),
+    # no opener: an apostrophe inside the NSS stays
+    ("see urn:example:o'brien:1 now", ["urn:example:o'brien:1"]),
+    ("the name urn:example:dog's.", ["urn:example:dog's"]),
+])
+def test_pairing(text, expected):
+    assert urns(text) == expected
+
+
+def test_pairing_names_its_rule_and_can_be_turned_off():
+    assert rules_of("<c xmlns='urn:xmpp:caps:1'/>") == [("urn:xmpp:caps:1", ("pair:quote",))]
+    assert rules_of("(urn:example:a)x") == [("urn:example:a", ("pair:paren",))]
+    assert urns("<c xmlns='urn:xmpp:caps:1'/>", pair=False) == ["urn:xmpp:caps:1'/"]
+
+
+# --- code awareness ----------------------------------------------------------
+@pytest.mark.parametrize("text", [
+    # a NID with an empty NSS: never a URN
+    "if s.startswith('urn:uuid:'):",
+    "if (id.startsWith(\"urn:isbn:\")) {",
+    "x = 'urn:uuid:')",
+    "prefix = \"urn:example:\"\n",
+    # a quoted prefix followed by concatenation
+    "id = 'urn:example:item:' + str(n)",
+    "const id = \"urn:example:item-\" + uuid();",
+    "local id = 'urn:example:lua:' .. name",
+    "$id = 'urn:example:php:' . $name;",
+    "$id = \"urn:example:php:\".$name;",
+    "SELECT 'urn:example:sql:' || id FROM t;",
+    "'<urn:uuid:' + uuid() + '>'",
+    "String s = \"urn:example:java:\" + count;",
+    # format and interpolation placeholders
+    "name = 'urn:example:seq:%d' % n",
+    "ns = \"urn:example:hash:%s\" % algo",
+    "printf(\"urn:example:c:%s:%d\\n\", a, b);",
+    "'urn:example:fmt:{}'.format(x)",
+    "f'urn:example:fmt:{name}'",
+    "const u = `urn:example:js:${id}`;",
+    "id = \"urn:example:rb:#{id}\"",
+    "ID=\"urn:example:sh:$VERSION\"",
+    "echo urn:uuid:$(uuidgen)",
+    "echo \"urn:example:sh:${NAME}\"",
+    "namespace=urn:example:ac:@PACKAGE_VERSION@",
+    "WHERE urn LIKE 'urn:example:sql:%'",
+    # regular expressions
+    "re.compile(r'^urn:example:id:(\\d+)$')",
+    "if ($urn =~ /urn:example:id:(\\S+)/i)",
+    "pattern = \"urn:example:.*\"",
+    "m = re.match('(?:urn:example:x:)?(.+)', s)",
+    "re.compile(r'urn:example:(?P<nss>.+)')",
+    "grep -E 'urn:example:[0-9]+'",
+    # templates
+    "urn:example:ns:yang:{module}",
+    "URN:EXAMPLE:<ISAN-NSS>",
+    "urn:example:source:[name]",
+    # elided examples
+    "'urn:example:...:leaf'",
+    "urn:example:params:... and so on",
+])
+def test_code_is_not_a_urn(text):
+    assert urns(text) == []
+
+
+def test_code_awareness_can_be_turned_off():
+    assert urns("name = 'urn:example:seq:%d' % n", code=False) == ["urn:example:seq:%d"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # prose after a quoted URN is not concatenation
+    ('the namespace "urn:example:a:b". The next', ["urn:example:a:b"]),
+    ('as "urn:example:a" + a word', []),  # "+" after a quote reads as code
+    ('names like "urn:example:a"... and more', ["urn:example:a"]),
+    # an end tag after a prefix is markup, not a template
+    ("<prefix>urn:example:p:</prefix>", ["urn:example:p:"]),
+    # percent-encoding is not a placeholder
+    ("urn:example:a%2Fb%3Ad", ["urn:example:a%2Fb%3Ad"]),
+    ("urn:example:a%zz", ["urn:example:a%zz"]),  # broken encoding: reported, judged invalid
+    # a literal "$" or "@" inside a name that is no variable
+    ("urn:example:price:5$ ok", ["urn:example:price:5$"]),
+    ("urn:example:user@example.org", ["urn:example:user@example.org"]),
+])
+def test_code_rules_leave_names_alone(text, expected):
+    assert urns(text) == expected
+
+
+# --- folds -------------------------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("   \"urn:example:params:long-\n   name:part\" [REF]", ["urn:example:params:long-name:part"]),
+    ("   urn:example:yang:module-one:\n      sub:two\n", ["urn:example:yang:module-one:sub:two"]),
+    ("ns=\"urn:example:yang:ipv4-unicas\\\n    t-routing\">", ["urn:example:yang:ipv4-unicast-routing"]),
+    ("   urn:example:sha-256:\n\n   3q2-7wAbc_1\n", ["urn:example:sha-256:3q2-7wAbc_1"]),
+    # never across an empty line into a heading or a sentence
+    ("   urn:example:params:xml:ns:\n\nAbstract\n\n   This document", ["urn:example:params:xml:ns:"]),
+    ("   urn:example:params:xml:ns:\n\n   Introduction\n", ["urn:example:params:xml:ns:"]),
+    ("   urn:example:params:xml:ns:\n\n   The text goes on.\n", ["urn:example:params:xml:ns:"]),
+    # never a code line continuation
+    ("x = \"urn:example:a:b\" + \\\n    suffix", []),
+    ("x = urn:example:a:b+\\\n    suffix", ["urn:example:a:b+"]),
+    ("CFLAGS += -DNS=urn:example:a:b, \\\n    -DOTHER", ["urn:example:a:b"]),
+    # adjacent string literals are one string (C, Python)
+    ("ns = (\"urn:example:params:\"\n      \"yang:foo\")", ["urn:example:params:yang:foo"]),
+    ("char *ns = \"urn:example:c:\" \"part\";", ["urn:example:c:part"]),
+    ("cap = ('urn:example:cap:1.0'\n       '?mode=explicit')", ["urn:example:cap:1.0?mode=explicit"]),
+    ("ns = \"urn:example:a:\" \"b\" + x", []),  # ... then concatenated: a template
+    ('    default: "urn:example:server"\n    """', ["urn:example:server"]),  # a docstring's end
+    ("[\"urn:example:a\", \"urn:example:b\"]", ["urn:example:a", "urn:example:b"]),
+    ("\"urn:example:a\"\n\"urn:example:b\"", ["urn:example:a", "urn:example:b"]),
+    # YAML: a mapping key over a deeper entry loses its ":" and is not folded
+    ("namespaces:\n  urn:example:config:\n    sub:key: value\n", ["urn:example:config"]),
+    ("- urn:example:list:\n    - item\n", ["urn:example:list"]),
+])
+def test_folds(text, expected):
+    assert urns(text) == expected
+
+
+def test_fold_rules_are_named():
+    assert rules_of("   urn:example:sha-256:\n\n   3q2-7wAbc_1\n")[0][1] == ("fold:blank",)
+    assert rules_of("ns=\"urn:example:y:ab\\\n    cd\">")[0][1] == ("fold:rfc8792",)
+    assert rules_of("   \"urn:example:p:long-\n   name\" x")[0][1] == ("fold:rfc",)
+    assert rules_of("x = \"urn:example:p:\" \"q\";")[0][1] == ("fold:literal",)
+
+
+# --- URL context -------------------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("GET /resolve?id=urn:isbn:0451450523&lang=en", ["urn:isbn:0451450523"]),
+    ("https://h.example/q?" + "a=b&" * 200 + "id=urn:isbn:0451450523&lang=en", ["urn:isbn:0451450523"]),
+    ("curl -d 'grant_type=urn:example:grant:x&scope=a' https://h", ["urn:example:grant:x"]),
+    ("https://h.example/q?u=urn:example:a&v=urn:example:b&w=1", ["urn:example:a", "urn:example:b"]),
+    ("urn:example:weather?=op=map&lat=39.56 next", ["urn:example:weather?=op=map&lat=39.56"]),  # no URL
+])
+def test_url_context(text, expected):
+    assert urns(text) == expected
+
+
+def test_url_context_has_no_horizon():
+    for n in (10, 100, 1000):
+        text = "https://h.example/q?" + "p=v&" * n + "id=urn:isbn:0451450523&lang=en"
+        assert rules_of(text) == [("urn:isbn:0451450523", ("embedded:url",))]
+        assert urns(text, embedded=False) == ["urn:isbn:0451450523&lang=en"]
+
+
+# --- languages: whole snippets -------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    # JSON
+    ('{"@context": "urn:example:ctx:1", "id": "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"}',
+     ["urn:example:ctx:1", "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"]),
+    # YAML
+    ("issuer: urn:example:issuer:1\naudience: 'urn:example:aud:2'\nprefix: \"urn:example:p:\"\n",
+     ["urn:example:issuer:1", "urn:example:aud:2", "urn:example:p:"]),  # a prefix keeps its ":"
+    # XML element text and attributes
+    ("<id>urn:isbn:0451450523</id><ref href=\"urn:example:r:1\"/>", ["urn:isbn:0451450523", "urn:example:r:1"]),
+    # SQL
+    ("INSERT INTO ids VALUES ('urn:example:row:1'), ('urn:example:row:2');", ["urn:example:row:1",
+                                                                               "urn:example:row:2"]),
+    # shell
+    ("export NS=urn:example:env:1\nxmllint --ns 'urn:example:env:2' f.xml", ["urn:example:env:1",
+                                                                             "urn:example:env:2"]),
+    # Markdown
+    ("* [`urn:example:md:1`](https://h.example/urn:example:md:1)", ["urn:example:md:1", "urn:example:md:1"]),
+    # LaTeX
+    ("\\url{urn:example:tex:1} and \\texttt{urn:example:tex:2}.", ["urn:example:tex:1", "urn:example:tex:2"]),
+    # Java
+    ('private static final String NS = "urn:example:java:ns";', ["urn:example:java:ns"]),
+])
+def test_languages(text, expected):
+    assert urns(text) == expected
+
+
+# --- properties -----------------------------------------------------------------
+PIECES = ["urn:", "example:", "a", "b-c", ":", "'", "(", ")", '"', " ", "\n", ".", ",", "%s", "$x", "+", "&", "=",
+          "http://h/?q=", "x", "/", "-\n  ", "\\\n  "]
+texts = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+
+
+@given(texts)
+@settings(max_examples=500, deadline=None)
+def test_a_urn_never_runs_through_the_closer_of_its_opener(text):
+    for hit in scan_text(text):
+        before = text[hit.start - 1] if hit.start else ""
+        if hit.form != "bare":
+            continue
+        if before == "'":
+            assert "'" not in hit.urn, (text, hit.urn)
+        elif before == "(":
+            depth = 0
+            for ch in hit.urn:
+                depth += ch == "("
+                depth -= ch == ")"
+                assert depth >= 0, (text, hit.urn)
+
+
+@given(texts, st.lists(st.integers(0, 200), max_size=6))
+@settings(max_examples=300, deadline=None)
+def test_chunk_invariance_on_code_and_urls(text, cuts):
+    data = text.encode()
+    whole = list(scan_bytes([data]))
+    points = sorted({c % (len(data) + 1) for c in cuts})
+    pieces = [data[a:b] for a, b in zip([0] + points, points + [len(data)])]
+    assert list(scan_bytes(pieces)) == whole
+
+
+def _trim_step_by_step(text):
+    """The trimming rule as PRODUCT section 1 states it, one character at a
+    time from the end."""
+    names = {".": "trim:period", ",": "trim:comma", ";": "trim:semicolon", "'": "trim:quote", "!": "trim:mark",
+             "?": "trim:mark", "*": "trim:mark", "&": "trim:ampersand"}
+    rules = []
+    while text:
+        name = names.get(text[-1])
+        if name is None:
+            if text[-1] != ")" or text.count("(") >= text.count(")"):
+                break
+            name = "trim:paren"
+        text = text[:-1]
+        if name not in rules:
+            rules.append(name)
+    return text, rules
+
+
+@given(st.text(alphabet="ab().,;'!?*&)", max_size=16))
+@settings(max_examples=500, deadline=None)
+def test_trim_is_the_step_by_step_rule(tail):
+    text = "urn:a:" + tail
+    got, rules = trim(text.encode())
+    assert (got.decode(), [r.value for r in rules]) == _trim_step_by_step(text)
+
+
+# --- the command line --------------------------------------------------------------
+@pytest.mark.parametrize("option, text, expected", [
+    ("", "x = {'urn:example:a:1': 1, 'urn:example:b:%s' % n, 'u=urn:example:c:2&d=3'}",
+     [("urn:example:a:1", ["pair:quote"]), ("urn:example:c:2", ["embedded:form"])]),
+    ("--no-pair", "<c xmlns='urn:example:a:1'/>", [("urn:example:a:1'/", [])]),
+    ("--no-code", "'urn:example:b:%s' % n", [("urn:example:b:%s", ["pair:quote"])]),
+    ("--no-embedded", "'u=urn:example:c:2&d=3'", [("urn:example:c:2&d=3", ["trim:quote"])]),
+])
+def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "in.txt"
+    path.write_text(text)
+    args = [sys.executable, "-m", "urnscan", "scan", str(path), "--format", "jsonl", "-q"] + option.split()
+    rows = [json.loads(line) for line in subprocess.run(args, capture_output=True, check=True).stdout.splitlines()]
+    assert [(r["urn"], r["rules"]) for r in rows] == expected
