@@ -16,12 +16,16 @@ fast as ripgrep; above: faster):
 * start-up: ``urnscan scan`` of an empty file to Parquet, beside
   ``python -c pass``.
 
-Every time is the best of ``--repeat`` runs.
+Every time is the wall time of the quickest of ``--repeat`` runs; the CPU
+seconds (user + system, the process and its workers) of that run are
+printed beside it, as the machine's load average: on a shared machine the
+wall-time ratios, and ``--jobs 2`` most of all, move with what else runs.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -39,14 +43,20 @@ URNSCAN = [sys.executable, "-m", "urnscan"]
 
 
 def best(repeat, args, env=None):
-    times = []
+    """(wall seconds, CPU seconds of the command and its children) of the
+    quickest of ``repeat`` runs."""
+    runs = []
     for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-        times.append(time.perf_counter() - t0)
+        wall = time.perf_counter() - t0
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if proc.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(map(str, args))} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
-    return min(times)
+        runs.append((wall, cpu))
+    return min(runs)
 
 
 def urnscan_cmd(paths, out, jobs):
@@ -76,13 +86,20 @@ def count_files(paths):
 
 def compare(label, rg, paths, work, repeat, jobs_list=(1, 2)):
     size = size_of(paths)
+    walls, rg_walls = {}, {}
     for jobs in jobs_list:
         out = os.path.join(work, "out.parquet")
-        ours = best(repeat, urnscan_cmd(paths, out, jobs))
-        theirs = best(repeat, rg_cmd(rg, paths, jobs))
+        ours, ours_cpu = best(repeat, urnscan_cmd(paths, out, jobs))
+        theirs, theirs_cpu = best(repeat, rg_cmd(rg, paths, jobs))
+        walls[jobs], rg_walls[jobs] = ours, theirs
         print(f"{label:28} {'-j' + str(jobs):>4} {size / 1e6:8.1f} {ours:9.2f} {theirs:9.2f} "
-              f"{size / ours / 1e6:9.0f} {theirs / ours:7.2f}", flush=True)
+              f"{size / ours / 1e6:9.0f} {theirs / ours:7.2f} {ours_cpu:9.2f} {theirs_cpu:9.2f}", flush=True)
         yield jobs, ours, theirs
+    if len(walls) > 1:
+        first, last = min(walls), max(walls)
+        print(f"{'':28} {'':>4} --jobs {last} is {walls[first] / walls[last]:.2f}x --jobs {first} "
+              f"(rg -j{last} is {rg_walls[first] / rg_walls[last]:.2f}x rg -j{first}: the cores free meanwhile)",
+              flush=True)
 
 
 def make_tiny(directory, n):
@@ -112,7 +129,10 @@ def main():
     cores = len(os.sched_getaffinity(0))
     print(f"urnscan scan DIR -o x.parquet vs {version} -U -c -i (bare+wrapped); {cores} cores; "
           f"best of {args.repeat}; ratio = rg time / urnscan time")
-    print(f"{'input':28} {'jobs':>4} {'MB':>8} {'urnscan s':>9} {'rg s':>9} {'MB/s':>9} {'ratio':>7}")
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
+          "(other work on the machine slows both tools, and --jobs 2 most)")
+    print(f"{'input':28} {'jobs':>4} {'MB':>8} {'urnscan s':>9} {'rg s':>9} {'MB/s':>9} {'ratio':>7} "
+          f"{'cpu ours':>9} {'cpu rg':>9}")
     work = tempfile.mkdtemp(prefix="urnscan-e2e-")
     try:
         if args.real:
@@ -132,11 +152,13 @@ def main():
         empty = os.path.join(work, "empty.txt")
         open(empty, "w").close()
         out = os.path.join(work, "empty.parquet")
-        start = best(max(5, args.repeat), urnscan_cmd([empty], out, 1))
-        python = best(max(5, args.repeat), [sys.executable, "-c", "pass"])
-        rg_start = best(max(5, args.repeat), rg_cmd(rg, [empty], 1))
+        start = best(max(5, args.repeat), urnscan_cmd([empty], out, 1))[0]
+        python = best(max(5, args.repeat), [sys.executable, "-c", "pass"])[0]
+        floor = best(max(5, args.repeat), [sys.executable, "-c", "import pyarrow.parquet"])[0]
+        rg_start = best(max(5, args.repeat), rg_cmd(rg, [empty], 1))[0]
         print(f"start-up: urnscan scan of an empty file to Parquet {start:.3f} s "
-              f"(python -c pass {python:.3f} s, rg {rg_start:.3f} s)")
+              f"(python -c pass {python:.3f} s; python importing pyarrow.parquet {floor:.3f} s; rg {rg_start:.3f} s)")
+        print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -256,3 +256,27 @@ def test_hits_come_back_in_bounded_pieces(tmp_path, codec):
              write_batch=write_batch if codec.arrow else None)
     assert sum(pieces) == 60000 == statuses[0].hits
     assert max(pieces) <= PIECE_ROWS
+
+
+# --- small files read in one call ---------------------------------------------
+
+@pytest.mark.parametrize("name, content", [
+    ("plain.txt", _text(50)),
+    ("empty.txt", b""),
+    ("crlf.txt", _text(20).replace(b"\n", b"\r\n")),
+    ("binary.dat", bytes(range(256)) * 8),
+    ("packed.gz", __import__("gzip").compress(_text(30))),
+    ("nul-once.txt", b"urn:a:b\x00 urn:c:d"),
+])
+def test_small_file_read_whole_matches_the_chunk_reader(tmp_path, name, content):
+    from urnscan.runner import scan_input
+
+    path = tmp_path / name
+    path.write_bytes(content)
+    ref = next(iter_inputs([str(path)]))
+    results = []
+    for chunk_size in (1 << 20, 7):  # whole (when plain), then through the chunk reader
+        hits = []
+        status = scan_input(ref, ScanConfig(chunk_size=chunk_size), hits.extend)
+        results.append((status, hits))
+    assert results[0] == results[1]

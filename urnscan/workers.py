@@ -17,7 +17,6 @@ group): the parent decides, and :meth:`WorkerPool.close` with
 """
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import queue
 import signal
@@ -54,6 +53,8 @@ class Ticket(NamedTuple):
 
 
 def _context():
+    import multiprocessing as mp  # only a run with workers loads it
+
     # fork starts a worker in milliseconds with urnscan already imported
     if sys.platform.startswith("linux"):
         return mp.get_context("fork")
