@@ -377,8 +377,10 @@ def test_progress_never_garbles_hit_lines_on_a_terminal(tmp_path, mode):
     reader = threading.Thread(target=pump)
     reader.start()
     try:
+        # the progress line at every step, however fast the scan runs
+        env = {**os.environ, "URNSCAN_PROGRESS_INTERVAL": "0"}
         proc = subprocess.Popen([*URNSCAN, "scan", str(corpus), "-j", "1", "--color", "never", *mode],
-                                stdout=slave, stderr=slave, stdin=subprocess.DEVNULL)
+                                stdout=slave, stderr=slave, stdin=subprocess.DEVNULL, env=env)
         proc.wait(timeout=300)
     finally:
         os.close(slave)

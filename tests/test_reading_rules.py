@@ -280,6 +280,6 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
 
     path = tmp_path / "in.txt"
     path.write_text(text)
-    args = [sys.executable, "-m", "urnscan", "scan", str(path), "--format", "jsonl", "-q"] + option.split()
+    args = [sys.executable, "-m", "urnscan", "scan", str(path), "--format", "jsonl", "-s"] + option.split()
     rows = [json.loads(line) for line in subprocess.run(args, capture_output=True, check=True).stdout.splitlines()]
     assert [(r["urn"], r["rules"]) for r in rows] == expected

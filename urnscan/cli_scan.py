@@ -578,19 +578,24 @@ def _atomic_line_sink(fmt: str, out: str, files_path: str, **style):
 
 
 class _Progress:
-    """Bytes, files and hits on one stderr line, at most ten times a second.
+    """Bytes, files and hits on one stderr line, at most ten times a second
+    (every ``URNSCAN_PROGRESS_INTERVAL`` seconds when that is set).
 
     Whoever writes to the terminal calls :meth:`clear` first, so the line
     never shares a line with a hit or a note."""
 
     def __init__(self, stream: TextIO):
         self.stream = stream
-        self.last = 0.0
+        self.last = float("-inf")
         self.shown = False
+        try:
+            self.interval = float(os.environ.get("URNSCAN_PROGRESS_INTERVAL", "0.1"))
+        except ValueError:
+            self.interval = 0.1
 
     def __call__(self, files: int, nbytes: int, hits: int) -> None:
         now = time.monotonic()
-        if now - self.last < 0.1:
+        if now - self.last < self.interval:
             return
         self.last = now
         self.stream.write(f"\rurnscan: {cli.plural(files, 'file')}, {nbytes / 1e6:,.1f} MB, {cli.plural(hits, 'hit')} ")
