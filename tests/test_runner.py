@@ -280,3 +280,60 @@ def test_small_file_read_whole_matches_the_chunk_reader(tmp_path, name, content)
         status = scan_input(ref, ScanConfig(chunk_size=chunk_size), hits.extend)
         results.append((status, hits))
     assert results[0] == results[1]
+
+
+# --- a worker that dies -------------------------------------------------------
+
+def _echo(send, value):
+    send(value)
+
+
+def _die(send, value):
+    send(value)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _raise(send):
+    raise ValueError("broken task")
+
+
+def test_worker_pool_reports_a_dead_worker_and_goes_on():
+    from urnscan.workers import WorkerDied, WorkerPool
+
+    pool = WorkerPool(1)
+    try:
+        assert list(pool.messages(pool.submit(_echo, 1))) == [1]
+        dying, queued = pool.submit(_die, 2), pool.submit(_echo, 3)
+        with pytest.raises(WorkerDied, match="SIGKILL"):
+            list(pool.messages(dying))  # (what it sent before dying may be lost with it)
+        with pytest.raises(WorkerDied, match="died"):  # queued to the worker that died
+            list(pool.messages(queued))
+        with pytest.raises(WorkerDied, match="broken task"):
+            list(pool.messages(pool.submit(_raise)))
+        assert list(pool.messages(pool.submit(_echo, 4))) == [4]  # a fresh worker took over
+    finally:
+        pool.close()
+
+
+def _die_on_b(send, refs, config, arrow):
+    from urnscan import runner
+
+    if any(r.path.endswith("b.txt") for r in refs):
+        os.kill(os.getpid(), signal.SIGKILL)
+    runner._task_files.__wrapped__(send, refs, config, arrow)
+
+
+def test_files_of_a_dead_worker_are_reported_as_errors(tmp_path, monkeypatch):
+    from urnscan import runner
+
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (tmp_path / name).write_bytes(_text(3))
+    monkeypatch.setattr(runner, "BATCH_FILES", 1)
+    _die_on_b.__wrapped__ = runner._task_files
+    monkeypatch.setattr(runner, "_task_files", _die_on_b)
+    statuses, hits = [], []
+    summary = run_scan(iter_inputs([str(tmp_path)]), ScanConfig(jobs=2), hits.extend, statuses.append)
+    assert [(os.path.basename(s.source), s.status) for s in statuses] == [
+        ("a.txt", "scanned"), ("b.txt", "error"), ("c.txt", "scanned")]
+    assert "worker process killed" in statuses[1].reason
+    assert summary.errors == 1 and len(hits) == 18

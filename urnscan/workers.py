@@ -14,6 +14,11 @@ kills it when its parent dies (``prctl(PR_SET_PDEATHSIG)``, so even after
 gone.  Workers ignore ``SIGINT`` (the terminal sends it to the whole process
 group): the parent decides, and :meth:`WorkerPool.close` with
 ``terminate=True`` ends them.
+
+A worker that dies (killed, out of memory) fails the task it was running
+and the tasks queued to it (:class:`WorkerDied`; messages it had sent but
+not yet flushed to the pipe are lost with it); a fresh worker takes its
+place for the tasks submitted after.
 """
 from __future__ import annotations
 
@@ -163,7 +168,7 @@ class WorkerPool:
         if ticket.number in self._lost:
             self._lost.discard(ticket.number)
             worker.outstanding.popleft()
-            raise WorkerDied("worker process died before the task started")
+            raise WorkerDied("worker process died with the task queued to it")
         try:
             while True:
                 try:
