@@ -208,7 +208,12 @@ def test_links_are_not_followed_without_L(linked):
     res = run("scan", "t/b", "-o", "x.parquet")
     assert res.returncode == 0, res.stderr
     files = pq.read_table("x.files.parquet").to_pylist()
-    assert [(f["source"], f["status"]) for f in files] == [("t/b/one.txt", "scanned")]
+    assert [(f["source"], f["status"], f["reason"]) for f in files] == [
+        ("t/b/alias.txt", "skipped", "symbolic link (not followed)"),
+        ("t/b/dangling", "skipped", "symbolic link (not followed)"),
+        ("t/b/loop", "skipped", "symbolic link (not followed)"),
+        ("t/b/one.txt", "scanned", None)]
+    assert "skipped (" not in res.stderr.decode()   # the walking rules: in the files table, no notes
 
 
 def test_follow_lists_loops_and_dangling_links_as_skipped_and_never_leaves_the_tree(linked):

@@ -12,7 +12,8 @@ def listed(*args, **kw):
 
 
 def paths(*args, **kw):
-    return [r.path for r in expand_inputs(list(args), **kw)]
+    """The inputs to be read (not those passed over)."""
+    return [r.path for r in expand_inputs(list(args), **kw) if r.ok]
 
 
 @pytest.fixture()
@@ -54,6 +55,20 @@ def test_hidden_and_ignore_rules(repo, options, expected):
     assert paths("repo", **options) == expected
 
 
+def test_what_the_walk_passes_over_is_listed_not_dropped(repo):
+    passed_over = [(p, why) for p, why, skipped in listed("repo", hidden=False, ignore_files=True) if skipped]
+    assert passed_over == [
+        ("repo/.git", "hidden"), ("repo/.gitignore", "hidden"), ("repo/.hidden", "hidden"),
+        ("repo/.ignore", "hidden"), ("repo/build", "ignored (.gitignore)"),
+        ("repo/debug.log", "ignored (.gitignore)"), ("repo/src/.gitignore", "hidden"),
+        ("repo/src/.hidden.txt", "hidden"), ("repo/src/.ignore", "hidden"),
+        ("repo/top-only.txt", "ignored (.gitignore)"),
+    ]
+    assert ("repo/src/secret.txt", None, False) in listed("repo", hidden=False, ignore_files=True)
+    (repo / "secret.txt").write_text("x")
+    assert ("repo/secret.txt", "ignored (.ignore)", True) in listed("repo", hidden=False, ignore_files=True)
+
+
 def test_gitignore_counts_only_in_a_git_work_tree(repo):
     os.rename(repo / ".git", repo / "not-git")
     (repo / "secret.txt").write_text("x")
@@ -90,7 +105,13 @@ def links(tmp_path, monkeypatch):
 
 
 def test_links_are_not_followed_by_default_the_ripgrep_way(links):
-    assert listed("top/b", follow_symlinks=False) == [("top/b/one.txt", None, False)]
+    assert listed("top/b", follow_symlinks=False) == [
+        ("top/b/alias.txt", "symbolic link (not followed)", True),
+        ("top/b/dangling", "symbolic link (not followed)", True),
+        ("top/b/loop", "symbolic link (not followed)", True),
+        ("top/b/one.txt", None, False),
+        ("top/b/out.txt", "symbolic link (not followed)", True),
+    ]
 
 
 def test_followed_links_never_leave_the_tree_and_each_file_is_listed_once(links):
