@@ -15,7 +15,8 @@ from .model import PROFILES
 from .runner import ScanConfig, default_jobs, run_scan
 from .scanner import DEFAULT_MAX_URN_LENGTH, _options
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
-from .sources import DANGLING_SYMLINK, STDIN, SYMLINK_LOOP, expand_inputs
+from .sources import STDIN, expand_inputs
+from .sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
