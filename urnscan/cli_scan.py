@@ -12,11 +12,11 @@ from typing import Callable, List, Optional, TextIO
 from . import cli
 from .errors import SinkError
 from .model import PROFILES
+from .sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 from .runner import ScanConfig, default_jobs, run_scan
 from .scanner import DEFAULT_MAX_URN_LENGTH, _options
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, expand_inputs
-from .sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
