@@ -54,7 +54,7 @@ def test_scan_to_parquet(corpus, tmp_path):
     assert st["image.png"][0] == "skipped-binary"
     assert st["latin1.txt"] == ("scanned", 1)
     assert st["broken.gz"][0] == "error" and st["broken.gz"][1] >= 1  # hits before the damage are kept
-    assert "dangling" not in st  # links met while walking are not followed (-L follows them)
+    assert st["dangling"] == ("skipped", 0)  # links met while walking are not followed (-L follows them)
     urns = hits.column("urn").to_pylist()
     assert "urn:ietf:params:xml:ns:yang:ietf-interfaces" in urns
     assert "URN:ISBN:0-395-36341-1" in urns and "urn:example:after-bad-bytes" in urns

@@ -69,3 +69,31 @@ def test_context_of_byte_ranges_equals_one_scan(tmp_path, seed):
         results = [scan_range(Range(str(path), 0, cut), options),
                    scan_range(Range(str(path), cut, len(data)), options)]
         assert list(stitch(results, options)) == whole
+
+
+def _best_time(data: bytes, size: int, repeat: int) -> float:
+    import time
+
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for _hit in scan_bytes([data[i:i + 65536] for i in range(0, len(data), 65536)], context=size):
+            pass
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+@pytest.mark.parametrize("unit", [
+    b"urn:isbn:0451450523 ",                      # a hit every 20 bytes
+    b"urn:a:" + b"\xe2\x82\xac" * 40 + b"  \n\t ",  # multi-byte text and white space runs to collapse
+])
+def test_context_stays_linear(unit):
+    small = unit * (96 * 1024 // len(unit))
+    large = small * 8
+    _best_time(small, MAX_CONTEXT, 1)
+    ratio = float("inf")
+    for _ in range(3):  # load on the machine only inflates a ratio: keep the least
+        ratio = min(ratio, _best_time(large, MAX_CONTEXT, 2) / _best_time(small, MAX_CONTEXT, 5))
+        if ratio <= 10:
+            break
+    assert ratio <= 10, f"8x the input took {ratio:.1f}x the time"

@@ -1,5 +1,6 @@
 """Walking the ripgrep way: hidden files, .ignore / .gitignore, symbolic links."""
 import os
+import subprocess
 
 import pytest
 
@@ -11,7 +12,8 @@ def listed(*args, **kw):
 
 
 def paths(*args, **kw):
-    return [r.path for r in expand_inputs(list(args), **kw)]
+    """The inputs to be read (not those passed over)."""
+    return [r.path for r in expand_inputs(list(args), **kw) if r.ok]
 
 
 @pytest.fixture()
@@ -53,6 +55,20 @@ def test_hidden_and_ignore_rules(repo, options, expected):
     assert paths("repo", **options) == expected
 
 
+def test_what_the_walk_passes_over_is_listed_not_dropped(repo):
+    passed_over = [(p, why) for p, why, skipped in listed("repo", hidden=False, ignore_files=True) if skipped]
+    assert passed_over == [
+        ("repo/.git", "hidden"), ("repo/.gitignore", "hidden"), ("repo/.hidden", "hidden"),
+        ("repo/.ignore", "hidden"), ("repo/build", "ignored (.gitignore)"),
+        ("repo/debug.log", "ignored (.gitignore)"), ("repo/src/.gitignore", "hidden"),
+        ("repo/src/.hidden.txt", "hidden"), ("repo/src/.ignore", "hidden"),
+        ("repo/top-only.txt", "ignored (.gitignore)"),
+    ]
+    assert ("repo/src/secret.txt", None, False) in listed("repo", hidden=False, ignore_files=True)
+    (repo / "secret.txt").write_text("x")
+    assert ("repo/secret.txt", "ignored (.ignore)", True) in listed("repo", hidden=False, ignore_files=True)
+
+
 def test_gitignore_counts_only_in_a_git_work_tree(repo):
     os.rename(repo / ".git", repo / "not-git")
     (repo / "secret.txt").write_text("x")
@@ -89,7 +105,13 @@ def links(tmp_path, monkeypatch):
 
 
 def test_links_are_not_followed_by_default_the_ripgrep_way(links):
-    assert listed("top/b", follow_symlinks=False) == [("top/b/one.txt", None, False)]
+    assert listed("top/b", follow_symlinks=False) == [
+        ("top/b/alias.txt", "symbolic link (not followed)", True),
+        ("top/b/dangling", "symbolic link (not followed)", True),
+        ("top/b/loop", "symbolic link (not followed)", True),
+        ("top/b/one.txt", None, False),
+        ("top/b/out.txt", "symbolic link (not followed)", True),
+    ]
 
 
 def test_followed_links_never_leave_the_tree_and_each_file_is_listed_once(links):
@@ -108,3 +130,41 @@ def test_followed_links_never_leave_the_tree_and_each_file_is_listed_once(links)
 def test_skip_refuses_files(links):
     refused = paths("top/a", follow_symlinks=False, skip=lambda p: p.endswith("one.txt"))
     assert refused == []
+
+
+# ---------------------------------------------------------------------------
+# .gitignore rules against git itself
+# ---------------------------------------------------------------------------
+
+GITIGNORES = {
+    ".gitignore": "*.log\n!important.log\n/root-only.txt\nbuild/\ndocs/**/draft-*\n\\#hash.txt\n"
+                  "*.tmp\n!keep/*.tmp\nspace\\ name.txt\n[ab]?.dat\n",
+    "src/.gitignore": "!debug.log\ngenerated/\n*.bak\n/local.txt\n",
+    "src/deep/.gitignore": "!*.bak\nroot-only.txt\n",
+}
+PATHS = [
+    "a.log", "important.log", "root-only.txt", "src/root-only.txt", "src/deep/root-only.txt",
+    "build/x.txt", "src/build/y.txt", "docs/a/b/draft-1.md", "docs/final.md", "#hash.txt",
+    "x.tmp", "keep/y.tmp", "keep/sub/z.tmp", "space name.txt", "a1.dat", "c1.dat", "ab1.dat",
+    "src/debug.log", "src/other.log", "src/generated/g.txt", "src/f.bak", "src/deep/f.bak",
+    "src/local.txt", "src/deep/local.txt", "plain.txt", "src/deep/plain.txt",
+]
+
+
+def test_gitignore_rules_list_what_git_lists(tmp_path):
+    import shutil
+
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "r"
+    for rel, text in {**GITIGNORES, **{p: "x" for p in PATHS}}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    subprocess.run([git, "init", "-q", str(root)], check=True)
+    listed = subprocess.run([git, "-C", str(root), "ls-files", "--others", "--exclude-standard", "-z"],
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    expected = sorted(p for p in listed if p)
+    ours = sorted(os.path.relpath(p, root) for p in paths(str(root), hidden=True, ignore_files=True)
+                  if "/.git/" not in p)
+    assert ours == expected

@@ -11,6 +11,7 @@ from typing import Callable, List, Optional, TextIO
 from . import cli
 from .errors import SinkError
 from .model import PROFILES
+from .sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 from .runner import ScanConfig, default_jobs, run_scan
 from .scanner import DEFAULT_MAX_URN_LENGTH, _options
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
@@ -22,6 +23,8 @@ FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
 COLOR_CHOICES = ("auto", "never", "always")
 UNIQUE_CHOICES = ("urn", "key", "ns")
+#: skipped inputs worth a note on stderr (the others follow the walking rules the user chose)
+_NOTED_SKIPS = (SYMLINK_LOOP, DANGLING_SYMLINK)
 #: the Hit attribute each --unique level counts
 _UNIQUE_FIELD = {"urn": "urn", "key": "key", "ns": "ns_key"}
 
@@ -337,6 +340,8 @@ class _Report:
                 what = "skipped (binary)"
             else:
                 self.skipped += 1
+                if status.reason not in _NOTED_SKIPS:
+                    return  # hidden, ignored, a link not followed: in the files table, not on stderr
                 what = f"skipped ({status.reason})"
             if self.args.quiet or self.args.no_messages:
                 return
@@ -358,7 +363,7 @@ class _Report:
 
     def _stats(self, output: Optional[str], elapsed: float) -> None:
         rows = [("inputs", self.files), ("scanned", self.scanned), ("skipped (binary)", self.binary),
-                ("skipped (links)", self.skipped), ("errors", self.errors), ("bytes scanned", self.bytes),
+                ("skipped (walk)", self.skipped), ("errors", self.errors), ("bytes scanned", self.bytes),
                 ("hits", self.hits), ("valid hits", self.valid), ("invalid hits", self.hits - self.valid)]
         lines = [f"{name:<17} {value}" for name, value in rows]
         lines.append(f"{'seconds':<17} {elapsed:.3f}")

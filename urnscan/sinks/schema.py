@@ -153,8 +153,9 @@ FILES_SCHEMA = pa.schema(
                "The input path as listed (`-` for standard input); joins "
                "`hits.source`."),
         _field("status", _DICT,
-               "`scanned`, `skipped-binary` (not text, not scanned), `skipped` (a "
-               "symbolic-link loop or a dangling link met while walking, see `reason`) "
+               "`scanned`, `skipped-binary` (not text, not scanned), `skipped` (passed "
+               "over while walking: hidden, ignored, a symbolic link not followed, a "
+               "link loop or a dangling link, see `reason`; a directory is one row) "
                "or `error` (see `reason`; a file that failed part-way keeps the hits "
                "found before the failure)."),
         _field("reason", pa.string(),

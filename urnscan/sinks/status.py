@@ -13,8 +13,9 @@ __all__ = ["SCANNED", "SKIPPED_BINARY", "SKIPPED", "ERROR", "FILE_STATUSES", "Fi
 SCANNED = "scanned"
 #: The input is binary (see :func:`urnscan.sources.looks_binary`): not scanned.
 SKIPPED_BINARY = "skipped-binary"
-#: Met while walking and passed over, not an error: a symbolic-link loop or
-#: a dangling link (``reason`` says which).
+#: Met while walking and passed over, not an error: hidden, ignored by an
+#: ignore file, a symbolic link not followed, a link loop or a dangling link
+#: (``reason`` says which).
 SKIPPED = "skipped"
 #: The input could not be read, or not to the end (``reason`` says why).
 ERROR = "error"

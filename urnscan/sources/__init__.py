@@ -29,7 +29,7 @@ from __future__ import annotations
 # walker class.
 from .codecs import zstd_available
 from .inputs import (
-    DANGLING_SYMLINK, GLOB_MATCHED_NOTHING, IS_A_DIRECTORY, NO_SUCH_FILE, PERMISSION_DENIED,
+    DANGLING_SYMLINK, GLOB_MATCHED_NOTHING, HIDDEN, IS_A_DIRECTORY, NO_SUCH_FILE, PERMISSION_DENIED,
     STDIN, SYMLINK_LOOP, SYMLINK_NOT_FOLLOWED, InputRef, _Expander, display_name,
     expand_inputs,
 )

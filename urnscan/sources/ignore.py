@@ -14,7 +14,7 @@ character classes and escapes are easy to get subtly wrong).
 from __future__ import annotations
 
 import os
-from typing import Tuple
+from typing import Optional, Tuple
 
 __all__ = ["IgnoreRules", "GITIGNORE", "IGNORE"]
 
@@ -41,8 +41,9 @@ def _spec(path: str):
 class IgnoreRules:
     """The ignore files of a directory and its parents (see module docs).
 
-    A layer is ``(prefix, strip, spec)``: a walk path ``rel`` is
-    ``prefix + rel[strip:]`` relative to the directory of that file.
+    A layer is ``(prefix, strip, spec, name)``: a walk path ``rel`` is
+    ``prefix + rel[strip:]`` relative to the directory of the ignore file
+    ``name``.
     """
 
     __slots__ = ("layers", "in_git")
@@ -70,7 +71,7 @@ class IgnoreRules:
             for name in ((GITIGNORE, IGNORE) if in_git else (IGNORE,)):
                 spec = _spec(os.path.join(directory, name))
                 if spec is not None:
-                    layers.append((rel + "/", 0, spec))
+                    layers.append((rel + "/", 0, spec, name))
         return cls(tuple(layers), in_git)
 
     def entering(self, path: str, rel: str) -> "IgnoreRules":
@@ -81,17 +82,18 @@ class IgnoreRules:
         for name in ((GITIGNORE, IGNORE) if in_git else (IGNORE,)):
             spec = _spec(os.path.join(path, name))
             if spec is not None:
-                added.append(("", strip, spec))
+                added.append(("", strip, spec, name))
         if not added and in_git == self.in_git:
             return self
         return IgnoreRules(self.layers + tuple(added), in_git)
 
-    def ignored(self, rel: str, is_dir: bool) -> bool:
-        """Whether the walk path ``rel`` is ignored."""
-        for prefix, strip, spec in reversed(self.layers):
+    def ignored_by(self, rel: str, is_dir: bool) -> Optional[str]:
+        """The name of the ignore file that ignores the walk path ``rel``
+        (``.gitignore`` or ``.ignore``), or None when it is not ignored."""
+        for prefix, strip, spec, name in reversed(self.layers):
             path = prefix + rel[strip:] + ("/" if is_dir else "")
             include = spec.check_file(path).include
             if include is not None:
-                return include
-        return False
+                return name if include else None
+        return None
 

@@ -17,6 +17,12 @@ Walking rules (:func:`expand_inputs`)
 * Hidden files and directories (a name starting with ``.``) met while
   walking are skipped unless ``hidden=True``; named explicitly they are
   always scanned.
+* Nothing is dropped silently: an entry the walk passes over by these
+  rules (hidden, ignored, a link not followed) is listed as skipped
+  (``skipped=True``) with the reason (``"hidden"``, ``"ignored
+  (.gitignore)"``, ``"symbolic link (not followed)"``), a directory as one
+  entry (it is not entered).  Only ``include`` / ``exclude`` patterns,
+  which the caller chose, drop entries unlisted.
 * With ``ignore_files=True``, the rules of ``.ignore`` files, and of
   ``.gitignore`` files inside a git work tree (a directory with ``.git``, or
   below one), apply while walking, as in ripgrep and git: the file in a
@@ -25,7 +31,7 @@ Walking rules (:func:`expand_inputs`)
   file's rule wins over a shallower one's, ``.ignore`` wins over
   ``.gitignore`` in the same directory, and within a file the last matching
   pattern wins (``!pattern`` re-includes).  The patterns are gitignore's
-  (matched by the ``pathspec`` library).  Ignored files are not listed.
+  (matched by the ``pathspec`` library).
 * A PATH that does not exist but contains glob characters (``*``, ``?``,
   ``[``) is a glob pattern; a ``**`` segment matches any number of
   directories.  Matches are visited in sorted order; a matched directory is
@@ -35,7 +41,8 @@ Walking rules (:func:`expand_inputs`)
 * PATH arguments are always followed when they are symbolic links.  Links
   met while walking are followed only with ``follow_symlinks=True`` (the
   default of this function; ``urnscan scan`` follows them with ``-L``);
-  otherwise they are not listed at all, as in ripgrep.  Followed, every
+  otherwise they are listed as skipped and not read, as ripgrep passes
+  them over.  Followed, every
   directory is entered at most once, by its identity ``(st_dev,
   st_ino)``, and every regular file is listed once: a link to a file
   inside the directory walked is not listed (the walk lists the file under
@@ -83,6 +90,7 @@ GLOB_MATCHED_NOTHING = "glob matched nothing"
 DANGLING_SYMLINK = "dangling symbolic link"
 SYMLINK_LOOP = "symbolic link loop"
 SYMLINK_NOT_FOLLOWED = "symbolic link (not followed)"
+HIDDEN = "hidden"
 PERMISSION_DENIED = "permission denied"
 IS_A_DIRECTORY = "is a directory"
 #: met while walking, these are skipped (listed), not errors
@@ -494,9 +502,11 @@ class _Expander:
         of the directory the entry is in.
         """
         if stack is not None and not self.hidden and relpath.rsplit("/", 1)[-1].startswith("."):
+            yield from self._passed_over(path, relpath, HIDDEN)
             return
         if is_symlink and not self.follow:
-            return  # as ripgrep: links met while walking are not followed, nor listed
+            yield from self._passed_over(path, relpath, SYMLINK_NOT_FOLLOWED)
+            return
         try:
             st = os.stat(path)
         except OSError as exc:
@@ -505,7 +515,9 @@ class _Expander:
                 yield from self._emit(InputRef(path, reason, None, reason in _SKIPPED_REASONS))
             return
         is_dir = stat.S_ISDIR(st.st_mode)
-        if rules is not None and rules.ignored(relpath, is_dir):
+        ignored_by = rules.ignored_by(relpath, is_dir) if rules is not None else None
+        if ignored_by is not None:
+            yield from self._passed_over(path, relpath, f"ignored ({ignored_by})")
             return
         if is_dir:
             if self.exclude and self.exclude.matches(relpath):
@@ -544,6 +556,13 @@ class _Expander:
         else:
             kind = _special_kind(st.st_mode) or "unknown file type"
             yield from self._emit(InputRef(path, f"special file ({kind})", None))
+
+    def _passed_over(self, path: str, relpath: str, reason: str) -> Iterator[InputRef]:
+        """An entry the walk does not enter nor read (hidden, ignored, a link
+        not followed): listed as skipped, one row for a whole directory,
+        when the include / exclude patterns keep its path."""
+        if self._keep(relpath):
+            yield from self._emit(InputRef(path, reason, None, True))
 
     def _inside_walk(self, path: str) -> bool:
         top = self.walk_top
