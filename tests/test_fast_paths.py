@@ -178,3 +178,34 @@ def test_judgement_cache_keeps_urns_that_come_back(monkeypatch):
     assert len(calls) == 1001
     total = sum(map(len, (*judge_module._SHARED_TAILS.values(), *judge_module._OLD_TAILS.values())))
     assert total <= 2 * 64
+
+
+def _real_texts():
+    """Real text: the samples shipped in data/samples and, when the shared
+    folder is beside the checkout, the gold set's snippets."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for path in sorted((root / "data" / "samples").iterdir()):
+        data = path.read_bytes()
+        yield path.name, gzip.decompress(data) if path.suffix == ".gz" else data
+    gold = root.parent / "shared" / "eval" / "gold-public.jsonl"
+    if gold.exists():
+        for line in gold.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            yield record["id"], record["text"].encode("utf-8")
+
+
+@pytest.mark.parametrize("reading", [Reading(), Reading(pair=False), Reading(code=False), Reading(fold=False),
+                                     Reading(False, False, False, False, False)])
+def test_fast_path_equals_the_rules_on_real_text(reading):
+    checked = 0
+    for name, data in _real_texts():
+        positions = urn_positions(data, 0, len(data))
+        for profile in PROFILES:
+            args = (data, positions, profile, reading, 4096, True, 10_000)
+            assert _outcome(_fast, *args) == _outcome(_rules, *args), name
+        checked += len(positions)
+    assert checked > 100

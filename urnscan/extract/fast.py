@@ -85,6 +85,7 @@ def _make_batch(profile: str, reading: Reading, cap: int):
     folds = reading.fold
     run = RUNS[profile]
     adjacent = adjacent_literal
+    may_adjoin = frozenset(b" \t\r\n\"'")  # what may follow a literal's closer before the next literal
     plain_before = _PLAIN_BEFORE
     pairs = reading.pair
     quote_rules = [Rule.PAIR_QUOTE]
@@ -137,17 +138,19 @@ def _make_batch(profile: str, reading: Reading, cap: int):
                                          wrap_rules))
                         pos = e
                         continue
-                if m is not None and m.end() - p <= cap and buf[m.end() - 1] != 0x3A:
+                if m is not None:
                     e = m.end()
-                    closer_at = e if e < hi and buf[e] == closers.get(before) else -1
-                    if closer_at >= 0 and folds and opener is not Opener.PAREN and adjacent(buf, e, hi, run, opener):
-                        m = None  # adjacent string literals: the fold rule reads them
-                if m is not None and m.end() - p <= cap and buf[m.end() - 1] != 0x3A:
-                    cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
-                                  buf[p:m.end(2)].decode("ascii"), rules, None, False, reading)
-                    if cand is None:
-                        pos = p + 1
-                        continue
+                    if e - p <= cap and buf[e - 1] != 0x3A:
+                        closer_at = e if e < hi and buf[e] == closers.get(before) else -1
+                        if (closer_at >= 0 and folds and opener is not Opener.PAREN and e + 1 < hi
+                                and buf[e + 1] in may_adjoin and adjacent(buf, e, hi, run, opener)):
+                            pass  # adjacent string literals: the fold rule reads them
+                        else:
+                            cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
+                                          buf[p:m.end(2)].decode("ascii"), rules, None, False, reading)
+                            if cand is None:
+                                pos = p + 1
+                                continue
             if cand is None:
                 cand = read_at(buf, p, hi, profile=profile, reading=reading, cap=cap, context=url)
             if cand is None:

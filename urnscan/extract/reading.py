@@ -149,7 +149,7 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     urn = text.decode("ascii")
     return _new(Candidate, (p, end, "bare", folded, context is not None, urn, literal,
                             buf[p:end].decode("ascii") if folded else urn,
-                            tuple([r.value for r in rules]) if rules else ()))
+                            tuple([r._value_ for r in rules]) if rules else ()))
 
 
 _TEMPLATE_START = frozenset(b"{[<")

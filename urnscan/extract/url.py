@@ -43,9 +43,10 @@ class TokenContext:
     def reset(self) -> None:
         self.head = b""
         self.dslash = self.query = self.slash = False
-        self.last = -1
+        self.last = -1  # nothing read yet
         self.form = True  # the token so far fits (name=value&)* name[=value]
-        self._segment()
+        self.name_len = self.value_len = 0
+        self.name_alpha = self.in_value = False
 
     def _segment(self) -> None:
         self.name_len = 0
@@ -145,7 +146,8 @@ class StreamContext:
     def restart(self, pos: int) -> None:
         """A token starts at absolute offset ``pos`` (after a token stop)."""
         if pos > self.pos:
-            self.token.reset()
+            if self.token.last >= 0:  # (a token with nothing read is already fresh)
+                self.token.reset()
             self.pos = pos
 
     def at(self, buf: bytes, base: int, p: int) -> Optional[Rule]:
