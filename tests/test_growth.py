@@ -45,9 +45,9 @@ def test_eight_times_the_input_takes_at_most_ten_times_as_long(name):
     small, large = build(SMALL), build(8 * SMALL)
     _best(small, 1)  # warm the caches
     # other work on the machine only ever inflates a ratio: the least of
-    # three measurements is the one to trust
+    # five measurements is the one to trust (a superlinear rule gives ~64x)
     ratio = float("inf")
-    for _ in range(3):
+    for _ in range(5):
         ratio = min(ratio, _best(large, 3) / _best(small, 9))
         if ratio <= 10:
             break
