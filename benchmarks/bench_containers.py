@@ -111,7 +111,7 @@ def main() -> int:
         "EPUB / zip": ("book.epub", epub(text)),
         "WARC (gzip records)": ("crawl.warc.gz", warc(text)),
         "plain text, PDF size": ("small.txt", small),
-        "PDF (pypdf)": ("paper.pdf", pdf(small)),
+        "PDF (PDFium)": ("paper.pdf", pdf(small)),
     }
     rows = []
     Path(os.path.join(work, "warm-up.txt")).write_bytes(small)

@@ -221,10 +221,10 @@ def test_zip_and_pdf_from_a_stream_are_spooled():
         assert len(found) == expected
 
 
-def test_pdf_without_pypdf_is_skipped_with_the_reason(tmp_path, monkeypatch):
+def test_pdf_without_pdfium_is_skipped_with_the_reason(tmp_path, monkeypatch):
     import urnscan.sources.pdf as pdf_module
 
-    monkeypatch.setattr(pdf_module, "pypdf_available", lambda: False)
+    monkeypatch.setattr(pdf_module, "pdf_available", lambda: False)
     path = tmp_path / "p.pdf"
     path.write_bytes(pdf([ISBN]))
     status, hits = _scan(path)

@@ -67,8 +67,8 @@ __all__ = ["ContainerKind", "Document", "DocumentReader", "container_kind", "ope
 
 #: A mail message larger than this is skipped (it is parsed whole).
 MAX_MESSAGE_BYTES = 64 << 20
-#: Why a PDF is skipped when pypdf is not installed.
-PDF_MISSING = "PDF text needs the pypdf package: pip install 'urnscan[pdf]'"
+#: Why a PDF is skipped when PDFium (pypdfium2) is not installed.
+PDF_MISSING = "PDF text needs the pypdfium2 package: pip install 'urnscan[pdf]'"
 #: Why a plain input is skipped.
 BINARY_CONTENT = "binary content"
 
@@ -136,7 +136,7 @@ class DocumentReader:
 
     ``kind`` is the :class:`ContainerKind` (None for a plain input);
     ``skip_reason`` is set when the input as a whole is not scanned (a
-    binary plain input, a PDF without pypdf); iteration yields the
+    binary plain input, a PDF without pypdfium2); iteration yields the
     documents to scan (skipped ones are counted in :attr:`skipped`, a
     :class:`collections.Counter` of reasons) and raises
     :class:`SourceError` when the input fails part-way, after every
@@ -163,9 +163,9 @@ class DocumentReader:
                 if bom_encoding(head) is None and looks_binary(head):
                     self.skip_reason = BINARY_CONTENT
             elif self.kind is ContainerKind.PDF:
-                from .pdf import pypdf_available
+                from .pdf import pdf_available
 
-                if not pypdf_available():
+                if not pdf_available():
                     self.skip_reason = PDF_MISSING
         except BaseException:
             self.close()
