@@ -14,7 +14,7 @@ from typing import Iterable, List, Optional, Tuple
 
 from . import _abnf
 from .equivalence import upper_percent
-from .model import DEFAULT_PROFILE
+from .model import DEFAULT_PROFILE, Profile
 from .syntax import check_profile, validate
 
 _RFC8141 = re.compile(_abnf.RFC8141_NAMESTRING)
@@ -53,16 +53,16 @@ def validate_keys(strings: Iterable[str], profile: str = DEFAULT_PROFILE, *,
     engine over the whole batch; rfc8141 only), or ``"auto"``: Arrow for
     rfc8141 batches of at least ``ARROW_MIN_BATCH`` strings when pyarrow is
     installed.  Measured in ``benchmarks/bench_core.py``."""
-    check_profile(profile)
+    profile = check_profile(profile)
     if engine not in ("auto", "python", "arrow"):
         raise ValueError("engine must be 'auto', 'python' or 'arrow'")
-    if profile == "rfc8141" and engine != "python":
+    if profile == Profile.RFC8141 and engine != "python":
         strings = strings if isinstance(strings, list) else list(strings)
         if engine == "arrow" or len(strings) >= ARROW_MIN_BATCH:
             arrow = _arrow_engine() if engine == "auto" else _arrow_engine(required=True)
             if arrow is not None:
                 return arrow(strings)
-    judge = _judge_rfc8141 if profile == "rfc8141" else _judge_any(profile)
+    judge = _judge_rfc8141 if profile == Profile.RFC8141 else _judge_any(profile)
     seen = {}
     valid: List[bool] = []
     keys: List[Optional[str]] = []

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
-from .model import DEFAULT_PROFILE, Urn
+from .model import DEFAULT_PROFILE, Profile, Urn
 
 _PCT = re.compile(r"%[0-9A-Fa-f]{2}")
 
@@ -31,7 +31,7 @@ def canonical_of(urn: Urn) -> str:
     components kept as written."""
     nss = upper_percent(urn.nss)
     out = f"urn:{urn.nid.lower()}:{nss}"
-    if urn.profile == "draft-2012":
+    if urn.profile == Profile.DRAFT2012:
         # seed 002 section 5 step 3 normalises percent-encoding everywhere
         if urn.q_component is not None:
             out += "?" + upper_percent(urn.q_component)
@@ -53,7 +53,7 @@ def key_of(urn: Urn, resolution: bool = False) -> str:
     steps 4 and 5a).  With ``resolution=True`` under draft-2012, step 5b
     instead: the query is kept with its directives sorted by keyword."""
     key = f"urn:{urn.nid.lower()}:{upper_percent(urn.nss)}"
-    if resolution and urn.profile == "draft-2012" and urn.q_component is not None:
+    if resolution and urn.profile == Profile.DRAFT2012 and urn.q_component is not None:
         key += "?" + "&".join(sorted(upper_percent(urn.q_component).split("&"), key=_directive_order))
     return key
 

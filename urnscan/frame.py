@@ -13,6 +13,7 @@ previous one merges):
 """
 from __future__ import annotations
 
+import enum
 import os
 from typing import Iterable, List, Optional, Tuple
 
@@ -22,12 +23,22 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from .equivalence import upper_percent
-from .model import DEFAULT_PROFILE, Hit
+from .model import DEFAULT_PROFILE, Hit, Profile
 from .namespaces import dedup_key, ns_key, ns_key_rules
 from .scanner import DEFAULT_MAX_URN_LENGTH, scan_text
 from .syntax import validate
 
-LEVELS = ("key", "ns", "heuristic")
+
+
+class DedupeLevel(enum.StrEnum):
+    """How loosely :func:`dedupe` merges, strict to loose (module docstring)."""
+
+    KEY = "key"
+    NS = "ns"
+    HEURISTIC = "heuristic"
+
+
+LEVELS: Tuple[DedupeLevel, ...] = tuple(DedupeLevel)
 
 #: why two spellings of one group differ, beyond the namespace rules
 GENERIC_RULES = {
@@ -100,6 +111,7 @@ def group_keys(keys: Iterable[Optional[str]], level: str) -> Tuple[List[Optional
     """The grouping key and the namespace rules applied, per equivalence key."""
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    level = DedupeLevel(level)
     out_keys: List[Optional[str]] = []
     out_rules: List[Tuple[str, ...]] = []
     cache: dict = {}
@@ -110,9 +122,9 @@ def group_keys(keys: Iterable[Optional[str]], level: str) -> Tuple[List[Optional
             continue
         got = cache.get(key)
         if got is None:
-            if level == "key":
+            if level == DedupeLevel.KEY:
                 got = (key, ())
-            elif level == "ns":
+            elif level == DedupeLevel.NS:
                 got = (ns_key(key), ns_key_rules(key))
             else:
                 got = dedup_key(key)
@@ -126,7 +138,7 @@ def _generic_reasons(spellings: List[str]) -> List[str]:
     """Which RFC 8141 section 3.1 normalisations tell the spellings apart."""
     parsed = []
     for s in spellings:
-        verdict = validate(s, "rfc8141")
+        verdict = validate(s, Profile.RFC8141)
         if verdict.urn is not None:
             parsed.append(verdict.urn)
     reasons = []

@@ -6,14 +6,34 @@ alike.
 """
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple, Optional, Tuple
 
-#: The syntax profiles, each a transcription of one seed document.
-PROFILES = ("rfc8141", "rfc2141", "draft-2012", "draft-1995")
-DEFAULT_PROFILE = "rfc8141"
 
-ERROR = "error"
-WARNING = "warning"
+class Profile(enum.StrEnum):
+    """The syntax profiles, each a transcription of one seed document.
+    Members equal their names as strings (``Profile.RFC8141 == "rfc8141"``)."""
+
+    RFC8141 = "rfc8141"  # seed 001
+    RFC2141 = "rfc2141"  # seed 000
+    DRAFT2012 = "draft-2012"  # seed 002
+    DRAFT1995 = "draft-1995"  # seed 004
+
+
+PROFILES: Tuple[Profile, ...] = tuple(Profile)
+DEFAULT_PROFILE = Profile.RFC8141
+
+
+class Severity(enum.StrEnum):
+    """How much a :class:`Finding` weighs: an error makes the string no URN
+    under the profile; a warning leaves it valid."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
 
 
 class Finding(NamedTuple):
@@ -27,7 +47,7 @@ class Finding(NamedTuple):
     """
 
     code: str
-    severity: str
+    severity: Severity
     message: str
     position: Optional[int] = None
 
@@ -50,7 +70,7 @@ class Urn(NamedTuple):
     r_component: Optional[str] = None
     q_component: Optional[str] = None
     f_component: Optional[str] = None
-    profile: str = DEFAULT_PROFILE
+    profile: Profile = DEFAULT_PROFILE
     scheme: str = "urn"
 
     @property
@@ -62,7 +82,7 @@ class Urn(NamedTuple):
         if self.r_component is not None:
             out += "?+" + self.r_component
         if self.q_component is not None:
-            out += ("?=" if self.profile == "rfc8141" else "?") + self.q_component
+            out += ("?=" if self.profile == Profile.RFC8141 else "?") + self.q_component
         if self.f_component is not None:
             out += "#" + self.f_component
         return out

@@ -16,19 +16,19 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from . import _abnf
 from .errors import ProfileError, UrnError
-from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Finding, Urn, Verdict
+from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Finding, Profile, Severity, Urn, Verdict
 
 _GRAMMAR = {
-    "rfc8141": re.compile(_abnf.RFC8141_NAMESTRING),
-    "rfc2141": re.compile(_abnf.RFC2141_URN),
-    "draft-2012": re.compile(_abnf.DRAFT2012_URN),
-    "draft-1995": re.compile(_abnf.DRAFT1995_URN),
+    Profile.RFC8141: re.compile(_abnf.RFC8141_NAMESTRING),
+    Profile.RFC2141: re.compile(_abnf.RFC2141_URN),
+    Profile.DRAFT2012: re.compile(_abnf.DRAFT2012_URN),
+    Profile.DRAFT1995: re.compile(_abnf.DRAFT1995_URN),
 }
 # Fast paths: a string these match is valid under the profile's grammar
 # with no components and no percent-encoding (the NID rules still apply).
 _SIMPLE = {
-    "rfc8141": re.compile(_abnf.RFC8141_SIMPLE),
-    "rfc2141": re.compile(_abnf.RFC2141_SIMPLE),
+    Profile.RFC8141: re.compile(_abnf.RFC8141_SIMPLE),
+    Profile.RFC2141: re.compile(_abnf.RFC2141_SIMPLE),
 }
 _PCT = re.compile(_abnf.PCT_ENCODED)
 _INFORMAL_NID = re.compile(_abnf.RFC8141_INFORMAL_NID)
@@ -49,10 +49,12 @@ _RFC1738_ELEMENT = frozenset(_ALNUM | set("$-_.+!*'(),;/:@&="))
 _RFC2141_NEEDLESS_PCT = frozenset(ord(c) for c in _ALNUM)
 
 
-def check_profile(profile: str) -> str:
-    if profile not in _GRAMMAR:
-        raise ProfileError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}")
-    return profile
+def check_profile(profile: str) -> Profile:
+    """``profile`` as a :class:`Profile`, or :class:`ProfileError`."""
+    try:
+        return Profile(profile)
+    except ValueError:
+        raise ProfileError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}") from None
 
 
 #: Every code a :class:`Verdict` can carry (errors first, then warnings);
@@ -70,7 +72,7 @@ FINDING_CODES: Tuple[str, ...] = (
 )
 
 
-def _f(code: str, message: str, position: Optional[int], severity: str = ERROR) -> Finding:
+def _f(code: str, message: str, position: Optional[int], severity: Severity = ERROR) -> Finding:
     return Finding(code, severity, message, position)
 
 
@@ -94,10 +96,10 @@ def _walk_scheme(s: str) -> Tuple[List[Finding], int]:
 
 # The rule each profile's NID (SchemeID, seed 004) comes from.
 _NID_RULE = {
-    "rfc8141": "RFC 8141 section 2",
-    "rfc2141": "RFC 2141 section 2.1",
-    "draft-2012": "draft-2012 section 2.1",
-    "draft-1995": "draft-1995 section 2.1",
+    Profile.RFC8141: "RFC 8141 section 2",
+    Profile.RFC2141: "RFC 2141 section 2.1",
+    Profile.DRAFT2012: "draft-2012 section 2.1",
+    Profile.DRAFT1995: "draft-1995 section 2.1",
 }
 _NID_CHARS = frozenset(_ALNUM | {"-"})
 # Seed 004 section 2.1: SchemeIDs are identifiers (RFC 1738 scheme names:
@@ -109,7 +111,7 @@ def _walk_nid(s: str, start: int, profile: str) -> Tuple[List[Finding], int]:
     """Check the NID starting at ``start``; return findings and the index of
     the ':' that ends it (or -1 when the walk cannot go on)."""
     out: List[Finding] = []
-    name, chars = ("SchemeID", _SCHEMEID_CHARS) if profile == "draft-1995" else ("NID", _NID_CHARS)
+    name, chars = ("SchemeID", _SCHEMEID_CHARS) if profile == Profile.DRAFT1995 else ("NID", _NID_CHARS)
     rule = _NID_RULE[profile]
     end = s.find(":", start)
     nid = s[start:] if end < 0 else s[start:end]
@@ -123,12 +125,12 @@ def _walk_nid(s: str, start: int, profile: str) -> Tuple[List[Finding], int]:
         return [_f("missing-nss", f"no ':' and namespace specific string after the {name}", len(s))], -1
     if nid[0] not in _ALNUM:
         out.append(_f("nid-leading-hyphen", f"a {name} starts with a letter or digit ({rule})", start))
-    if profile == "draft-1995":
+    if profile == Profile.DRAFT1995:
         return out, end
     if len(nid) > 32:
         out.append(_f("nid-too-long", f"NID is {len(nid)} characters long; at most 32 are allowed ({rule})",
                       start + 32))
-    if profile in ("rfc8141", "draft-2012"):
+    if profile in (Profile.RFC8141, Profile.DRAFT2012):
         # NID = (alphanum) 0*30(ldh) (alphanum)
         if len(nid) < 2:
             out.append(_f("nid-too-short", f"a NID has at least 2 characters ({rule})", start))
@@ -330,10 +332,10 @@ def _walk_draft1995_rest(s: str, start: int) -> List[Finding]:
 
 
 _REST_WALKERS: Dict[str, Callable[[str, int], List[Finding]]] = {
-    "rfc8141": _walk_rfc8141_rest,
-    "rfc2141": _walk_rfc2141_rest,
-    "draft-2012": _walk_draft2012_rest,
-    "draft-1995": _walk_draft1995_rest,
+    Profile.RFC8141: _walk_rfc8141_rest,
+    Profile.RFC2141: _walk_rfc2141_rest,
+    Profile.DRAFT2012: _walk_draft2012_rest,
+    Profile.DRAFT1995: _walk_draft1995_rest,
 }
 
 
@@ -361,15 +363,15 @@ def _nid_rules(nid: str, profile: str, nid_pos: int) -> List[Finding]:
     out: List[Finding] = []
     low = nid.lower()
     if low == "urn":
-        if profile == "rfc2141":
+        if profile == Profile.RFC2141:
             # section 2.1: "the NID "urn" is reserved and MUST NOT be used"
             out.append(_f("nid-reserved", "the NID 'urn' is reserved and MUST NOT be used (RFC 2141 section 2.1)",
                           nid_pos))
-        elif profile == "draft-2012":
+        elif profile == Profile.DRAFT2012:
             # section 2.1: "permanently reserved by this RFC and MUST NOT be used or registered"
             out.append(_f("nid-reserved", "the NID 'urn' is permanently reserved and MUST NOT be used "
                                           "(draft-2012 section 2.1)", nid_pos))
-        elif profile == "rfc8141":
+        elif profile == Profile.RFC8141:
             # seed 001 does not repeat RFC 2141's reservation (Appendix B
             # lists what changed); section 4.4 asks that NIDs and URI
             # scheme names not be confused
@@ -377,18 +379,18 @@ def _nid_rules(nid: str, profile: str, nid_pos: int) -> List[Finding]:
                                           "that NIDs and scheme names not be confused (section 4.4); RFC 2141, "
                                           "which it obsoletes, reserved it", nid_pos, WARNING))
     if low.startswith("x-"):
-        if profile == "rfc8141":
+        if profile == Profile.RFC8141:
             # Appendix C: "strings conforming to URN syntax within
             # experimental URN namespaces are not valid URNs"
             out.append(_f("experimental-nid", "'X-' NIDs name experimental namespaces, whose strings are not valid "
                                               "URNs (RFC 8141 Appendix C)", nid_pos, WARNING))
-        elif profile == "draft-1995":
+        elif profile == Profile.DRAFT1995:
             # section 2.1: "SchemeIDs starting with the characters "x-" are
             # reserved for experimental purposes"
             out.append(_f("experimental-nid", "'x-' SchemeIDs are reserved for experimental purposes, as all URN "
                                               "schemes were in 1995 (draft-1995 section 2.1)", nid_pos, WARNING))
         # RFC 2141 and the 2012 draft say nothing of "X-" NIDs
-    if profile != "rfc8141":
+    if profile != Profile.RFC8141:
         return out
     if _INFORMAL_NID.fullmatch(nid):
         out.append(_f("informal-nid", "informal namespace 'urn-<number>' (RFC 8141 section 5.2)", nid_pos, WARNING))
@@ -408,11 +410,11 @@ def _nid_rules(nid: str, profile: str, nid_pos: int) -> List[Finding]:
 
 def _rules_beyond_abnf(text: str, urn: Urn, m: "re.Match[str]") -> List[Finding]:
     """The syntax sections' rules that the grammar of the profile cannot say."""
-    if urn.profile == "rfc2141":
+    if urn.profile == Profile.RFC2141:
         return _rfc2141_nss_notes(text, m.start("nss"))
-    if urn.profile == "draft-2012":
+    if urn.profile == Profile.DRAFT2012:
         return _draft2012_notes(urn, m)
-    if urn.profile == "rfc8141":
+    if urn.profile == Profile.RFC8141:
         return _rfc8141_notes(urn, m)
     return []
 
@@ -488,7 +490,7 @@ def _judge(s: str, profile: str) -> Verdict:
         if notes and any(f.severity == ERROR for f in notes):
             return Verdict(False, notes, profile, None)
         return Verdict(True, notes, profile, urn)
-    if profile == "draft-1995":
+    if profile == Profile.DRAFT1995:
         return _judge_draft1995(s)
     return _judge_text(s, profile)
 
@@ -522,10 +524,10 @@ def _judge_draft1995(s: str) -> Verdict:
     body_end = len(s) - body_at
     space = _WS_1995.search(s, body_at + 4, body_end)
     if space is None and not wrapped:
-        return _judge_text(s, "draft-1995")
+        return _judge_text(s, Profile.DRAFT1995)
     head_end = min(body_at + 4, body_end)
     text = s[body_at:head_end] + _WS_1995.sub("", s[head_end:body_end])
-    verdict = _judge_text(text, "draft-1995")
+    verdict = _judge_text(text, Profile.DRAFT1995)
     # where each character of ``text`` stands in ``s`` (and where text ends)
     at = list(range(body_at, head_end))
     at += [i for i in range(head_end, body_end) if s[i] not in _abnf.DRAFT1995_WHITESPACE]
@@ -556,7 +558,7 @@ def _valid(s: str, profile: str) -> bool:
 def validate(s: str, profile: str = DEFAULT_PROFILE) -> Verdict:
     """Judge ``s`` as a whole URN string under ``profile``.  Never raises on
     a ``str``; ``findings`` say which rule failed and where."""
-    check_profile(profile)
+    profile = check_profile(profile)
     if not isinstance(s, str):
         raise TypeError(f"validate() takes a str, not {type(s).__name__}")
     return _judge(s, profile)
@@ -576,8 +578,8 @@ def parse(s: str, profile: str = DEFAULT_PROFILE) -> Urn:
 
 def is_valid(s: str, profile: str = DEFAULT_PROFILE) -> bool:
     """Whether ``s`` is a syntactically valid URN under ``profile``."""
-    check_profile(profile)
-    if profile == "rfc8141" and isinstance(s, str):
+    profile = check_profile(profile)
+    if profile == Profile.RFC8141 and isinstance(s, str):
         # under rfc8141 the grammar alone decides validity
-        return _SIMPLE["rfc8141"].fullmatch(s) is not None or _GRAMMAR["rfc8141"].fullmatch(s) is not None
+        return _SIMPLE[Profile.RFC8141].fullmatch(s) is not None or _GRAMMAR[Profile.RFC8141].fullmatch(s) is not None
     return validate(s, profile).valid

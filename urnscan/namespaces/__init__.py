@@ -28,6 +28,7 @@ from .status import (
     FORMAL,
     INFORMAL,
     STATUSES,
+    NamespaceStatus,
     UNREGISTERED,
     namespace_status,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "FORMAL",
     "INFORMAL",
     "NamespaceEntry",
+    "NamespaceStatus",
     "Registry",
     "RegistryError",
     "STATUSES",

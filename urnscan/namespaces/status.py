@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from .registry import FORMAL, INFORMAL, Registry, default_registry
+from .registry import FORMAL, INFORMAL, NamespaceStatus, Registry, default_registry
 
-EXPERIMENTAL = "experimental"
-UNREGISTERED = "unregistered"
+EXPERIMENTAL = NamespaceStatus.EXPERIMENTAL
+UNREGISTERED = NamespaceStatus.UNREGISTERED
 
 #: Every value :func:`namespace_status` can return.
-STATUSES: Tuple[str, ...] = (FORMAL, INFORMAL, EXPERIMENTAL, UNREGISTERED)
+STATUSES: Tuple[NamespaceStatus, ...] = tuple(NamespaceStatus)
 
 
-def namespace_status(nid: str, registry: Optional[Registry] = None) -> str:
+def namespace_status(nid: str, registry: Optional[Registry] = None) -> NamespaceStatus:
     """``formal`` or ``informal`` when the registry lists ``nid``;
     ``experimental`` for an ``X-`` NID (RFC 3406 §3.1; RFC 8141 Appendix C,
     which bars them from registration); otherwise ``unregistered``.
