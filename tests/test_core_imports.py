@@ -25,3 +25,28 @@ def test_scan_to_parquet_loads_neither_pandas_nor_pyarrow_compute(tmp_path):
             "print(','.join(m for m in ('pandas', 'pyarrow.compute', 'dask') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+PACKAGE_FACE = [
+    ("parse", "urnscan.syntax"), ("validate", "urnscan.syntax"), ("is_valid", "urnscan.syntax"),
+    ("canonical", "urnscan.equivalence"), ("equivalence_key", "urnscan.equivalence"),
+    ("display_form", "urnscan.equivalence"), ("validate_keys", "urnscan.batch"),
+    ("scan_text", "urnscan.scanner"), ("scan_bytes", "urnscan.scanner"), ("scan_file", "urnscan.scanner"),
+    ("Urn", "urnscan.model"), ("Verdict", "urnscan.model"), ("Finding", "urnscan.model"), ("Hit", "urnscan.model"),
+    ("PROFILES", "urnscan.model"), ("DEFAULT_PROFILE", "urnscan.model"),
+    ("UrnscanError", "urnscan.errors"), ("UrnError", "urnscan.errors"), ("ProfileError", "urnscan.errors"),
+    ("SourceError", "urnscan.errors"), ("SinkError", "urnscan.errors"),
+    ("read_index", "urnscan.frame"), ("read_files_table", "urnscan.frame"), ("dedupe", "urnscan.frame"),
+    ("scan_series", "urnscan.frame"), ("summary_by_namespace", "urnscan.frame"),
+]
+
+
+def test_the_package_face_is_the_modules_own_objects():
+    import importlib
+
+    import urnscan
+
+    assert sorted(urnscan.__all__) == sorted(["__version__", *(name for name, _ in PACKAGE_FACE)])
+    got = [(name, getattr(urnscan, name) is getattr(importlib.import_module(module), name))
+           for name, module in PACKAGE_FACE]
+    assert got == [(name, True) for name, _ in PACKAGE_FACE]
