@@ -14,9 +14,10 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
+from . import _abnf
 from .model import DEFAULT_PROFILE, Profile, Urn
 
-_PCT = re.compile(r"%[0-9A-Fa-f]{2}")
+_PCT = re.compile(_abnf.PCT_ENCODED)
 
 
 def upper_percent(s: str) -> str:

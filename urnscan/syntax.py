@@ -35,12 +35,13 @@ _INFORMAL_NID = re.compile(_abnf.RFC8141_INFORMAL_NID)
 _KEYWD_DIRECTIVE = re.compile(f"{_abnf.DRAFT2012_DIRECTIVE}")
 _WS_1995 = re.compile("[" + _abnf.DRAFT1995_WHITESPACE + "]+")
 
-_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-_HEX = frozenset("0123456789ABCDEFabcdef")
-_PCHAR = frozenset(_ALNUM | set("-._~!$&'()*+,;=:@"))
-_RFC2141_TRANS = frozenset(_ALNUM | set("()+,-.:=@;$_!*'/?#"))
-_RFC2141_RESERVED = frozenset("/?#")
-_RFC1738_ELEMENT = frozenset(_ALNUM | set("$-_.+!*'(),;/:@&="))
+# the grammar's character classes as sets, for the diagnostic walk
+_ALNUM = _abnf.char_set(_abnf.ALPHANUM)
+_HEX = _abnf.char_set(_abnf.HEXDIG)
+_PCHAR = _abnf.char_set(_abnf.PCHAR_CHARS)
+_RFC2141_TRANS = _abnf.char_set(_abnf.RFC2141_TRANS_CHARS)
+_RFC2141_RESERVED = _abnf.char_set(_abnf.RFC2141_RESERVED_CHARS)
+_RFC1738_ELEMENT = _abnf.char_set(_abnf.DRAFT1995_ELEMENT_CHARS)
 # RFC 2141 section 2.3.1: "a character MUST NOT be %-encoded if the character
 # is not a reserved character" -- but a namespace may give any <other>
 # character a special meaning and then MUST encode its literal use, so only an
@@ -101,10 +102,10 @@ _NID_RULE = {
     Profile.DRAFT2012: "draft-2012 section 2.1",
     Profile.DRAFT1995: "draft-1995 section 2.1",
 }
-_NID_CHARS = frozenset(_ALNUM | {"-"})
+_NID_CHARS = _abnf.char_set(_abnf.LDH_CHARS)
 # Seed 004 section 2.1: SchemeIDs are identifiers (RFC 1738 scheme names:
 # letters, digits, "+", "-", ".")
-_SCHEMEID_CHARS = frozenset(_ALNUM | set("+-."))
+_SCHEMEID_CHARS = _abnf.char_set(_abnf.DRAFT1995_SCHEMEID_CHARS)
 
 
 def _walk_nid(s: str, start: int, profile: str) -> Tuple[List[Finding], int]:

@@ -8,8 +8,8 @@
 * a heuristic deduplication key for citations (:func:`dedup_key`).
 
 Pure functions over strings; the only I/O is reading the registry file.
-Imports nothing from urnscan but :mod:`urnscan.model` and
-:mod:`urnscan.errors`.
+Imports nothing from urnscan but :mod:`urnscan.model`,
+:mod:`urnscan.errors` and the grammar strings of :mod:`urnscan._abnf`.
 """
 from __future__ import annotations
 
