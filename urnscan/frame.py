@@ -18,7 +18,6 @@ import os
 from typing import Iterable, List, Optional, Tuple
 
 import pandas as pd
-import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
@@ -27,7 +26,6 @@ from .model import DEFAULT_PROFILE, Hit, Profile
 from .namespaces import dedup_key, ns_key, ns_key_rules
 from .scanner import DEFAULT_MAX_URN_LENGTH, scan_text
 from .syntax import validate
-
 
 
 class DedupeLevel(enum.StrEnum):
@@ -39,15 +37,6 @@ class DedupeLevel(enum.StrEnum):
 
 
 LEVELS: Tuple[DedupeLevel, ...] = tuple(DedupeLevel)
-
-#: why two spellings of one group differ, beyond the namespace rules
-GENERIC_RULES = {
-    "scheme-case": "'urn' is case-insensitive (RFC 8141 section 3.1 step 1)",
-    "nid-case": "the NID is case-insensitive (RFC 8141 section 3.1 step 2)",
-    "percent-case": "hex digits of percent-encoding are case-insensitive (RFC 8141 section 3.1 step 3)",
-    "components-ignored": "r-, q- and f-components are ignored (RFC 8141 section 3.1)",
-}
-
 
 def _dataset(path: str):
     if os.path.isdir(path):
@@ -135,7 +124,10 @@ def group_keys(keys: Iterable[Optional[str]], level: str) -> Tuple[List[Optional
 
 
 def _generic_reasons(spellings: List[str]) -> List[str]:
-    """Which RFC 8141 section 3.1 normalisations tell the spellings apart."""
+    """Which RFC 8141 section 3.1 normalisations tell the spellings apart:
+    ``scheme-case`` (step 1, "urn" is case-insensitive), ``nid-case`` (step 2),
+    ``percent-case`` (step 3, hex digits of percent-encoding) and
+    ``components-ignored`` (r-, q- and f-components play no part)."""
     parsed = []
     for s in spellings:
         verdict = validate(s, Profile.RFC8141)
@@ -216,6 +208,3 @@ def summary_by_namespace(df: pd.DataFrame) -> pd.DataFrame:
     })
     return out.sort_values(["hits"], ascending=False)
 
-
-def to_arrow_groups(groups: pd.DataFrame) -> pa.Table:
-    return pa.Table.from_pandas(groups, preserve_index=False)
