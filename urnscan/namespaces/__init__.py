@@ -14,7 +14,7 @@ Imports nothing from urnscan but :mod:`urnscan.model`,
 from __future__ import annotations
 
 from .findings import FINDING_CODES, ns_findings
-from .heuristic import dedup_key
+from .heuristic import NamespaceKeys, dedup_key, namespace_keys
 from .normative import ns_key, ns_key_rules
 from .registry import (
     NamespaceEntry,
@@ -39,6 +39,7 @@ __all__ = [
     "FORMAL",
     "INFORMAL",
     "NamespaceEntry",
+    "NamespaceKeys",
     "NamespaceStatus",
     "Registry",
     "RegistryError",
@@ -47,6 +48,7 @@ __all__ = [
     "dedup_key",
     "default_registry",
     "load_registry",
+    "namespace_keys",
     "namespace_status",
     "ns_findings",
     "ns_key",
