@@ -164,7 +164,8 @@ def test_dedupe_reads_the_stored_keys(index, monkeypatch):
     expected = {level: _plain(dedupe(df, level)) for level in ("ns", "heuristic")}
     calls = []
     monkeypatch.setattr(frame, "namespace_keys", lambda key: calls.append(key))
-    monkeypatch.setattr(frame, "ns_key_rules", lambda key: calls.append(key) or urnscan.namespaces.ns_key_rules(key))
+    rules_of = urnscan.namespaces.ns_key_rules
+    monkeypatch.setattr(frame, "ns_key_rules", lambda key: calls.append(key) or rules_of(key))
     assert _plain(dedupe(df, "heuristic")) == expected["heuristic"]
     assert calls == []
     assert _plain(dedupe(df, "ns")) == expected["ns"]

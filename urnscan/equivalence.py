@@ -69,14 +69,27 @@ def _directive_order(directive: str) -> Tuple[str, str]:
 
 def canonical(s: str, profile: str = DEFAULT_PROFILE) -> str:
     """Canonical form of ``s`` (raises :class:`urnscan.UrnError` if ``s`` is
-    not a URN under ``profile``)."""
+    not a URN under ``profile``): scheme and NID lower-cased, hex digits of
+    percent-encoding upper-cased, components kept.
+
+    >>> canonical("URN:Example:a%2cb?+r#f")
+    'urn:example:a%2Cb?+r#f'
+    """
     from .syntax import parse
 
     return canonical_of(parse(s, profile))
 
 
 def equivalence_key(s: str, profile: str = DEFAULT_PROFILE, *, resolution: bool = False) -> str:
-    """URN-equivalence key of ``s``: equal keys if and only if equivalent."""
+    """URN-equivalence key of ``s``: equal keys if and only if equivalent.
+
+    >>> equivalence_key("URN:Example:a%2cb?+r#f")
+    'urn:example:a%2Cb'
+    >>> equivalence_key("urn:example:A") == equivalence_key("urn:example:a")
+    False
+    >>> equivalence_key("urn:example:a?s=1&c=2", "draft-2012", resolution=True)
+    'urn:example:a?c=2&s=1'
+    """
     from .syntax import parse
 
     return key_of(parse(s, profile), resolution)
@@ -88,7 +101,13 @@ def display_form(s: str) -> str:
     ASCII characters, of invalid UTF-8, and of characters that could
     mislead a reader (controls, invisible and bidirectional formatting
     characters) are kept encoded -- seed 001 section 3.2 shows that
-    ``%D0%B0`` (Cyrillic a) and ``a`` are different URNs."""
+    ``%D0%B0`` (Cyrillic a) and ``a`` are different URNs.
+
+    >>> display_form("urn:example:caf%C3%A9")
+    'urn:example:café'
+    >>> display_form("urn:example:%41%E2%80%8B")  # ASCII, and an invisible space
+    'urn:example:%41%E2%80%8B'
+    """
     return _DISPLAY_RUN.sub(_display_run, s)
 
 

@@ -558,7 +558,17 @@ def _valid(s: str, profile: str) -> bool:
 
 def validate(s: str, profile: str = DEFAULT_PROFILE) -> Verdict:
     """Judge ``s`` as a whole URN string under ``profile``.  Never raises on
-    a ``str``; ``findings`` say which rule failed and where."""
+    a ``str``; ``findings`` say which rule failed and where.
+
+    >>> verdict = validate("urn:example:a b")
+    >>> verdict.valid, verdict.codes, verdict.errors[0].position
+    (False, ('excluded-char',), 13)
+    >>> verdict = validate("urn:X-demo:a")
+    >>> verdict.valid, [(f.code, f.severity) for f in verdict.findings]
+    (True, [('experimental-nid', <Severity.WARNING: 'warning'>)])
+    >>> validate("urn:isbn:0451450523", "draft-1995").urn.nid
+    'isbn'
+    """
     profile = check_profile(profile)
     if not isinstance(s, str):
         raise TypeError(f"validate() takes a str, not {type(s).__name__}")
@@ -567,7 +577,20 @@ def validate(s: str, profile: str = DEFAULT_PROFILE) -> Verdict:
 
 def parse(s: str, profile: str = DEFAULT_PROFILE) -> Urn:
     """Parse ``s`` into a :class:`Urn`, or raise :class:`UrnError` naming the
-    first rule that failed."""
+    first rule that failed.  Nothing is normalised.
+
+    >>> urn = parse("URN:Example:a%2cb?=q#f")
+    >>> urn.scheme, urn.nid, urn.nss, urn.q_component, urn.f_component
+    ('URN', 'Example', 'a%2cb', 'q', 'f')
+    >>> str(urn)
+    'URN:Example:a%2cb?=q#f'
+    >>> parse("urn:a:b")
+    Traceback (most recent call last):
+        ...
+    urnscan.errors.UrnError: a NID has at least 2 characters ... (nid-too-short, profile rfc8141)
+    >>> parse("urn:a:b", "rfc2141").nid
+    'a'
+    """
     verdict = validate(s, profile)
     if verdict.urn is None:
         first = next(f for f in verdict.findings if f.severity == ERROR)
@@ -578,7 +601,15 @@ def parse(s: str, profile: str = DEFAULT_PROFILE) -> Urn:
 
 
 def is_valid(s: str, profile: str = DEFAULT_PROFILE) -> bool:
-    """Whether ``s`` is a syntactically valid URN under ``profile``."""
+    """Whether ``s`` is a syntactically valid URN under ``profile``.
+
+    >>> is_valid("urn:isbn:0451450523")
+    True
+    >>> is_valid("urn:example:a?b")  # a bare "?" starts no component
+    False
+    >>> is_valid("urn:example:a?b", "rfc2141")  # reserved, but allowed
+    True
+    """
     profile = check_profile(profile)
     if profile == Profile.RFC8141 and isinstance(s, str):
         # under rfc8141 the grammar alone decides validity

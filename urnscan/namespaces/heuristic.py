@@ -299,7 +299,12 @@ class NamespaceKeys(NamedTuple):
 
 def namespace_keys(key: str) -> NamespaceKeys:
     """``ns_key``, ``ns_key_rules``, and ``dedup_key``'s key and rules, from
-    one pass of the namespace rules over ``key``.  Never raises."""
+    one pass of the namespace rules over ``key``.  Never raises.
+
+    >>> namespace_keys("urn:isbn:0-451-45052-3")  # doctest: +NORMALIZE_WHITESPACE
+    NamespaceKeys(ns_key='urn:isbn:9780451450524', ns_rules=('isbn-hyphens', 'isbn-10-to-13'),
+                  dedup_key='urn:isbn:9780451450524', dedup_rules=('isbn-hyphens', 'isbn-10-to-13'))
+    """
     normalised, rules = rewrite_key(key)
     applied = list(rules)
     return NamespaceKeys(normalised, rules, _apply_heuristics(normalised, applied), tuple(applied))
@@ -313,6 +318,9 @@ def dedup_key(key: str) -> Tuple[str, Tuple[str, ...]]:
     the ``h:`` prefix) and the normative rules it triggered.  Heuristic
     merges can be wrong; group by this key only where that is acceptable and
     keep the rule names for review.  Never raises.
+
+    >>> dedup_key("urn:uuid:{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}")
+    ('urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6', ('h:uuid-repair',))
     """
     keys = namespace_keys(key)
     return keys.dedup_key, keys.dedup_rules

@@ -19,6 +19,13 @@ def namespace_status(nid: str, registry: Optional[Registry] = None) -> Namespace
     which bars them from registration); otherwise ``unregistered``.
 
     NIDs are case-insensitive (RFC 8141 §2.1), so ``ISBN`` is ``isbn``.
+
+    >>> namespace_status("ISBN")
+    <NamespaceStatus.FORMAL: 'formal'>
+    >>> [str(namespace_status(nid)) for nid in ("urn-7", "x-demo", "no-such-nid")]
+    ['informal', 'experimental', 'unregistered']
+    >>> namespace_status("isbn") == "formal"
+    True
     """
     registry = registry if registry is not None else default_registry()
     folded = nid.lower()
