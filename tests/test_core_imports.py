@@ -2,6 +2,8 @@
 import subprocess
 import sys
 
+import pytest
+
 
 def test_core_imports_neither_pandas_nor_pyarrow():
     code = ("import sys, urnscan, urnscan.syntax, urnscan.equivalence, urnscan.model, urnscan._abnf;"
@@ -50,3 +52,35 @@ def test_the_package_face_is_the_modules_own_objects():
     got = [(name, getattr(urnscan, name) is getattr(importlib.import_module(module), name))
            for name, module in PACKAGE_FACE]
     assert got == [(name, True) for name, _ in PACKAGE_FACE]
+
+
+CORE_IMPORTS = [
+    # module, the package modules it may import (anywhere in it, functions included)
+    ("_abnf", set()),
+    ("errors", set()),
+    ("model", {"_abnf"}),
+    ("syntax", {"_abnf", "errors", "model"}),
+    ("equivalence", {"model", "syntax"}),
+    ("batch", {"_abnf", "model", "syntax"}),
+]
+
+
+def _package_imports(module: str) -> set:
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).resolve().parents[1] / "urnscan" / f"{module}.py").read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found.update([node.module] if node.module else [alias.name for alias in node.names])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("urnscan"):
+            found.add(node.module.split(".", 1)[1] if "." in node.module else node.module)
+    return found
+
+
+@pytest.mark.parametrize("module, allowed", CORE_IMPORTS)
+def test_the_core_imports_downward_only(module, allowed):
+    """model <- syntax <- equivalence: no cycle, and none hidden inside a
+    function."""
+    assert _package_imports(module) == allowed

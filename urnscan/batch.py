@@ -13,8 +13,7 @@ import re
 from typing import Iterable, List, Optional, Tuple
 
 from . import _abnf
-from .equivalence import upper_percent
-from .model import DEFAULT_PROFILE, Profile
+from .model import DEFAULT_PROFILE, Profile, upper_percent
 from .syntax import check_profile, validate
 
 _RFC8141 = re.compile(_abnf.RFC8141_NAMESTRING)

@@ -21,8 +21,7 @@ import pandas as pd
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from .equivalence import upper_percent
-from .model import DEFAULT_PROFILE, Hit, Profile
+from .model import DEFAULT_PROFILE, Hit, Profile, upper_percent
 from .namespaces import namespace_keys, ns_key_rules
 from .scanner import DEFAULT_MAX_URN_LENGTH, scan_text
 from .syntax import validate

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from .equivalence import canonical_of, key_of
-from .model import PROFILES, Severity, Verdict
+from .model import PROFILES, Severity, Verdict, canonical_of, key_of
 from .namespaces import namespace_status, ns_findings, ns_key
 from .syntax import validate
 
