@@ -59,7 +59,8 @@ CORE_IMPORTS = [
     ("_abnf", set()),
     ("errors", set()),
     ("model", {"_abnf"}),
-    ("syntax", {"_abnf", "errors", "model"}),
+    ("diagnosis", {"_abnf", "model"}),
+    ("syntax", {"_abnf", "diagnosis", "errors", "model"}),
     ("equivalence", {"model", "syntax"}),
     ("batch", {"_abnf", "model", "syntax"}),
 ]

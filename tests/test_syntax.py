@@ -157,6 +157,6 @@ WALK_SETS = [
 
 @pytest.mark.parametrize("name, expected", WALK_SETS)
 def test_the_walks_sets_are_the_seeds_sets(name, expected):
-    from urnscan import syntax
+    from urnscan import diagnosis
 
-    assert getattr(syntax, name) == frozenset(expected)
+    assert getattr(diagnosis, name) == frozenset(expected)
