@@ -5,6 +5,7 @@ import json
 import pytest
 
 import urnscan
+from urnscan.batch import Engine, validate_keys
 from urnscan.frame import LEVELS, DedupeLevel, group_keys
 from urnscan.model import ERROR, PROFILES, WARNING, Profile, Severity
 from urnscan.namespaces import STATUSES, NamespaceStatus, namespace_status
@@ -15,6 +16,7 @@ STRINGS = [
     ((ERROR, WARNING), ("error", "warning")),
     (STATUSES, ("formal", "informal", "experimental", "unregistered")),
     (LEVELS, ("key", "ns", "heuristic")),
+    (tuple(Engine), ("auto", "python", "arrow")),
 ]
 
 
@@ -65,3 +67,8 @@ def test_dedupe_level_accepts_strings_and_members():
     assert group_keys(keys, "ns") == group_keys(keys, DedupeLevel.NS)
     with pytest.raises(ValueError, match="level must be one of key, ns, heuristic"):
         group_keys(keys, "loose")
+
+
+@pytest.mark.parametrize("engine", ["python", Engine.PYTHON, "arrow", Engine.ARROW, "auto"])
+def test_validate_keys_takes_engine_names_and_members(engine):
+    assert validate_keys(["urn:Ex:a%2c", "urn:a:b"], engine=engine) == ([True, False], ["urn:ex:a%2C", None])
