@@ -76,6 +76,8 @@ import random
 import sys
 import time
 
+from urnscan.namespaces.checkdigits import dnb_urn_check
+
 __all__ = ["generate", "STRICT_PATTERN", "GENERATOR_VERSION", "MIB"]
 
 GENERATOR_VERSION = 1
@@ -268,29 +270,12 @@ def _nss_ietf(rng):
     return "ietf", "params:oauth:grant-type:" + rng.choice(("jwt-bearer", "device-code", "token-exchange"))
 
 
-_NBN_TABLE = {
-    "9": "41", "8": "9", "7": "8", "6": "7", "5": "6", "4": "5", "3": "4",
-    "2": "3", "1": "2", "0": "1", "a": "18", "b": "14", "c": "19", "d": "15",
-    "e": "16", "f": "21", "g": "22", "h": "23", "i": "24", "j": "25",
-    "k": "42", "l": "26", "m": "27", "n": "13", "o": "28", "p": "29",
-    "q": "31", "r": "12", "s": "32", "t": "33", "u": "11", "v": "34",
-    "w": "35", "x": "36", "y": "37", "z": "38", "-": "39", ":": "17",
-    "_": "43", "/": "45", ".": "47", "+": "49",
-}
-
-
-def _nbn_check(urn):
-    digits = "".join(_NBN_TABLE[c] for c in urn.lower())
-    total = sum((i + 1) * int(c) for i, c in enumerate(digits))
-    return str((total // int(digits[-1])) % 10)
-
-
 def _nss_nbn(rng):
     if rng.random() < 0.75:
         lib = rng.choice(("bsz:24-opus", "hbz:6", "gbv:7-webdoc", "kobv:83-opus4",
                           "bvb:19", "101:1", "0009-29", "tuda-tuprints"))
         body = "de:%s-%d" % (lib, rng.randint(100, 999999))
-        return "nbn", body + _nbn_check("urn:nbn:" + body)
+        return "nbn", body + dnb_urn_check("urn:nbn:" + body)
     country = rng.choice(("fi", "se", "nl:ui", "at", "ch:bel"))
     return "nbn", "%s:%s-%d" % (country, rng.choice(("fe", "kb", "13", "obvsg", "1")),
                                  rng.randint(10000, 99999999))

@@ -2,6 +2,8 @@
 import subprocess
 import sys
 
+import pytest
+
 
 def test_core_imports_neither_pandas_nor_pyarrow():
     code = ("import sys, urnscan, urnscan.syntax, urnscan.equivalence, urnscan.model, urnscan._abnf;"
@@ -25,3 +27,61 @@ def test_scan_to_parquet_loads_neither_pandas_nor_pyarrow_compute(tmp_path):
             "print(','.join(m for m in ('pandas', 'pyarrow.compute', 'dask') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+PACKAGE_FACE = [
+    ("parse", "urnscan.syntax"), ("validate", "urnscan.syntax"), ("is_valid", "urnscan.syntax"),
+    ("canonical", "urnscan.equivalence"), ("equivalence_key", "urnscan.equivalence"),
+    ("display_form", "urnscan.equivalence"), ("validate_keys", "urnscan.batch"),
+    ("scan_text", "urnscan.scanner"), ("scan_bytes", "urnscan.scanner"), ("scan_file", "urnscan.scanner"),
+    ("Urn", "urnscan.model"), ("Verdict", "urnscan.model"), ("Finding", "urnscan.model"), ("Hit", "urnscan.model"),
+    ("PROFILES", "urnscan.model"), ("DEFAULT_PROFILE", "urnscan.model"),
+    ("UrnscanError", "urnscan.errors"), ("UrnError", "urnscan.errors"), ("ProfileError", "urnscan.errors"),
+    ("SourceError", "urnscan.errors"), ("SinkError", "urnscan.errors"),
+    ("read_index", "urnscan.frame"), ("read_files_table", "urnscan.frame"), ("dedupe", "urnscan.frame"),
+    ("scan_series", "urnscan.frame"), ("summary_by_namespace", "urnscan.frame"),
+]
+
+
+def test_the_package_face_is_the_modules_own_objects():
+    import importlib
+
+    import urnscan
+
+    assert sorted(urnscan.__all__) == sorted(["__version__", *(name for name, _ in PACKAGE_FACE)])
+    got = [(name, getattr(urnscan, name) is getattr(importlib.import_module(module), name))
+           for name, module in PACKAGE_FACE]
+    assert got == [(name, True) for name, _ in PACKAGE_FACE]
+
+
+CORE_IMPORTS = [
+    # module, the package modules it may import (anywhere in it, functions included)
+    ("_abnf", set()),
+    ("errors", set()),
+    ("model", {"_abnf"}),
+    ("diagnosis", {"_abnf", "model"}),
+    ("syntax", {"_abnf", "diagnosis", "errors", "model"}),
+    ("equivalence", {"model", "syntax"}),
+    ("batch", {"_abnf", "model", "syntax"}),
+]
+
+
+def _package_imports(module: str) -> set:
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).resolve().parents[1] / "urnscan" / f"{module}.py").read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found.update([node.module] if node.module else [alias.name for alias in node.names])
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("urnscan"):
+            found.add(node.module.split(".", 1)[1] if "." in node.module else node.module)
+    return found
+
+
+@pytest.mark.parametrize("module, allowed", CORE_IMPORTS)
+def test_the_core_imports_downward_only(module, allowed):
+    """model <- syntax <- equivalence: no cycle, and none hidden inside a
+    function."""
+    assert _package_imports(module) == allowed

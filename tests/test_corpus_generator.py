@@ -146,3 +146,16 @@ def test_rejects_bad_arguments(tmp_path):
         corpus.generate(str(tmp_path / "x.txt"), 0, EVERY)
     with pytest.raises(ValueError):
         corpus.generate(str(tmp_path / "x.txt"), 1, 10)
+
+
+def test_german_nbns_carry_the_check_digit_the_package_computes(first):
+    """The generator uses the package's DNB check digit, so every German
+    NBN it writes passes the namespace check (no nbn-check-digit finding)."""
+    from urnscan import equivalence_key
+    from urnscan.namespaces import ns_findings
+
+    out, _ = first
+    nbns = sorted(set(re.findall(r"urn:nbn:de:[A-Za-z0-9:._/-]*[0-9]", out.read_text(encoding="utf-8"))))
+    assert len(nbns) > 10
+    flagged = [u for u in nbns if "nbn-check-digit" in [f.code for f in ns_findings(equivalence_key(u))]]
+    assert flagged == []

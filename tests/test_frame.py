@@ -123,3 +123,56 @@ def test_dedupe_cli_errors(tmp_path):
     bad.write_text("not parquet")
     res = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(bad)], capture_output=True, text=True)
     assert res.returncode == 1 and "not a Parquet file" in res.stderr
+
+
+def _samples_index(tmp_path_factory):
+    from pathlib import Path
+
+    samples = Path(__file__).resolve().parents[1] / "data" / "samples"
+    out = tmp_path_factory.mktemp("samples") / "samples.parquet"
+    res = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(samples), "-o", str(out), "-q"],
+                         capture_output=True)
+    assert res.returncode == 0, res.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def indexes(index, tmp_path_factory):
+    return [index, _samples_index(tmp_path_factory)]
+
+
+def _plain(groups):
+    return groups.to_dict("list"), dict(groups.attrs)
+
+
+@pytest.mark.parametrize("level", ["key", "ns", "heuristic"])
+def test_dedupe_from_stored_keys_equals_dedupe_recomputed(indexes, level):
+    for path in indexes:
+        df = read_index(path)
+        assert {"ns_key", "dedup_key", "dedup_rules"} <= set(df.columns)
+        recomputed = dedupe(df.drop(columns=["ns_key", "dedup_key", "dedup_rules"]), level)
+        assert _plain(dedupe(df, level)) == _plain(recomputed)
+        assert len(recomputed) > 5
+
+
+def test_dedupe_reads_the_stored_keys(index, monkeypatch):
+    """With the stored columns, the heuristic level runs no namespace rule
+    and the ns level only names the rules of keys the rules changed."""
+    from urnscan import frame
+
+    df = read_index(index)
+    expected = {level: _plain(dedupe(df, level)) for level in ("ns", "heuristic")}
+    calls = []
+    monkeypatch.setattr(frame, "namespace_keys", lambda key: calls.append(key))
+    rules_of = urnscan.namespaces.ns_key_rules
+    monkeypatch.setattr(frame, "ns_key_rules", lambda key: calls.append(key) or rules_of(key))
+    assert _plain(dedupe(df, "heuristic")) == expected["heuristic"]
+    assert calls == []
+    assert _plain(dedupe(df, "ns")) == expected["ns"]
+    changed = sorted(set(df.loc[df["key"].notna() & (df["ns_key"] != df["key"]), "key"].astype(object)))
+    assert sorted(calls) == changed and len(changed) >= 2
+    # and a stored key is the one grouped by
+    tampered = df.assign(dedup_key=df["dedup_key"].astype(object).where(df["urn"] != "urn:example:A",
+                                                                        "urn:example:a"))
+    merged = _group_of(dedupe(tampered, "heuristic"), "urn:example:A")
+    assert set(merged.spellings) == {"urn:example:A", "urn:example:a"}

@@ -123,3 +123,40 @@ def test_validate_refuses_non_str():
 @pytest.mark.parametrize("profile", urnscan.PROFILES)
 def test_is_valid_agrees_with_validate(s, profile):
     assert urnscan.is_valid(s, profile) == validate(s, profile).valid
+
+
+# --- the walk's character sets are the grammar's ------------------------------
+def _class_strings():
+    from urnscan import _abnf
+
+    names = sorted(n for n in vars(_abnf) if n.endswith("_CHARS") or n in ("ALPHA", "DIGIT", "HEXDIG", "ALPHANUM"))
+    return [(n, getattr(_abnf, n)) for n in names]
+
+
+@pytest.mark.parametrize("name, char_class", _class_strings())
+def test_char_set_reads_a_class_as_the_regex_engine_does(name, char_class):
+    import re
+
+    from urnscan._abnf import char_set
+
+    matched = {chr(c) for c in range(0x80) if re.fullmatch(f"[{char_class}]", chr(c))}
+    assert char_set(char_class) == matched, name
+
+
+WALK_SETS = [
+    ("_ALNUM", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
+    ("_HEX", "0123456789ABCDEFabcdef"),
+    ("_PCHAR", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@"),
+    ("_RFC2141_TRANS", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789()+,-.:=@;$_!*'/?#"),
+    ("_RFC2141_RESERVED", "/?#"),
+    ("_RFC1738_ELEMENT", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789$-_.+!*'(),;/:@&="),
+    ("_NID_CHARS", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-"),
+    ("_SCHEMEID_CHARS", "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-."),
+]
+
+
+@pytest.mark.parametrize("name, expected", WALK_SETS)
+def test_the_walks_sets_are_the_seeds_sets(name, expected):
+    from urnscan import diagnosis
+
+    assert getattr(diagnosis, name) == frozenset(expected)

@@ -1,7 +1,10 @@
 """The seeds' grammars as named regular-expression strings.
 
 Each rule is a string built from smaller named strings, next to the section
-of the seed it transcribes.  Nothing is compiled here (see ``syntax.py``).
+of the seed it transcribes.  Nothing is compiled here (see ``syntax.py``);
+the ``*_CHARS`` strings are regex character-class bodies, and
+:func:`char_set` reads one as the set of characters it admits, so the
+character-by-character checks use the very sets the grammar does.
 Character classes are written for ASCII only: every rule below excludes
 non-ASCII characters, which must be percent-encoded (RFC 8141 section 2,
 RFC 2141 section 2.4).
@@ -10,6 +13,7 @@ Seeds: 000 = RFC 2141, 001 = draft-ietf-urnbis-rfc2141bis-urn-20 (RFC 8141),
 002 = draft-ietf-urnbis-rfc2141bis-urn-03 (2012), 004 =
 draft-ietf-uri-urn-syntax-00 (1995).
 """
+
 
 # --- RFC 5234 core rules and RFC 3986 building blocks --------------------
 ALPHA = "A-Za-z"
@@ -35,7 +39,8 @@ PCHAR = f"(?:[{PCHAR_CHARS}]|{PCT_ENCODED})"
 # the input (no backtracking).  RE2 (the Arrow engine) has no possessive
 # quantifiers and needs none; its spelling is RFC8141_NAMESTRING_RE2 below.
 #   NID = (alphanum) 0*30(ldh) (alphanum) ;  ldh = alphanum / "-"
-RFC8141_NID = f"[{ALPHANUM}](?:[{ALPHANUM}-]{{0,30}}[{ALPHANUM}])"
+LDH_CHARS = ALPHANUM + r"\-"
+RFC8141_NID = f"[{ALPHANUM}](?:[{LDH_CHARS}]{{0,30}}[{ALPHANUM}])"
 #   NSS = pchar *(pchar / "/")
 RFC8141_NSS = f"{PCHAR}(?:[{PCHAR_CHARS}/]++|{PCT_ENCODED})*+"
 #   r-component = pchar *( pchar / "/" / "?" ), after "?+".  Section 2.3.1:
@@ -85,7 +90,7 @@ RFC8141_REPERTOIRE = PCHAR_CHARS + "/?#%"
 
 # --- Seed 000 (RFC 2141) section 2 ----------------------------------------
 #   <NID> ::= <let-num> [ 1,31<let-num-hyp> ]          (section 2.1)
-RFC2141_NID = f"[{ALPHANUM}][{ALPHANUM}-]{{0,31}}"
+RFC2141_NID = f"[{ALPHANUM}][{LDH_CHARS}]{{0,31}}"
 #   <other> ::= "(" | ")" | "+" | "," | "-" | "." | ":" | "=" | "@" | ";"
 #             | "$" | "_" | "!" | "*" | "'"                  (section 2.2)
 RFC2141_OTHER_CHARS = r"()+,\-.:=@;$_!*'"
@@ -139,7 +144,8 @@ DRAFT2012_REPERTOIRE = PCHAR_CHARS + "/?#%"
 #   A URN is "SchemeID:ElementID" after the "URN:" of the wrapper; encoding
 #   follows the URL rules of RFC 1738 section 2.2.  SchemeIDs are
 #   identifiers (RFC 1738 scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]).
-DRAFT1995_SCHEMEID = f"[{ALPHANUM}][{ALPHANUM}+.-]*+"
+DRAFT1995_SCHEMEID_CHARS = ALPHANUM + r"+.\-"
+DRAFT1995_SCHEMEID = f"[{ALPHANUM}][{DRAFT1995_SCHEMEID_CHARS}]*+"
 #   ElementID: RFC 1738 uchar / reserved, but "#" and "?" are reserved for
 #   future use and ">" closes the wrapper (section 2.2).
 #   RFC 1738: unreserved = alpha | digit | safe | extra ;
@@ -153,3 +159,33 @@ DRAFT1995_URN = (
 DRAFT1995_REPERTOIRE = DRAFT1995_ELEMENT_CHARS + "%#?"
 #   White space (Space, Tab, CR, LF) is allowed but not significant.
 DRAFT1995_WHITESPACE = " \t\r\n"
+
+
+# --- the character classes as sets ---------------------------------------
+def char_set(char_class: str) -> frozenset:
+    r"""The characters a character-class body admits, as a set (rfc3986
+    derives its sets from its strings the same way): ``"A-Za-z"`` is the 52
+    letters, ``"\-._~"`` four punctuation characters -- a backslash escapes
+    the next character, a "-" between two characters makes a range.
+
+    >>> sorted(char_set(SUB_DELIMS_CHARS)) == sorted("!$&'()*+,;=")
+    True
+    >>> sorted(char_set(r"a-c\-"))
+    ['-', 'a', 'b', 'c']
+    """
+    out = set()
+    i, n = 0, len(char_class)
+    while i < n:
+        low, i = _class_char(char_class, i)
+        if i + 1 < n and char_class[i] == "-":
+            high, i = _class_char(char_class, i + 1)
+            out.update(map(chr, range(ord(low), ord(high) + 1)))
+        else:
+            out.add(low)
+    return frozenset(out)
+
+
+def _class_char(char_class: str, i: int):
+    if char_class[i] == "\\":
+        return char_class[i + 1], i + 2
+    return char_class[i], i + 1

@@ -9,12 +9,12 @@ fall back to :func:`urnscan.validate`).
 """
 from __future__ import annotations
 
+import enum
 import re
 from typing import Iterable, List, Optional, Tuple
 
 from . import _abnf
-from .equivalence import upper_percent
-from .model import DEFAULT_PROFILE
+from .model import DEFAULT_PROFILE, Profile, upper_percent
 from .syntax import check_profile, validate
 
 _RFC8141 = re.compile(_abnf.RFC8141_NAMESTRING)
@@ -43,8 +43,16 @@ def _judge_any(profile: str):
 ARROW_MIN_BATCH = 2048
 
 
+class Engine(enum.StrEnum):
+    """Who runs the grammar over a batch (:func:`validate_keys`)."""
+
+    AUTO = "auto"
+    PYTHON = "python"
+    ARROW = "arrow"
+
+
 def validate_keys(strings: Iterable[str], profile: str = DEFAULT_PROFILE, *,
-                  engine: str = "auto") -> Tuple[List[bool], List[Optional[str]]]:
+                  engine: str = Engine.AUTO) -> Tuple[List[bool], List[Optional[str]]]:
     """``(valid, keys)`` for every string, in order; ``None`` keys for
     invalid strings.  Same verdicts as :func:`urnscan.validate`.
 
@@ -53,16 +61,16 @@ def validate_keys(strings: Iterable[str], profile: str = DEFAULT_PROFILE, *,
     engine over the whole batch; rfc8141 only), or ``"auto"``: Arrow for
     rfc8141 batches of at least ``ARROW_MIN_BATCH`` strings when pyarrow is
     installed.  Measured in ``benchmarks/bench_core.py``."""
-    check_profile(profile)
-    if engine not in ("auto", "python", "arrow"):
+    profile = check_profile(profile)
+    if engine not in tuple(Engine):
         raise ValueError("engine must be 'auto', 'python' or 'arrow'")
-    if profile == "rfc8141" and engine != "python":
+    if profile == Profile.RFC8141 and engine != Engine.PYTHON:
         strings = strings if isinstance(strings, list) else list(strings)
-        if engine == "arrow" or len(strings) >= ARROW_MIN_BATCH:
-            arrow = _arrow_engine() if engine == "auto" else _arrow_engine(required=True)
+        if engine == Engine.ARROW or len(strings) >= ARROW_MIN_BATCH:
+            arrow = _arrow_engine() if engine == Engine.AUTO else _arrow_engine(required=True)
             if arrow is not None:
                 return arrow(strings)
-    judge = _judge_rfc8141 if profile == "rfc8141" else _judge_any(profile)
+    judge = _judge_rfc8141 if profile == Profile.RFC8141 else _judge_any(profile)
     seen = {}
     valid: List[bool] = []
     keys: List[Optional[str]] = []

@@ -13,30 +13,29 @@ previous one merges):
 """
 from __future__ import annotations
 
+import enum
 import os
 from typing import Iterable, List, Optional, Tuple
 
 import pandas as pd
-import pyarrow as pa
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from .equivalence import upper_percent
-from .model import DEFAULT_PROFILE, Hit
-from .namespaces import dedup_key, ns_key, ns_key_rules
+from .model import DEFAULT_PROFILE, Hit, Profile, upper_percent
+from .namespaces import namespace_keys, ns_key_rules
 from .scanner import DEFAULT_MAX_URN_LENGTH, scan_text
 from .syntax import validate
 
-LEVELS = ("key", "ns", "heuristic")
 
-#: why two spellings of one group differ, beyond the namespace rules
-GENERIC_RULES = {
-    "scheme-case": "'urn' is case-insensitive (RFC 8141 section 3.1 step 1)",
-    "nid-case": "the NID is case-insensitive (RFC 8141 section 3.1 step 2)",
-    "percent-case": "hex digits of percent-encoding are case-insensitive (RFC 8141 section 3.1 step 3)",
-    "components-ignored": "r-, q- and f-components are ignored (RFC 8141 section 3.1)",
-}
+class DedupeLevel(enum.StrEnum):
+    """How loosely :func:`dedupe` merges, strict to loose (module docstring)."""
 
+    KEY = "key"
+    NS = "ns"
+    HEURISTIC = "heuristic"
+
+
+LEVELS: Tuple[DedupeLevel, ...] = tuple(DedupeLevel)
 
 def _dataset(path: str):
     if os.path.isdir(path):
@@ -96,37 +95,88 @@ def scan_series(series: pd.Series, *, profile: str = DEFAULT_PROFILE, trim: bool
     return frame
 
 
-def group_keys(keys: Iterable[Optional[str]], level: str) -> Tuple[List[Optional[str]], List[Tuple[str, ...]]]:
-    """The grouping key and the namespace rules applied, per equivalence key."""
+def _level(level: str) -> DedupeLevel:
     if level not in LEVELS:
         raise ValueError(f"level must be one of {', '.join(LEVELS)}")
+    return DedupeLevel(level)
+
+
+def _missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and pd.isna(value))
+
+
+def group_keys(keys: Iterable[Optional[str]], level: str) -> Tuple[List[Optional[str]], List[Tuple[str, ...]]]:
+    """The grouping key and the namespace rules applied, per equivalence key
+    (computed: the namespace rules run once per distinct key)."""
+    level = _level(level)
     out_keys: List[Optional[str]] = []
     out_rules: List[Tuple[str, ...]] = []
     cache: dict = {}
     for key in keys:
-        if key is None or (isinstance(key, float) and pd.isna(key)):
+        if _missing(key):
             out_keys.append(None)
             out_rules.append(())
             continue
         got = cache.get(key)
         if got is None:
-            if level == "key":
+            if level == DedupeLevel.KEY:
                 got = (key, ())
-            elif level == "ns":
-                got = (ns_key(key), ns_key_rules(key))
             else:
-                got = dedup_key(key)
+                keys_of = namespace_keys(key)
+                got = keys_of[:2] if level == DedupeLevel.NS else keys_of[2:]
             cache[key] = got
         out_keys.append(got[0])
         out_rules.append(tuple(got[1]))
     return out_keys, out_rules
 
 
+def _stored_group_keys(valid: pd.DataFrame, level: DedupeLevel
+                       ) -> Optional[Tuple[List[Optional[str]], List[Tuple[str, ...]]]]:
+    """:func:`group_keys` from the keys the index stores (``ns_key``,
+    ``dedup_key`` and ``dedup_rules``, written by the scan); ``None`` when the
+    frame lacks them.  Only an ns-level key that differs from the equivalence
+    key runs the namespace rules, once per distinct key, for their names
+    (``dedup_rules`` mixes them with the rules heuristics triggered)."""
+    if level == DedupeLevel.KEY:
+        keys = valid["key"].astype(object).tolist()
+        return keys, [()] * len(keys)
+    if level == DedupeLevel.NS and "ns_key" in valid:
+        rules: dict = {}
+        out_keys, out_rules = [], []
+        for key, stored in zip(valid["key"].astype(object), valid["ns_key"].astype(object)):
+            if _missing(stored):
+                stored, named = namespace_keys(key)[:2]
+            elif stored == key:
+                named = ()
+            else:
+                named = rules.get(key)
+                if named is None:
+                    named = rules[key] = ns_key_rules(key)
+            out_keys.append(stored)
+            out_rules.append(named)
+        return out_keys, out_rules
+    if level == DedupeLevel.HEURISTIC and "dedup_key" in valid and "dedup_rules" in valid:
+        out_keys, out_rules = [], []
+        for key, stored, named in zip(valid["key"].astype(object), valid["dedup_key"].astype(object),
+                                      valid["dedup_rules"].astype(object)):
+            if _missing(stored):
+                stored, rules_of = namespace_keys(key)[2:]
+            else:
+                rules_of = tuple(named.split(",")) if isinstance(named, str) and named else ()
+            out_keys.append(stored)
+            out_rules.append(rules_of)
+        return out_keys, out_rules
+    return None
+
+
 def _generic_reasons(spellings: List[str]) -> List[str]:
-    """Which RFC 8141 section 3.1 normalisations tell the spellings apart."""
+    """Which RFC 8141 section 3.1 normalisations tell the spellings apart:
+    ``scheme-case`` (step 1, "urn" is case-insensitive), ``nid-case`` (step 2),
+    ``percent-case`` (step 3, hex digits of percent-encoding) and
+    ``components-ignored`` (r-, q- and f-components play no part)."""
     parsed = []
     for s in spellings:
-        verdict = validate(s, "rfc8141")
+        verdict = validate(s, Profile.RFC8141)
         if verdict.urn is not None:
             parsed.append(verdict.urn)
     reasons = []
@@ -152,7 +202,8 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1) -> pd
     needed).  Sorted by ``count``, then ``group_key``.
     """
     valid = df[df["key"].notna()]
-    keys, rules = group_keys(valid["key"].astype(object).tolist(), level)
+    stored = _stored_group_keys(valid, _level(level))
+    keys, rules = stored if stored is not None else group_keys(valid["key"].astype(object).tolist(), level)
     work = pd.DataFrame({
         "group_key": keys,
         "urn": valid["urn"].astype(object).to_numpy(),
@@ -204,6 +255,3 @@ def summary_by_namespace(df: pd.DataFrame) -> pd.DataFrame:
     })
     return out.sort_values(["hits"], ascending=False)
 
-
-def to_arrow_groups(groups: pd.DataFrame) -> pa.Table:
-    return pa.Table.from_pandas(groups, preserve_index=False)

@@ -1,19 +1,52 @@
-"""Result types shared by every part of urnscan.
+"""Result types shared by every part of urnscan, and what a parsed URN
+derives by itself: its canonical form and its equivalence key.
+
+Seed 001 (RFC 8141) section 3.1: two URNs are URN-equivalent when their
+assigned-names are octet-by-octet equal after (1) lower-casing the scheme
+"urn", (2) lower-casing the NID, (3) upper-casing the hex digits of
+percent-encoded octets in the NSS.  Percent-encoding MUST NOT be decoded;
+r-, q- and f-components MUST be ignored.  Seed 000 (RFC 2141) section 5 is
+the same procedure over the whole NSS; seed 002 section 5 adds step 4
+(remove the fragment) and step 5a (remove the query) or 5b (reorder its
+directives).
 
 Everything here is immutable and hashable.  This module imports nothing from
-the rest of the package, so it can be used by the pure core and by the edges
-alike.
+the rest of the package but the grammar strings (``_abnf``), so it can be
+used by the pure core and by the edges alike.
 """
 from __future__ import annotations
 
+import enum
+import re
 from typing import NamedTuple, Optional, Tuple
 
-#: The syntax profiles, each a transcription of one seed document.
-PROFILES = ("rfc8141", "rfc2141", "draft-2012", "draft-1995")
-DEFAULT_PROFILE = "rfc8141"
+from . import _abnf
 
-ERROR = "error"
-WARNING = "warning"
+
+class Profile(enum.StrEnum):
+    """The syntax profiles, each a transcription of one seed document.
+    Members equal their names as strings (``Profile.RFC8141 == "rfc8141"``)."""
+
+    RFC8141 = "rfc8141"  # seed 001
+    RFC2141 = "rfc2141"  # seed 000
+    DRAFT2012 = "draft-2012"  # seed 002
+    DRAFT1995 = "draft-1995"  # seed 004
+
+
+PROFILES: Tuple[Profile, ...] = tuple(Profile)
+DEFAULT_PROFILE = Profile.RFC8141
+
+
+class Severity(enum.StrEnum):
+    """How much a :class:`Finding` weighs: an error makes the string no URN
+    under the profile; a warning leaves it valid."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
 
 
 class Finding(NamedTuple):
@@ -27,7 +60,7 @@ class Finding(NamedTuple):
     """
 
     code: str
-    severity: str
+    severity: Severity
     message: str
     position: Optional[int] = None
 
@@ -50,7 +83,7 @@ class Urn(NamedTuple):
     r_component: Optional[str] = None
     q_component: Optional[str] = None
     f_component: Optional[str] = None
-    profile: str = DEFAULT_PROFILE
+    profile: Profile = DEFAULT_PROFILE
     scheme: str = "urn"
 
     @property
@@ -62,22 +95,80 @@ class Urn(NamedTuple):
         if self.r_component is not None:
             out += "?+" + self.r_component
         if self.q_component is not None:
-            out += ("?=" if self.profile == "rfc8141" else "?") + self.q_component
+            out += ("?=" if self.profile == Profile.RFC8141 else "?") + self.q_component
         if self.f_component is not None:
             out += "#" + self.f_component
         return out
 
     @property
     def canonical(self) -> str:
-        from .equivalence import canonical_of
+        """The canonical form (:func:`canonical_of`).
 
+        >>> Urn("Example", "a%2cb", q_component="q").canonical
+        'urn:example:a%2Cb?=q'
+        """
         return canonical_of(self)
 
     @property
     def key(self) -> str:
-        from .equivalence import key_of
+        """The URN-equivalence key (:func:`key_of`).
 
+        >>> Urn("Example", "a%2cb", q_component="q").key
+        'urn:example:a%2Cb'
+        """
         return key_of(self)
+
+
+# --- canonical form and equivalence key (seed 001 section 3.1) -------------
+
+_PCT = re.compile(_abnf.PCT_ENCODED)
+
+
+def upper_percent(s: str) -> str:
+    """Upper-case the hex digits of every ``%HH`` triplet; decode nothing."""
+    if "%" not in s:
+        return s
+    return _PCT.sub(lambda m: m.group().upper(), s)
+
+
+def canonical_of(urn: Urn) -> str:
+    """The canonical form of a parsed URN: steps 1-3 of section 3.1 applied,
+    components kept as written."""
+    nss = upper_percent(urn.nss)
+    out = f"urn:{urn.nid.lower()}:{nss}"
+    if urn.profile == Profile.DRAFT2012:
+        # seed 002 section 5 step 3 normalises percent-encoding everywhere
+        if urn.q_component is not None:
+            out += "?" + upper_percent(urn.q_component)
+        if urn.f_component is not None:
+            out += "#" + upper_percent(urn.f_component)
+        return out
+    if urn.r_component is not None:
+        out += "?+" + urn.r_component
+    if urn.q_component is not None:
+        out += "?=" + urn.q_component
+    if urn.f_component is not None:
+        out += "#" + urn.f_component
+    return out
+
+
+def key_of(urn: Urn, resolution: bool = False) -> str:
+    """The URN-equivalence key: the canonical assigned-name, components
+    removed (seed 001 section 3.1; seed 000 section 5; seed 002 section 5
+    steps 4 and 5a).  With ``resolution=True`` under draft-2012, step 5b
+    instead: the query is kept with its directives sorted by keyword."""
+    key = f"urn:{urn.nid.lower()}:{upper_percent(urn.nss)}"
+    if resolution and urn.profile == Profile.DRAFT2012 and urn.q_component is not None:
+        key += "?" + "&".join(sorted(upper_percent(urn.q_component).split("&"), key=_directive_order))
+    return key
+
+
+def _directive_order(directive: str) -> Tuple[str, str]:
+    """Seed 002 section 5 step 5b: "Reorder the directives ... bringing
+    them into a preferred <keywd> order" -- by keyword, then (for a keyword
+    that is not registered and so may repeat, section 2.3) by the whole
+    directive, so that no order of the same directives gives another key."""
+    return directive.partition("=")[0], directive
 
 
 class Verdict(NamedTuple):

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from .equivalence import canonical_of, key_of
-from .model import PROFILES, Verdict
+from .model import PROFILES, Severity, Verdict, canonical_of, key_of
 from .namespaces import namespace_status, ns_findings, ns_key
 from .syntax import validate
 
@@ -41,7 +40,7 @@ def format_check_line(record: Dict[str, Any]) -> str:
     """``VALID|INVALID  input  profile:ok|codes ...  canonical=...  key=...``"""
     parts = ["valid  " if record["valid"] else "INVALID", record["input"]]
     for p, v in record["profiles"].items():
-        codes = ",".join(f["code"] + ("" if f["severity"] == "error" else "(w)") for f in v["findings"])
+        codes = ",".join(f["code"] + ("" if f["severity"] == Severity.ERROR else "(w)") for f in v["findings"])
         state = "ok" if v["valid"] else "invalid"
         parts.append(f"{p}:{state}" + (f"[{codes}]" if codes else ""))
     if record["canonical"] is not None:

@@ -8,13 +8,13 @@
 * a heuristic deduplication key for citations (:func:`dedup_key`).
 
 Pure functions over strings; the only I/O is reading the registry file.
-Imports nothing from urnscan but :mod:`urnscan.model` and
-:mod:`urnscan.errors`.
+Imports nothing from urnscan but :mod:`urnscan.model`,
+:mod:`urnscan.errors` and the grammar strings of :mod:`urnscan._abnf`.
 """
 from __future__ import annotations
 
 from .findings import FINDING_CODES, ns_findings
-from .heuristic import dedup_key
+from .heuristic import NamespaceKeys, dedup_key, namespace_keys
 from .normative import ns_key, ns_key_rules
 from .registry import (
     NamespaceEntry,
@@ -28,6 +28,7 @@ from .status import (
     FORMAL,
     INFORMAL,
     STATUSES,
+    NamespaceStatus,
     UNREGISTERED,
     namespace_status,
 )
@@ -38,6 +39,8 @@ __all__ = [
     "FORMAL",
     "INFORMAL",
     "NamespaceEntry",
+    "NamespaceKeys",
+    "NamespaceStatus",
     "Registry",
     "RegistryError",
     "STATUSES",
@@ -45,6 +48,7 @@ __all__ = [
     "dedup_key",
     "default_registry",
     "load_registry",
+    "namespace_keys",
     "namespace_status",
     "ns_findings",
     "ns_key",

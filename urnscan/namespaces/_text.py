@@ -10,19 +10,19 @@ import re
 import string
 from typing import NamedTuple, Optional
 
+from .. import _abnf
+
 #: Every key starts with this (RFC 8141 §3.1: "urn" is lower-cased).
 KEY_PREFIX = "urn:"
 
 _TO_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _TO_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
-_PCT_TRIPLET = re.compile(r"%[0-9A-Fa-f]{2}")
-_HEX = frozenset(string.hexdigits)
+_PCT_TRIPLET = re.compile(_abnf.PCT_ENCODED)
+_HEX = _abnf.char_set(_abnf.HEXDIG)
 
 # RFC 8141 §2: NSS = pchar *(pchar / "/"); pchar = unreserved / pct-encoded /
 # sub-delims / ":" / "@" (RFC 3986 §3.3).  These octets never need encoding.
-_NSS_SAFE_OCTETS = frozenset(
-    (string.ascii_letters + string.digits + "-._~" + "!$&'()*+,;=" + ":@" + "/").encode()
-)
+_NSS_SAFE_OCTETS = frozenset("".join(_abnf.char_set(_abnf.PCHAR_CHARS) | {"/"}).encode())
 
 
 class KeyParts(NamedTuple):

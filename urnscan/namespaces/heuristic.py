@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ._text import ascii_lower, join_key, pct_decode, pct_encode, split_key
 from .normative import ISBN10_PATTERN, ISBN13_PATTERN, ISNI_PATTERN, rewrite_key
@@ -288,6 +288,28 @@ def _apply_heuristics(key: str, applied: List[str]) -> str:
     return key
 
 
+class NamespaceKeys(NamedTuple):
+    """Both keys of one equivalence key and the rules that reached them."""
+
+    ns_key: str
+    ns_rules: Tuple[str, ...]
+    dedup_key: str
+    dedup_rules: Tuple[str, ...]
+
+
+def namespace_keys(key: str) -> NamespaceKeys:
+    """``ns_key``, ``ns_key_rules``, and ``dedup_key``'s key and rules, from
+    one pass of the namespace rules over ``key``.  Never raises.
+
+    >>> namespace_keys("urn:isbn:0-451-45052-3")  # doctest: +NORMALIZE_WHITESPACE
+    NamespaceKeys(ns_key='urn:isbn:9780451450524', ns_rules=('isbn-hyphens', 'isbn-10-to-13'),
+                  dedup_key='urn:isbn:9780451450524', dedup_rules=('isbn-hyphens', 'isbn-10-to-13'))
+    """
+    normalised, rules = rewrite_key(key)
+    applied = list(rules)
+    return NamespaceKeys(normalised, rules, _apply_heuristics(normalised, applied), tuple(applied))
+
+
 def dedup_key(key: str) -> Tuple[str, Tuple[str, ...]]:
     """``(dedup key, rule names)`` for an RFC 8141 equivalence key.
 
@@ -296,7 +318,9 @@ def dedup_key(key: str) -> Tuple[str, Tuple[str, ...]]:
     the ``h:`` prefix) and the normative rules it triggered.  Heuristic
     merges can be wrong; group by this key only where that is acceptable and
     keep the rule names for review.  Never raises.
+
+    >>> dedup_key("urn:uuid:{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}")
+    ('urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6', ('h:uuid-repair',))
     """
-    normalised, rules = rewrite_key(key)
-    applied = list(rules)
-    return _apply_heuristics(normalised, applied), tuple(applied)
+    keys = namespace_keys(key)
+    return keys.dedup_key, keys.dedup_rules

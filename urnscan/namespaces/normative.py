@@ -424,11 +424,22 @@ def ns_key(key: str) -> str:
     components removed; the result adds the equivalences the namespace
     registers (e.g. ``urn:isbn:0-451-45052-3`` -> ``urn:isbn:9780451450524``).
     Never raises; returns ``key`` unchanged when no rule applies.
+
+    >>> ns_key("urn:isbn:0-451-45052-3")
+    'urn:isbn:9780451450524'
+    >>> ns_key("urn:example:A")
+    'urn:example:A'
     """
     return rewrite_key(key)[0]
 
 
 def ns_key_rules(key: str) -> Tuple[str, ...]:
     """The names of the normative rules that ``ns_key(key)`` applied (those
-    that changed something), in the order they applied."""
+    that changed something), in the order they applied.
+
+    >>> ns_key_rules("urn:isbn:0-451-45052-3")
+    ('isbn-hyphens', 'isbn-10-to-13')
+    >>> ns_key_rules("urn:isbn:9780451450524")
+    ()
+    """
     return rewrite_key(key)[1]

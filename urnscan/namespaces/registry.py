@@ -8,6 +8,7 @@ a newer file.  Reading files is the only I/O here.
 """
 from __future__ import annotations
 
+import enum
 import functools
 import os
 import json
@@ -23,8 +24,20 @@ from ..errors import SourceError, UrnscanError
 #: Identifies the JSON layout written by :func:`registry_to_json`.
 JSON_FORMAT = "urnscan-urn-registry/1"
 
-FORMAL = "formal"
-INFORMAL = "informal"
+
+
+class NamespaceStatus(enum.StrEnum):
+    """The registration status of a NID (:func:`urnscan.namespaces.namespace_status`);
+    registry entries are ``FORMAL`` or ``INFORMAL`` (RFC 8141 section 5)."""
+
+    FORMAL = "formal"
+    INFORMAL = "informal"
+    EXPERIMENTAL = "experimental"
+    UNREGISTERED = "unregistered"
+
+
+FORMAL = NamespaceStatus.FORMAL
+INFORMAL = NamespaceStatus.INFORMAL
 
 _IANA_NS = "{http://www.iana.org/assignments}"
 _PACKAGED = ("data", "registry.json")
@@ -47,7 +60,7 @@ class NamespaceEntry:
     """
 
     nid: str
-    kind: str  # FORMAL or INFORMAL
+    kind: NamespaceStatus  # FORMAL or INFORMAL
     references: Tuple[str, ...] = ()
     template: Optional[str] = None
     registered: Optional[str] = None
@@ -129,7 +142,7 @@ def _is_template_link(xref: ET.Element) -> bool:
         "/urn-formal/" in data or "/urn-informal/" in data)
 
 
-def _entry_from_record(record: ET.Element, kind: str,
+def _entry_from_record(record: ET.Element, kind: NamespaceStatus,
                        people: Dict[str, str]) -> NamespaceEntry:
     name = record.findtext(_tag("name"))
     if not name or not name.strip():
@@ -221,9 +234,9 @@ def _str_or_none(value: object) -> Optional[str]:
     return value if isinstance(value, str) and value else None
 
 
-def _entries_from_json(rows: object, kind: str) -> Iterable[NamespaceEntry]:
+def _entries_from_json(rows: object, kind: NamespaceStatus) -> Iterable[NamespaceEntry]:
     if not isinstance(rows, list):
-        raise RegistryError(f"registry JSON: {kind!r} is not a list")
+        raise RegistryError(f"registry JSON: '{kind}' is not a list")
     for row in rows:
         if not isinstance(row, dict) or not isinstance(row.get("nid"), str):
             raise RegistryError(f"registry JSON: bad {kind} record {row!r}")
