@@ -7,6 +7,7 @@ import secrets
 import sys
 
 from . import cli
+from .errors import IndexFileError
 
 _FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
 
@@ -38,15 +39,16 @@ def run_dedupe(args) -> int:
             return _usage(f"{args.output}: exists; use --force to overwrite")
     if not os.path.exists(args.index):
         return _failed(f"{args.index}: no such file or directory")
-    problem = index_problem(args.index)
-    if problem:
-        return _failed(f"{args.index}: {problem}")
+    try:
+        columns = index_columns(args.index)
+    except IndexFileError as exc:
+        return _failed(f"{args.index}: {exc}")
     try:
         from .frame import dedupe, read_index
     except ImportError as exc:  # pandas is a dependency: a broken install
         return _failed(f"'urnscan dedupe' needs {exc.name or 'pandas'}: pip install pandas")
     try:
-        df = read_index(args.index, columns=list(_NEEDED))
+        df = read_index(args.index, columns=[c for c in (*_NEEDED, *_STORED_KEYS) if c in columns])
     except (OSError, ValueError) as exc:
         return _failed(f"{args.index}: cannot be read: {getattr(exc, 'strerror', None) or exc}")
     groups = dedupe(df, args.level, min_spellings=1 if args.all else 2)
@@ -71,11 +73,15 @@ def run_dedupe(args) -> int:
 
 #: the columns dedupe reads: every urnscan index has them
 _NEEDED = ("source", "urn", "key", "nid")
+#: the keys a scan stores, read when the index has them (older indexes do
+#: not: dedupe then computes them from ``key``)
+_STORED_KEYS = ("ns_key", "dedup_key", "dedup_rules")
 
 
-def index_problem(path: str):
-    """Why ``path`` is not an urnscan index (a Parquet file or a dataset
-    directory of them with the hit columns), or None when it is one."""
+def index_columns(path: str):
+    """The column names of the urnscan index at ``path`` (a Parquet file or a
+    dataset directory of them with the hit columns); :class:`IndexFileError`
+    says why it is not one."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -86,18 +92,18 @@ def index_problem(path: str):
 
         parts = sorted(glob.glob(os.path.join(glob.escape(path), PART_GLOB)))
         if not parts:
-            return f"not an urnscan dataset (no {PART_GLOB} in this directory)"
+            raise IndexFileError(f"not an urnscan dataset (no {PART_GLOB} in this directory)")
         path = parts[0]
     try:
         schema = pq.read_schema(path)
     except (OSError, pa.ArrowException) as exc:
-        return ("not a Parquet file" if isinstance(exc, pa.ArrowInvalid)
-                else f"cannot be read: {getattr(exc, 'strerror', None) or exc}")
+        raise IndexFileError("not a Parquet file" if isinstance(exc, pa.ArrowInvalid)
+                             else f"cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
     missing = [c for c in _NEEDED if c not in schema.names]
     if missing:
-        return (f"a Parquet file, but not an urnscan index (no column {', '.join(map(repr, missing))}); "
-                "give the output of 'urnscan scan -o FILE.parquet'")
-    return None
+        raise IndexFileError(f"a Parquet file, but not an urnscan index (no column "
+                             f"{', '.join(map(repr, missing))}); give the output of 'urnscan scan -o FILE.parquet'")
+    return tuple(schema.names)
 
 
 def _failed(message: str) -> int:
