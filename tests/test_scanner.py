@@ -173,8 +173,12 @@ def test_over_long_candidate_is_reported_not_buffered():
 
 
 def test_public_names():
-    for name in ("scan_text", "scan_bytes", "scan_file", "Hit"):
-        assert hasattr(urnscan, name)
+    from urnscan import model, scanner
+
+    for name, owner in (("scan_text", scanner), ("scan_bytes", scanner), ("scan_file", scanner), ("Hit", model)):
+        assert name in urnscan.__all__ and getattr(urnscan, name) is getattr(owner, name)
+    hits = list(urnscan.scan_text("see urn:isbn:0451450523."))
+    assert [(type(h), h.urn, h.start) for h in hits] == [(urnscan.Hit, "urn:isbn:0451450523", 4)]
 
 
 @pytest.mark.parametrize("cap", [16, 40, 67])

@@ -100,27 +100,6 @@ def pct_decode(text: str) -> Optional[bytes]:
     return bytes(out)
 
 
-def _pct_decode_reference(text: str) -> Optional[bytes]:
-    """:func:`pct_decode`, one character at a time (kept for tests)."""
-    out = bytearray()
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "%":
-            pair = text[i + 1:i + 3]
-            if len(pair) != 2 or not set(pair) <= _HEX:
-                return None
-            out.append(int(pair, 16))
-            i += 3
-            continue
-        code = ord(ch)
-        if not 0x21 <= code <= 0x7E:
-            return None
-        out.append(code)
-        i += 1
-    return bytes(out)
-
-
 def pct_encode(octets: bytes) -> str:
     """Canonical NSS text for ``octets``: every octet that is not allowed
     unencoded in an RFC 8141 NSS (including ``%`` itself) becomes ``%HH``
