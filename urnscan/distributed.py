@@ -82,7 +82,7 @@ import pyarrow.parquet as pq
 from ._version import __version__
 from .model import Hit
 from .ranges import Range, RangeResult, StitchState, plan_ranges, scan_range, stitch_step
-from .runner import _MAGIC, DEFAULT_SPLIT_BYTES, ScanConfig, Summary, default_jobs, scan_input
+from .runner import DEFAULT_SPLIT_BYTES, ScanConfig, Summary, default_jobs, scan_input
 from .scanner import DEFAULT_CHUNK_SIZE, ScanOptions, scan_bytes, scan_text
 from .sinks.parquet import (
     DEFAULT_BATCH_ROWS, FILES_TABLE_NAME, METADATA_KEY, _fsync_dir, _our_dataset_files, _part_name,
@@ -91,6 +91,7 @@ from .sinks.parquet import (
 from .sinks.schema import FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, _clean, files_to_record_batch, hits_to_record_batch
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, InputRef, expand_inputs, looks_binary
+from .sources.codecs import detect_compression
 from .sources.documents import container_kind
 from .sources.limits import DEFAULT_MAX_RATIO
 
@@ -233,13 +234,13 @@ def _plan(refs: Iterable[InputRef], cwd: str, split_bytes: int, partition_bytes:
                     head = fh.read(65536)
             except OSError:
                 head = b""  # the worker reports the error
-            if (head and not head.startswith(_MAGIC) and not looks_binary(head)
+            if (head and detect_compression(head) is None and not looks_binary(head)
                     and container_kind(head, ref.path) is None):
                 close_group()
                 parts = max(2, size // split_bytes)
                 plan.append(_Split(ref, tuple(plan_ranges(here, size, parts, split_bytes))))
                 continue
-        if head.startswith(_MAGIC):
+        if detect_compression(head) is not None:
             size *= _COMPRESSED_FACTOR
         group.append(ref)
         cost += max(size, _MIN_FILE_COST)
