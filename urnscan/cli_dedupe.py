@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 
 from . import cli
 from .errors import IndexFileError
+from .tempfiles import atomic_file
 
 _FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
 
@@ -112,8 +112,7 @@ def _failed(message: str) -> int:
 
 
 def _write_groups(groups, path: str, fmt: str) -> None:
-    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{secrets.token_hex(4)}.tmp")
-    try:
+    with atomic_file(os.path.abspath(path)) as tmp:
         if fmt == "parquet":
             groups.to_parquet(tmp, index=False)
         elif fmt == "csv":
@@ -125,11 +124,6 @@ def _write_groups(groups, path: str, fmt: str) -> None:
             with open(tmp, "w", encoding="utf-8") as fh:
                 for rec in groups.to_dict(orient="records"):
                     fh.write(json.dumps(rec, ensure_ascii=False, default=_plain) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 def _plain(value):

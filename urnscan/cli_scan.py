@@ -17,7 +17,7 @@ from .scanner import DEFAULT_MAX_URN_LENGTH, _options
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, expand_inputs
 from .sources.limits import DEFAULT_MAX_RATIO
-from .tempfiles import reserve, temp_name_pattern
+from .tempfiles import discard, reserve, temp_name_pattern
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -558,7 +558,7 @@ def _atomic_line_sink(fmt: str, out: str, files_path: str, **style):
     try:
         tmp_files = reserve(os.path.abspath(files_path))
     except BaseException:
-        os.remove(tmp_out)
+        discard(tmp_out)
         raise
     guard = _OwnOutputs.of_files(out, files_path)
     target = out
@@ -574,9 +574,7 @@ def _atomic_line_sink(fmt: str, out: str, files_path: str, **style):
         target = files_path
         os.replace(tmp_files, files_path)
     except BaseException as exc:
-        for path in (tmp_out, tmp_files):
-            with contextlib.suppress(OSError):
-                os.remove(path)
+        discard(tmp_out, tmp_files)
         if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
             raise SinkError(f"{target}: cannot write: {exc.strerror or exc}") from exc
         raise

@@ -94,6 +94,7 @@ from .sources import STDIN, InputRef, expand_inputs, looks_binary
 from .sources.codecs import detect_compression
 from .sources.documents import container_kind
 from .sources.limits import DEFAULT_MAX_RATIO
+from .tempfiles import discard, fsync_path
 
 __all__ = [
     "DaskScan", "WriteResult", "scan_paths", "hits_dataframe", "scan_documents", "scan_text_column",
@@ -519,14 +520,9 @@ def _write_table(table: pa.Table, schema: pa.Schema, tmp: str, meta: bytes, comp
                               use_dictionary=True, write_statistics=True) as writer:
             if table.num_rows:
                 writer.write_table(table, row_group_size=DEFAULT_BATCH_ROWS)
-        fd = os.open(tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        fsync_path(tmp)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        discard(tmp)
         raise
 
 
@@ -569,8 +565,7 @@ def _commit(parts: List[Tuple[str, int]], files, directory: str) -> WriteResult:
     kept = {tmp for tmp, _ in keep}
     for tmp, _ in parts:
         if tmp not in kept:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            discard(tmp)
     files_path = None
     summary = None
     problems: List[FileStatus] = []
@@ -582,8 +577,7 @@ def _commit(parts: List[Tuple[str, int]], files, directory: str) -> WriteResult:
     else:
         stale.append(FILES_TABLE_NAME)  # it would describe another run
     for name in stale:
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(directory, name))
+        discard(os.path.join(directory, name))
     _fsync_dir(directory)
     return WriteResult(directory, finals, files_path, sum(p[1] for p in parts), summary, problems)
 
@@ -640,8 +634,7 @@ def write_dataset(data, out_dir: Union[str, os.PathLike], *, force: bool = False
     except BaseException:
         # nothing of a failed run is left: its temporary files, the directory if new
         for tmp in glob.glob(os.path.join(glob.escape(directory), f".*.{tag}.tmp")):
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            discard(tmp)
         if created:
             with contextlib.suppress(OSError):
                 os.rmdir(directory)

@@ -75,7 +75,7 @@ import pyarrow.parquet as pq
 from .._version import __version__
 from ..errors import SinkError
 from ..model import Hit
-from ..tempfiles import reserve
+from ..tempfiles import discard, fsync_path, reserve
 from .schema import (
     FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, FileStatus, files_to_record_batch,
     hits_to_record_batch,
@@ -276,11 +276,7 @@ class _AtomicParquet:
         self._closed = True
         try:
             self._writer.close()
-            fd = os.open(self.tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            fsync_path(self.tmp)
         except OSError as exc:
             raise SinkError(f"{self.target}: write failed: {self._reason(exc)}") from exc
 
@@ -291,12 +287,7 @@ class _AtomicParquet:
             raise SinkError(f"{self.target}: cannot move into place: {exc.strerror or exc}") from exc
 
     def _unlink(self) -> None:
-        try:
-            os.unlink(self.tmp)
-        except FileNotFoundError:
-            pass
-        except OSError:
-            pass
+        discard(self.tmp)
 
     def abort(self) -> None:
         if not self._closed:
