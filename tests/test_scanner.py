@@ -210,3 +210,15 @@ def test_wrong_input_types_say_what_to_use():
         list(scan_text(b"urn:a:b"))
     with pytest.raises(TypeError, match="scan_text"):
         list(scan_bytes(["urn:a:b"]))
+
+
+@pytest.mark.parametrize("data, a, b, expected", [
+    (b"a\nb\rc\r\nd", 0, 8, 3), (b"\r\n\r\n", 0, 4, 2), (b"\r\r\n\n", 0, 4, 3), (b"x\r\ny", 2, 4, 1),
+    (b"x\r\ny", 0, 2, 1), (b"no breaks", 0, 9, 0), (b"\n" * 9000 + b"\r", 0, 9001, 9001), (b"", 0, 0, 0),
+])
+def test_count_breaks(data, a, b, expected):
+    from urnscan.scanner import count_breaks
+
+    assert count_breaks(data, a, b) == expected
+    if b"\r" not in data:
+        assert count_breaks(data, a, b, may_have_cr=False) == expected
