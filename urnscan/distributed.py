@@ -1,5 +1,12 @@
 """The same scan on a Dask cluster, for corpora that outgrow one machine.
 
+(One module over 500 lines, on purpose: it is the whole of the optional
+Dask room, imported only with ``--dask`` or by a caller of this API; its
+worker tasks are top-level functions that the workers import by this name,
+and the planner, the tasks and the dataset writer share one protocol --
+partitions, temporary part names, the commit -- that reads best in one
+place.  Everything else it runs is the local scan's.)
+
 The per-document scan is the one of :mod:`urnscan.runner` and
 :mod:`urnscan.ranges`; Dask only places the work.  Three ways in, one way
 out:

@@ -1,5 +1,9 @@
 """Writing the index as Parquet, atomically and in bounded memory.
 
+(Over 500 lines, on purpose: the two layouts below share the checks made
+before a scan starts, the temporary names, the flush and the commit, and
+most of the length is this description of them.)
+
 Layouts
 -------
 

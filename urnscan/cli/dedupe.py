@@ -5,9 +5,9 @@ import json
 import os
 import sys
 
-from . import cli
-from .errors import IndexFileError
-from .tempfiles import atomic_file
+from .. import cli
+from ..errors import IndexFileError
+from ..tempfiles import atomic_file
 
 _FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
 
@@ -44,7 +44,7 @@ def run_dedupe(args) -> int:
     except IndexFileError as exc:
         return _failed(f"{args.index}: {exc}")
     try:
-        from .frame import dedupe, read_index
+        from ..frame import dedupe, read_index
     except ImportError as exc:  # pandas is a dependency: a broken install
         return _failed(f"'urnscan dedupe' needs {exc.name or 'pandas'}: pip install pandas")
     try:
@@ -85,7 +85,7 @@ def index_columns(path: str):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .sinks.parquet import PART_GLOB
+    from ..sinks.parquet import PART_GLOB
 
     if os.path.isdir(path):
         import glob
