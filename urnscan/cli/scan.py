@@ -377,7 +377,7 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
     from ..sinks.parquet import check_writable
 
     try:
-        from . import distributed
+        from .. import distributed
     except ImportError as exc:
         return _usage(f"--dask needs dask and distributed ({exc.name or 'dask'} is not installed): "
                       "pip install 'urnscan[dask]'")
