@@ -316,6 +316,33 @@ def test_scan_and_import_never_load_pandas_and_dedupe_works(tree, tmp_path):
     assert res.stderr.decode() == "urnscan dedupe: 1 group at level 'ns' (2 citations)\n"
 
 
+@pytest.mark.parametrize("level", ["ns", "heuristic"])
+def test_dedupe_uses_the_stored_keys_and_reads_older_indexes(tree, tmp_path, capsys, monkeypatch, level):
+    """The keys the scan stored are the ones grouped by (the heuristic level
+    runs no namespace rule); an index without them (an older scan) gives
+    the same groups."""
+    from urnscan import cli, frame
+
+    (tree / "c.txt").write_text("urn:oid:1.02.3 and urn:oid:1.2.3\n")
+    assert cli.main(["scan", "d", "-q", "-o", str(tmp_path / "i.parquet")]) == 0
+    table = pq.read_table(tmp_path / "i.parquet")
+    assert {"ns_key", "dedup_key", "dedup_rules"} <= set(table.column_names)
+    pq.write_table(table.drop(["ns_key", "dedup_key", "dedup_rules"]), tmp_path / "old.parquet")
+    capsys.readouterr()
+
+    def dedupe(index):
+        assert cli.main(["dedupe", "--all", "--level", level, str(tmp_path / index)]) == 0
+        return capsys.readouterr()
+
+    computed = dedupe("old.parquet")
+    assert "urn:isbn:9780451450524" in computed.out
+    assert ("h:oid-leading-zeros" in computed.out) == (level == "heuristic")
+    calls = []
+    monkeypatch.setattr(frame, "namespace_keys", lambda key: calls.append(key))
+    assert dedupe("i.parquet") == computed
+    assert level == "ns" or calls == []
+
+
 def test_pandas_is_a_dependency():
     import tomllib
     from pathlib import Path

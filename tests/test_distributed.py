@@ -292,7 +292,7 @@ def test_cli_without_dask_installed(tmp_path):
 
 
 def test_local_scan_does_not_import_dask():
-    code = ("import sys, urnscan.cli, urnscan.cli_scan, urnscan.runner, urnscan.ranges;"
+    code = ("import sys, urnscan.cli, urnscan.cli.scan, urnscan.runner, urnscan.ranges;"
             "print(','.join(m for m in ('dask', 'distributed') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""

@@ -337,3 +337,21 @@ def test_files_of_a_dead_worker_are_reported_as_errors(tmp_path, monkeypatch):
         ("a.txt", "scanned"), ("b.txt", "error"), ("c.txt", "scanned")]
     assert "worker process killed" in statuses[1].reason
     assert summary.errors == 1 and len(hits) == 18
+
+
+def test_atomic_file_replaces_only_on_success(tmp_path):
+    from urnscan.tempfiles import atomic_file
+
+    target = tmp_path / "out.txt"
+    target.write_text("before")
+    with pytest.raises(RuntimeError):
+        with atomic_file(str(target)) as tmp:
+            with open(tmp, "w") as fh:
+                fh.write("half")
+            raise RuntimeError("stop")
+    assert target.read_text() == "before" and os.listdir(tmp_path) == ["out.txt"]
+    with atomic_file(str(target)) as tmp:
+        assert os.path.basename(tmp).startswith(".out.txt.") and tmp.endswith(".tmp")
+        with open(tmp, "w") as fh:
+            fh.write("after")
+    assert target.read_text() == "after" and os.listdir(tmp_path) == ["out.txt"]

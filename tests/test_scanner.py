@@ -173,8 +173,12 @@ def test_over_long_candidate_is_reported_not_buffered():
 
 
 def test_public_names():
-    for name in ("scan_text", "scan_bytes", "scan_file", "Hit"):
-        assert hasattr(urnscan, name)
+    from urnscan import model, scanner
+
+    for name, owner in (("scan_text", scanner), ("scan_bytes", scanner), ("scan_file", scanner), ("Hit", model)):
+        assert name in urnscan.__all__ and getattr(urnscan, name) is getattr(owner, name)
+    hits = list(urnscan.scan_text("see urn:isbn:0451450523."))
+    assert [(type(h), h.urn, h.start) for h in hits] == [(urnscan.Hit, "urn:isbn:0451450523", 4)]
 
 
 @pytest.mark.parametrize("cap", [16, 40, 67])
@@ -206,3 +210,15 @@ def test_wrong_input_types_say_what_to_use():
         list(scan_text(b"urn:a:b"))
     with pytest.raises(TypeError, match="scan_text"):
         list(scan_bytes(["urn:a:b"]))
+
+
+@pytest.mark.parametrize("data, a, b, expected", [
+    (b"a\nb\rc\r\nd", 0, 8, 3), (b"\r\n\r\n", 0, 4, 2), (b"\r\r\n\n", 0, 4, 3), (b"x\r\ny", 2, 4, 1),
+    (b"x\r\ny", 0, 2, 1), (b"no breaks", 0, 9, 0), (b"\n" * 9000 + b"\r", 0, 9001, 9001), (b"", 0, 0, 0),
+])
+def test_count_breaks(data, a, b, expected):
+    from urnscan.scanner import count_breaks
+
+    assert count_breaks(data, a, b) == expected
+    if b"\r" not in data:
+        assert count_breaks(data, a, b, may_have_cr=False) == expected

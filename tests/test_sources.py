@@ -735,3 +735,19 @@ def test_zstd_output_is_bounded_by_the_chunk_size():
             assert len(chunk) <= 65536
             total += len(chunk)
     assert total == 50 << 20
+
+
+@pytest.mark.parametrize("head, expected", [
+    (gzip.compress(b"x")[:10], "gzip"),
+    (bz2.compress(b"x")[:10], "bz2"),
+    (b"\xfd7zXZ\x00\x00\x04\xe6\xd6", "xz"),
+    (b"\x28\xb5\x2f\xfd\x20\x01\x09\x00\x00x", "zstd"),
+    (b"BZh is how a text may start", None),  # no bzip2 block magic after the level
+    (b"\x1f\x8b", None),  # too short for the gzip method byte
+    (b"urn:a:b\n", None),
+])
+def test_compression_is_told_by_the_magic_bytes(head, expected):
+    from urnscan.sources.codecs import detect_compression
+
+    fmt = detect_compression(head)
+    assert (fmt.name if fmt else None) == expected

@@ -1,5 +1,12 @@
 """The same scan on a Dask cluster, for corpora that outgrow one machine.
 
+(One module over 500 lines, on purpose: it is the whole of the optional
+Dask room, imported only with ``--dask`` or by a caller of this API; its
+worker tasks are top-level functions that the workers import by this name,
+and the planner, the tasks and the dataset writer share one protocol --
+partitions, temporary part names, the commit -- that reads best in one
+place.  Everything else it runs is the local scan's.)
+
 The per-document scan is the one of :mod:`urnscan.runner` and
 :mod:`urnscan.ranges`; Dask only places the work.  Three ways in, one way
 out:
@@ -82,7 +89,7 @@ import pyarrow.parquet as pq
 from ._version import __version__
 from .model import Hit
 from .ranges import Range, RangeResult, StitchState, plan_ranges, scan_range, stitch_step
-from .runner import _MAGIC, DEFAULT_SPLIT_BYTES, ScanConfig, Summary, default_jobs, scan_input
+from .runner import DEFAULT_SPLIT_BYTES, ScanConfig, Summary, default_jobs, scan_input
 from .scanner import DEFAULT_CHUNK_SIZE, ScanOptions, scan_bytes, scan_text
 from .sinks.parquet import (
     DEFAULT_BATCH_ROWS, FILES_TABLE_NAME, METADATA_KEY, _fsync_dir, _our_dataset_files, _part_name,
@@ -91,8 +98,10 @@ from .sinks.parquet import (
 from .sinks.schema import FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, _clean, files_to_record_batch, hits_to_record_batch
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, InputRef, expand_inputs, looks_binary
+from .sources.codecs import detect_compression
 from .sources.documents import container_kind
 from .sources.limits import DEFAULT_MAX_RATIO
+from .tempfiles import discard, fsync_path
 
 __all__ = [
     "DaskScan", "WriteResult", "scan_paths", "hits_dataframe", "scan_documents", "scan_text_column",
@@ -233,13 +242,13 @@ def _plan(refs: Iterable[InputRef], cwd: str, split_bytes: int, partition_bytes:
                     head = fh.read(65536)
             except OSError:
                 head = b""  # the worker reports the error
-            if (head and not head.startswith(_MAGIC) and not looks_binary(head)
+            if (head and detect_compression(head) is None and not looks_binary(head)
                     and container_kind(head, ref.path) is None):
                 close_group()
                 parts = max(2, size // split_bytes)
                 plan.append(_Split(ref, tuple(plan_ranges(here, size, parts, split_bytes))))
                 continue
-        if head.startswith(_MAGIC):
+        if detect_compression(head) is not None:
             size *= _COMPRESSED_FACTOR
         group.append(ref)
         cost += max(size, _MIN_FILE_COST)
@@ -518,14 +527,9 @@ def _write_table(table: pa.Table, schema: pa.Schema, tmp: str, meta: bytes, comp
                               use_dictionary=True, write_statistics=True) as writer:
             if table.num_rows:
                 writer.write_table(table, row_group_size=DEFAULT_BATCH_ROWS)
-        fd = os.open(tmp, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        fsync_path(tmp)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        discard(tmp)
         raise
 
 
@@ -568,8 +572,7 @@ def _commit(parts: List[Tuple[str, int]], files, directory: str) -> WriteResult:
     kept = {tmp for tmp, _ in keep}
     for tmp, _ in parts:
         if tmp not in kept:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            discard(tmp)
     files_path = None
     summary = None
     problems: List[FileStatus] = []
@@ -581,8 +584,7 @@ def _commit(parts: List[Tuple[str, int]], files, directory: str) -> WriteResult:
     else:
         stale.append(FILES_TABLE_NAME)  # it would describe another run
     for name in stale:
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(directory, name))
+        discard(os.path.join(directory, name))
     _fsync_dir(directory)
     return WriteResult(directory, finals, files_path, sum(p[1] for p in parts), summary, problems)
 
@@ -639,8 +641,7 @@ def write_dataset(data, out_dir: Union[str, os.PathLike], *, force: bool = False
     except BaseException:
         # nothing of a failed run is left: its temporary files, the directory if new
         for tmp in glob.glob(os.path.join(glob.escape(directory), f".*.{tag}.tmp")):
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            discard(tmp)
         if created:
             with contextlib.suppress(OSError):
                 os.rmdir(directory)

@@ -40,3 +40,8 @@ class SinkError(UrnscanError, OSError):
 class LimitError(SourceError):
     """Decoded content outgrew a documented limit (a decompression bomb):
     reading stopped there, and what was found before is kept."""
+
+
+class IndexFileError(UrnscanError, ValueError):
+    """A path given as an index is not one written by ``urnscan scan`` (not
+    Parquet, or without the hit columns)."""

@@ -8,9 +8,8 @@ from typing import Dict, Optional
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
-from .namespaces import dedup_key, namespace_status, ns_key_rules
+from .namespaces import namespace_keys, namespace_status
 from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
-from .namespaces.normative import NAMESPACE_RULES, rewrite_parts
 from .syntax import _valid, is_valid, validate
 
 
@@ -35,22 +34,19 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
         return Judgement(False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
                          status, None, None, None)
     key = key_of(parsed)
-    # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds no
-    # ":"), so it is split here as split_key would split it
-    nid = parsed.nid.lower()
     findings = verdict.findings
-    the_ns_key = key
-    if nid in NAMESPACE_CHECKS or nid in NAMESPACE_RULES:
+    nid = parsed.nid.lower()
+    if nid in NAMESPACE_CHECKS:
+        # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds
+        # no ":"), so it is split here as split_key would split it
         at = len(nid) + 5
-        nss = key[at:]
-        findings += findings_of_parts(key, nid, nss, at)
-        the_ns_key = rewrite_parts(key, nid, nss)[0]
-    the_dedup_key, rules = dedup_key(the_ns_key)
-    # dedup_key starts from an ns_key: name the registered rules that led there too
-    rules = tuple(dict.fromkeys((*ns_key_rules(key), *rules))) if the_ns_key != key else rules
+        findings += findings_of_parts(key, nid, key[at:], at)
+    keys = namespace_keys(key)
+    # the normative rules named once, before the heuristics they led to
+    rules = tuple(dict.fromkeys(keys.dedup_rules)) if keys.ns_key != key else keys.dedup_rules
     return Judgement(True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
-                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid), the_ns_key,
-                     the_dedup_key, ",".join(rules))
+                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid), keys.ns_key,
+                     keys.dedup_key, ",".join(rules))
 
 
 _BEFORE_PROFILE = Hit._fields.index("profile") - Hit._fields.index("valid")

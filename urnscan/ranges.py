@@ -26,7 +26,7 @@ from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 from .extract import LOOKBACK, token_start_in
 from .model import Hit
 from .pieces import PIECE_ROWS
-from .scanner import ByteScanner, ScanOptions, count_lf
+from .scanner import ByteScanner, ScanOptions, count_breaks
 
 READ_SIZE = 1 << 20
 
@@ -68,12 +68,6 @@ def plan_ranges(path: str, size: int, parts: int, min_size: int = 1 << 24) -> Li
             fixed.append(cut + 1 if pair == b"\r\n" else cut)
     bounds = [0] + fixed + [size]
     return [Range(path, a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
-
-
-def _count_breaks(data: bytes) -> int:
-    lf = data.count(b"\n")
-    cr = data.count(b"\r")
-    return lf + cr - data.count(b"\r\n") if cr else lf
 
 
 def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: Optional[str],
@@ -142,9 +136,7 @@ class _BreakCounter:
         if b <= a:
             return
         self.read += b - a
-        lf = count_lf(chunk, a, b)
-        cr = chunk.count(b"\r", a, b) if chunk.find(b"\r", a, b) >= 0 else 0
-        n = lf + cr - (chunk.count(b"\r\n", a, b) if cr else 0)
+        n = count_breaks(chunk, a, b)
         if self._cr_at == offset + a - 1 and chunk[a] == 0x0A:
             n -= 1  # the LF completes a CRLF counted as a lone CR
         self.breaks += n
@@ -243,7 +235,7 @@ class _Rescan:
         with open(rng.path, "rb") as fh:
             fh.seek(rng.start)
             prefix = fh.read(max(0, covered - rng.start))
-        self.extra_breaks = _count_breaks(prefix)
+        self.extra_breaks = count_breaks(prefix, 0, len(prefix))
         last = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"))
         self.prefix_line_start = rng.start + last + 1 if last >= 0 else None
         self._hits = _scan_from(rng.path, covered, rng.stop, options, source)
@@ -330,7 +322,7 @@ def _resync(rng: Range, hits: List[Hit], covered: int, options: ScanOptions, sou
     with open(rng.path, "rb") as fh:
         fh.seek(rng.start)
         prefix = fh.read(max(0, covered - rng.start))
-    extra_breaks = _count_breaks(prefix)
+    extra_breaks = count_breaks(prefix, 0, len(prefix))
     last = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"))
     prefix_line_start = rng.start + last + 1 if last >= 0 else None
     for hit in _scan_from(rng.path, covered, rng.stop, options, source):

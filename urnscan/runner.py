@@ -29,7 +29,7 @@ from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
 from .sources.charsets import bom_encoding
-from .sources.codecs import _detect as detect_compression
+from .sources.codecs import detect_compression
 from .sources.documents import BINARY_CONTENT, container_kind, open_documents
 from .sources.limits import DEFAULT_MAX_RATIO, DecompressionLimit
 from .sources.reader import BINARY_BLOCK_SIZE
@@ -40,7 +40,6 @@ from .workers import WorkerDied, WorkerPool
 DEFAULT_SPLIT_BYTES = int(os.environ.get("URNSCAN_SPLIT_BYTES", 32 << 20))
 #: a compressed file larger than this is streamed in the main process
 STREAM_COMPRESSED_BYTES = 16 << 20
-_MAGIC = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ\x00", b"\x28\xb5\x2f\xfd")
 
 
 class ScanConfig(NamedTuple):
@@ -217,7 +216,7 @@ def _plan(ref: InputRef, config: ScanConfig) -> _Plan:
             head = fh.read(65536)
     except OSError:
         return _Plan("files", (ref,))  # the worker reports the error
-    if head.startswith(_MAGIC):
+    if detect_compression(head) is not None:
         return _Plan("main" if size > STREAM_COMPRESSED_BYTES else "files", (ref,))
     if size >= 2 * config.split_bytes and not looks_binary(head) and container_kind(head, ref.path) is None:
         return _Plan("ranges", (ref,), tuple(plan_ranges(ref.path, size, max(2, size // config.split_bytes),

@@ -168,6 +168,16 @@ def count_lf(buf: bytes, a: int, b: int) -> int:
     return int(np.count_nonzero(np.frombuffer(buf, dtype=np.uint8, count=b - a, offset=a) == 0x0A))
 
 
+def count_breaks(buf: bytes, a: int, b: int, may_have_cr: bool = True) -> int:
+    """The line breaks in ``buf[a:b]``: LF, CR and CRLF count one each
+    (``may_have_cr=False`` when ``buf`` is known to hold no CR)."""
+    lf = count_lf(buf, a, b)
+    if not may_have_cr:
+        return lf
+    cr = buf.count(b"\r", a, b)
+    return lf + cr - buf.count(b"\r\n", a, b) if cr else lf
+
+
 class _Lines:
     """Line number and line start of absolute positions, counted forward."""
 
@@ -185,16 +195,12 @@ class _Lines:
         if target <= self.pos:
             return
         a, b = self.pos - base, target - base
-        lf = count_lf(buf, a, b)
-        cr = buf.count(b"\r", a, b) if self.has_cr else 0
-        if cr:
-            crlf = buf.count(b"\r\n", a, b)
-            breaks = lf + cr - crlf
-        else:
-            breaks = lf
+        breaks = count_breaks(buf, a, b, self.has_cr)
         if breaks:
             self.line += breaks
-            last = max(buf.rfind(b"\n", a, b), buf.rfind(b"\r", a, b)) if cr else buf.rfind(b"\n", a, b)
+            # a CR outside a CRLF pair may end the last line (target never
+            # splits a pair, so every other CR is followed by its LF)
+            last = max(buf.rfind(b"\n", a, b), buf.rfind(b"\r", a, b)) if self.has_cr else buf.rfind(b"\n", a, b)
             self.line_start = base + last + 1
         self.pos = target
 

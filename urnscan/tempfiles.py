@@ -8,9 +8,11 @@ removes every such file whose process is gone (:func:`remove_stale`).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
+from typing import Iterator
 
 _NAME = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp\Z")
 
@@ -67,3 +69,36 @@ def remove_stale(target: str) -> int:
         except OSError:
             pass
     return removed
+
+
+def fsync_path(path: str) -> None:
+    """Flush the file at ``path`` to disk; raises :class:`OSError`."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def discard(*paths: str) -> None:
+    """Remove files quietly: a temporary file already gone or not
+    removable is left to :func:`remove_stale` of a later run."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+@contextlib.contextmanager
+def atomic_file(target: str) -> Iterator[str]:
+    """A fresh temporary path for ``target``: whatever is written there is
+    flushed to disk and renamed onto ``target`` when the block ends without
+    an exception, and removed when it raises (``target`` is then left as it
+    was)."""
+    tmp = reserve(target)
+    try:
+        yield tmp
+        fsync_path(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        discard(tmp)
+        raise

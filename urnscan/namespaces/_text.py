@@ -18,7 +18,6 @@ KEY_PREFIX = "urn:"
 _TO_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _TO_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 _PCT_TRIPLET = re.compile(_abnf.PCT_ENCODED)
-_HEX = _abnf.char_set(_abnf.HEXDIG)
 
 # RFC 8141 §2: NSS = pchar *(pchar / "/"); pchar = unreserved / pct-encoded /
 # sub-delims / ":" / "@" (RFC 3986 §3.3).  These octets never need encoding.
@@ -97,27 +96,6 @@ def pct_decode(text: str) -> Optional[bytes]:
     for part in parts[1:]:
         out.append(int(part[:2], 16))
         out += part[2:].encode("ascii")
-    return bytes(out)
-
-
-def _pct_decode_reference(text: str) -> Optional[bytes]:
-    """:func:`pct_decode`, one character at a time (kept for tests)."""
-    out = bytearray()
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "%":
-            pair = text[i + 1:i + 3]
-            if len(pair) != 2 or not set(pair) <= _HEX:
-                return None
-            out.append(int(pair, 16))
-            i += 3
-            continue
-        code = ord(ch)
-        if not 0x21 <= code <= 0x7E:
-            return None
-        out.append(code)
-        i += 1
     return bytes(out)
 
 

@@ -126,18 +126,3 @@ def dnb_urn_check(urn_without_check: str) -> Optional[str]:
 
 _DNB_CODED = re.compile("[" + re.escape("".join(_DNB_CODES)) + "]*")
 _DNB_TABLE = str.maketrans(_DNB_CODES)
-
-
-def _dnb_urn_check_reference(urn_without_check: str) -> Optional[str]:
-    """:func:`dnb_urn_check` one character at a time (kept for tests)."""
-    codes = []
-    for ch in urn_without_check.upper():
-        code = _DNB_CODES.get(ch)
-        if code is None:
-            return None
-        codes.append(code)
-    digits = "".join(codes)
-    if not digits or digits[-1] == "0":
-        return None
-    weighted = sum(position * int(d) for position, d in enumerate(digits, start=1))
-    return str(weighted // int(digits[-1]) % 10)

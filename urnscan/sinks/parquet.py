@@ -1,5 +1,9 @@
 """Writing the index as Parquet, atomically and in bounded memory.
 
+(Over 500 lines, on purpose: the two layouts below share the checks made
+before a scan starts, the temporary names, the flush and the commit, and
+most of the length is this description of them.)
+
 Layouts
 -------
 
@@ -75,7 +79,7 @@ import pyarrow.parquet as pq
 from .._version import __version__
 from ..errors import SinkError
 from ..model import Hit
-from ..tempfiles import reserve
+from ..tempfiles import discard, fsync_path, reserve
 from .schema import (
     FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, FileStatus, files_to_record_batch,
     hits_to_record_batch,
@@ -276,11 +280,7 @@ class _AtomicParquet:
         self._closed = True
         try:
             self._writer.close()
-            fd = os.open(self.tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            fsync_path(self.tmp)
         except OSError as exc:
             raise SinkError(f"{self.target}: write failed: {self._reason(exc)}") from exc
 
@@ -291,12 +291,7 @@ class _AtomicParquet:
             raise SinkError(f"{self.target}: cannot move into place: {exc.strerror or exc}") from exc
 
     def _unlink(self) -> None:
-        try:
-            os.unlink(self.tmp)
-        except FileNotFoundError:
-            pass
-        except OSError:
-            pass
+        discard(self.tmp)
 
     def abort(self) -> None:
         if not self._closed:

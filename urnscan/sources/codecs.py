@@ -1,6 +1,6 @@
 """Decompression: telling the format from the first bytes, and decoding.
 
-:func:`_detect` names the compression of a stream from its magic bytes
+:func:`detect_compression` names the compression of a stream from its magic bytes
 (gzip, bzip2, xz, zstd; anything else is not compressed), and the decoders
 here read it back in bounded steps: no ``read(n)`` returns more than ``n``
 bytes, several members or streams are read one after the other, and a
@@ -91,8 +91,6 @@ class _ZstdFrames:
     frame at all.
     """
 
-    _MAGIC = b"\x28\xb5\x2f\xfd"
-
     def __init__(self):
         self._state = "magic"
         self._need = 4
@@ -134,7 +132,7 @@ class _ZstdFrames:
     def _advance(self, buf: bytes) -> None:
         state = self._state
         if state == "magic":
-            if buf == self._MAGIC:
+            if buf == _ZSTD.magic:
                 self._expect("descriptor", 1)
             elif buf[1:] == b"\x2a\x4d\x18" and buf[0] & 0xF0 == 0x50:
                 self._expect("skippable", 4)          # skippable frame
@@ -270,7 +268,10 @@ _XZ = _Format("xz", b"\xfd7zXZ\x00", True)
 _ZSTD = _Format("zstd", b"\x28\xb5\x2f\xfd", False)
 
 
-def _detect(prefix: bytes) -> Optional[_Format]:
+def detect_compression(prefix: bytes) -> Optional[_Format]:
+    """The compression of a stream that starts with ``prefix`` (give at least
+    its first 10 bytes), or None: the one test of magic bytes, used by the
+    reader and by the planners that keep compressed files whole."""
     if prefix.startswith(_GZIP.magic):
         return _GZIP
     if (prefix.startswith(b"BZh") and len(prefix) >= 10 and 0x31 <= prefix[3] <= 0x39

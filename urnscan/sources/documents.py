@@ -58,6 +58,7 @@ from typing import BinaryIO, Iterable, Iterator, List, NamedTuple, Optional, Uni
 
 from ..errors import LimitError, SourceError
 from .charsets import as_utf8, bom_encoding
+from .document import Document, declared_binary
 from .inputs import STDIN, InputRef, display_name
 from .limits import DecompressionLimit
 from .reader import BINARY_BLOCK_SIZE, DEFAULT_CHUNK_SIZE, ChunkReader, _source_error, looks_binary
@@ -83,22 +84,6 @@ class ContainerKind(str, enum.Enum):
     PDF = "pdf"
 
 
-class Document(NamedTuple):
-    """One document of an input.
-
-    ``id`` is None for a plain input; ``chunks`` its content (in
-    ``charset``, or as its byte-order mark says); ``skipped`` the reason it
-    is not scanned (then ``chunks`` is not read); ``encoded_size`` the size
-    it was decoded from, when known (for the ratio limit).
-    """
-
-    id: Optional[str]
-    chunks: Iterable[bytes]
-    charset: Optional[str] = None
-    skipped: Optional[str] = None
-    encoded_size: Optional[int] = None
-
-
 def _header_line(line: bytes) -> bool:
     """An RFC 5322 section 2.2 header field: printable ASCII name, ``:``."""
     name, colon, _ = line.partition(b":")
@@ -121,14 +106,6 @@ def container_kind(head: bytes, name: Optional[str] = None) -> Optional[Containe
     if base.endswith((".eml", ".eml.gz")) and _header_line(lines[0]):
         return ContainerKind.EML
     return None
-
-
-_BINARY_TYPES = ("image/", "audio/", "video/", "font/")
-
-
-def declared_binary(content_type: Optional[str]) -> bool:
-    """Whether a declared media type says binary without a look inside."""
-    return bool(content_type) and content_type.strip().lower().startswith(_BINARY_TYPES)
 
 
 class DocumentReader:

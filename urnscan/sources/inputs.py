@@ -1,5 +1,10 @@
 """Expanding what the user names into the inputs of a run.
 
+(Over 500 lines, on purpose: the walking rules below are one algorithm --
+order, globs, symbolic links, ignore files, hidden files -- whose
+guarantees, one deterministic list and no input lost without a status,
+read best in one place.)
+
 :func:`expand_inputs` turns the PATH arguments of a run into a
 deterministic list of :class:`InputRef`, one per input, each with a status:
 ``None`` (to be scanned) or the reason it cannot be.  It never raises for a

@@ -23,7 +23,7 @@ from email.parser import BytesHeaderParser, BytesParser
 from email.policy import compat32
 from typing import BinaryIO, Iterator, List, Optional
 
-from .documents import Document, declared_binary
+from .document import Document, declared_binary
 
 #: The longest line read at once; longer lines are read in pieces.
 MAX_LINE = 1 << 20

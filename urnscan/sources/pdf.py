@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import BinaryIO, Iterator
 
 from ..errors import SourceError
-from .documents import Document
+from .document import Document
 
 
 def pdf_available() -> bool:

@@ -39,7 +39,7 @@ import sys
 from typing import BinaryIO, Iterator, List, Optional, Union
 
 from ..errors import LimitError, SourceError
-from .codecs import _Decompressed, _Plain, _ZstandardStream, _decoder_factory, _detect
+from .codecs import _Decompressed, _Plain, _ZstandardStream, _decoder_factory, detect_compression
 from .inputs import (
     IS_A_DIRECTORY, STDIN, InputRef, _os_reason, _special_kind, _stat_reason, display_name,
 )
@@ -222,7 +222,7 @@ class ChunkReader:
         self._raw = _Raw(fileobj, self.path, read_size)
         try:
             self.compression: Optional[str] = None
-            fmt = _detect(self._raw.peek_exact(10))
+            fmt = detect_compression(self._raw.peek_exact(10))
             if fmt is None:
                 self._stream = _Plain(self._raw)
             else:

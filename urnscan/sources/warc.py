@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import BinaryIO, Iterator, Optional, Set
 
 from ..errors import SourceError
-from .documents import Document, declared_binary
+from .document import Document, declared_binary
 
 _CONTENT_RECORDS = frozenset({"response", "resource", "conversion"})
 

@@ -17,7 +17,7 @@ import zlib
 from typing import BinaryIO, Iterator
 
 from ..errors import SourceError
-from .documents import Document
+from .document import Document
 
 #: Members with these name endings are not read.
 BINARY_SUFFIXES = (

@@ -3,21 +3,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 import time
-from typing import Callable, List, Optional, TextIO
+from typing import Optional, TextIO
 
-from . import cli
-from .errors import SinkError
-from .model import PROFILES
-from .sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
-from .runner import ScanConfig, default_jobs, run_scan
-from .scanner import DEFAULT_MAX_URN_LENGTH, _options
-from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
-from .sources import STDIN, expand_inputs
-from .sources.limits import DEFAULT_MAX_RATIO
-from .tempfiles import reserve, temp_name_pattern
+from .. import cli
+from ..errors import SinkError
+from ..model import PROFILES
+from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
+from ..runner import ScanConfig, default_jobs, run_scan
+from ..scanner import DEFAULT_MAX_URN_LENGTH, _options
+from ..sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
+from ..sources import STDIN, expand_inputs
+from ..sources.limits import DEFAULT_MAX_RATIO
+from .outputs import open_sink
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -30,7 +29,7 @@ _UNIQUE_FIELD = {"urn": "urn", "key": "key", "ns": "ns_key"}
 
 
 def add_scan(sub) -> None:
-    from .context import DEFAULT_CONTEXT, MAX_CONTEXT
+    from ..context import DEFAULT_CONTEXT, MAX_CONTEXT
 
     p = sub.add_parser(
         "scan", help="find URNs in files, directories, globs or stdin",
@@ -161,7 +160,7 @@ def _check_args(args, fmt: Optional[str]) -> Optional[str]:
 
 def _context_size(args, fmt: str) -> int:
     """``-C N``, or its default: a snippet in the index, none in text output."""
-    from .context import DEFAULT_CONTEXT
+    from ..context import DEFAULT_CONTEXT
 
     if args.context is not None:
         return args.context
@@ -193,15 +192,15 @@ def run_scan_command(args) -> int:
     jobs = args.jobs or default_jobs()
     config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only, max_ratio=args.max_ratio)
     if args.registry:
-        from .errors import UrnscanError
-        from .namespaces.registry import REGISTRY_ENV, load_registry
+        from ..errors import UrnscanError
+        from ..namespaces.registry import REGISTRY_ENV, load_registry
 
         try:
             load_registry(args.registry)
         except (UrnscanError, ValueError) as exc:
             return _usage(f"--registry: {exc}")
         os.environ[REGISTRY_ENV] = os.path.abspath(args.registry)  # worker processes inherit it
-    from .namespaces import default_registry
+    from ..namespaces import default_registry
 
     walk = {"hidden": args.hidden or args.unrestricted >= 2,
             "ignore_files": not (args.no_ignore or args.unrestricted >= 1),
@@ -218,7 +217,7 @@ def run_scan_command(args) -> int:
         return _scan_on_dask(args, fmt, config, params)
     color = _wants_color(args, fmt)
     try:
-        opener = _open_sink(fmt, args.output, args.force, params, color=color,
+        opener = open_sink(fmt, args.output, args.force, params, color=color,
                             context=fmt == "text" and options.context > 0)
     except SinkError as exc:
         return _usage(str(exc))
@@ -278,7 +277,7 @@ class _Lister:
         self.counts: dict = {}
 
     def _path(self, source: str) -> str:
-        from .sinks.text import PATH_STYLE, RESET, shown_source
+        from ..sinks.text import PATH_STYLE, RESET, shown_source
 
         name = shown_source(source)
         return f"{PATH_STYLE}{name}{RESET}" if self.color else name
@@ -300,8 +299,8 @@ class _Lister:
     def finish(self) -> None:
         if not self.args.unique:
             return
-        from .sinks._base import printable
-        from .sinks.text import RESET, URN_STYLE
+        from ..sinks._base import printable
+        from ..sinks.text import RESET, URN_STYLE
 
         for value, n in sorted(self.counts.items(), key=lambda kv: (-kv[1], kv[0])):
             shown = printable(value)
@@ -375,10 +374,10 @@ class _Report:
 
 def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
     """``--dask ADDRESS``: the same scan on a Dask cluster, into a dataset."""
-    from .sinks.parquet import check_writable
+    from ..sinks.parquet import check_writable
 
     try:
-        from . import distributed
+        from .. import distributed
     except ImportError as exc:
         return _usage(f"--dask needs dask and distributed ({exc.name or 'dask'} is not installed): "
                       "pip install 'urnscan[dask]'")
@@ -425,161 +424,9 @@ def _usage(message: str) -> int:
 
 
 def _shown(path: str) -> str:
-    from .sinks.text import shown_source
+    from ..sinks.text import shown_source
 
     return shown_source(path)
-
-
-# ---------------------------------------------------------------------------
-# Outputs: opened up front, written atomically, never read back by the run
-# ---------------------------------------------------------------------------
-
-
-class _OwnOutputs:
-    """``skip`` for the walk: true for the run's own output files and their
-    temporary files, however the walk reaches them (compared by real path).
-
-    A name test comes first, so most files cost no system call.
-    """
-
-    def __init__(self, places: List[tuple]):
-        # (real directory, compiled name pattern)
-        self.places = places
-        self.names = re.compile("|".join(f"(?:{p.pattern})" for _, p in places)) if places else None
-
-    def __call__(self, path: str) -> bool:
-        if self.names is None or not self.names.fullmatch(os.path.basename(path)):
-            return False
-        home = os.path.realpath(os.path.dirname(path) or ".")
-        name = os.path.basename(path)
-        return any(home == d and p.fullmatch(name) for d, p in self.places)
-
-    @classmethod
-    def of_files(cls, *targets: str) -> "_OwnOutputs":
-        places = []
-        for target in targets:
-            directory, name = os.path.split(os.path.abspath(target))
-            escaped = re.escape(name)
-            places.append((os.path.realpath(directory), re.compile(rf"{escaped}|{temp_name_pattern(name)}")))
-        return cls(places)
-
-    @classmethod
-    def of_dataset(cls, directory: str) -> "_OwnOutputs":
-        from .sinks.parquet import FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME
-
-        names = "|".join(re.escape(n) for n in (FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME))
-        pattern = re.compile(rf"hits-\d{{5,}}\.parquet|{names}|\..*\.tmp")
-        return cls([(os.path.realpath(directory), pattern)])
-
-
-def _open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color: bool = False,
-               context: bool = False):
-    """A context manager giving ``(sink, skip)``; checks the output up front."""
-    if fmt == "parquet":
-        from .sinks.parquet import check_writable
-
-        layout = check_writable(out, force)
-        guard = (_OwnOutputs.of_dataset(layout.path) if layout.dataset
-                 else _OwnOutputs.of_files(layout.path, layout.files_path))
-        return _parquet_sink(out, force, params, guard)
-    if out is None:
-        return _line_sink(fmt, sys.stdout, None, color=color, context=context)
-    from .sinks.parquet import check_dir_writable
-
-    files_path = _files_path(out, fmt)
-    for path in (out, files_path):
-        if os.path.isdir(path):
-            raise SinkError(f"{path}: is a directory")
-        if os.path.lexists(path) and not force:
-            raise SinkError(f"{path}: exists; use --force to overwrite")
-    check_dir_writable(os.path.dirname(os.path.abspath(out)))
-    return _atomic_line_sink(fmt, out, files_path, color=color, context=context)
-
-
-@contextlib.contextmanager
-def _parquet_sink(out: str, force: bool, params: dict, guard: _OwnOutputs):
-    from .sinks.parquet import ParquetSink
-
-    with ParquetSink(out, params=params, force=force) as sink:
-        yield sink, guard
-
-
-def _files_path(out: str, fmt: str) -> str:
-    stem, ext = os.path.splitext(out)
-    return f"{stem}.files{ext or ('.jsonl' if fmt == 'jsonl' else '.txt')}"
-
-
-@contextlib.contextmanager
-def _line_sink(fmt: str, stream: TextIO, files_stream: Optional[TextIO], *, color: bool = False,
-               context: bool = False, guard: Optional[Callable[[str], bool]] = None):
-    from .sinks.jsonl import JsonlSink
-
-    if fmt == "jsonl":
-        sink = JsonlSink(stream, files_stream=files_stream)
-    else:
-        sink = _TextWithFiles(stream, files_stream, color=color, context=context)
-    try:
-        yield sink, guard
-    finally:
-        sink.close()
-
-
-class _TextWithFiles:
-    """The text sink, plus a 'path<TAB>status<TAB>reason<TAB>hits' files list
-    (the path escaped like the hit lines, so one input is one line)."""
-
-    def __init__(self, stream: TextIO, files_stream: Optional[TextIO], *, color: bool, context: bool):
-        from .sinks.text import TextSink
-
-        self.sink = TextSink(stream, color=color, context=context)
-        self.files_stream = files_stream
-        self.write_hits = self.sink.write_hits
-
-    def add_file_status(self, status: FileStatus) -> None:
-        from .sinks._base import printable
-
-        self.sink.add_file_status(status)
-        if self.files_stream is not None:
-            self.files_stream.write(f"{printable(status.source)}\t{status.status}\t"
-                                    f"{printable(status.reason)}\t{status.hits}\n")
-
-    def close(self) -> None:
-        self.sink.close()
-        if self.files_stream is not None:
-            self.files_stream.flush()
-
-
-@contextlib.contextmanager
-def _atomic_line_sink(fmt: str, out: str, files_path: str, **style):
-    """Write beside the targets, rename into place only on success.  An OS
-    error names the output, never the temporary file."""
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
-    tmp_out = reserve(os.path.abspath(out))
-    try:
-        tmp_files = reserve(os.path.abspath(files_path))
-    except BaseException:
-        os.remove(tmp_out)
-        raise
-    guard = _OwnOutputs.of_files(out, files_path)
-    target = out
-    try:
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
-        with open(tmp_out, "w", encoding="utf-8") as fh, open(tmp_files, "w", encoding="utf-8") as ffh:
-            with _line_sink(fmt, fh, ffh, guard=guard, **style) as opened:
-                yield opened
-            for f in (fh, ffh):
-                f.flush()
-                os.fsync(f.fileno())
-        os.replace(tmp_out, out)
-        target = files_path
-        os.replace(tmp_files, files_path)
-    except BaseException as exc:
-        for path in (tmp_out, tmp_files):
-            with contextlib.suppress(OSError):
-                os.remove(path)
-        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
-            raise SinkError(f"{target}: cannot write: {exc.strerror or exc}") from exc
-        raise
 
 
 class _Progress:

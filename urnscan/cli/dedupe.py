@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sys
 
-from . import cli
+from .. import cli
+from ..errors import IndexFileError
+from ..tempfiles import atomic_file
 
 _FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
 
@@ -38,15 +39,16 @@ def run_dedupe(args) -> int:
             return _usage(f"{args.output}: exists; use --force to overwrite")
     if not os.path.exists(args.index):
         return _failed(f"{args.index}: no such file or directory")
-    problem = index_problem(args.index)
-    if problem:
-        return _failed(f"{args.index}: {problem}")
     try:
-        from .frame import dedupe, read_index
+        columns = index_columns(args.index)
+    except IndexFileError as exc:
+        return _failed(f"{args.index}: {exc}")
+    try:
+        from ..frame import dedupe, read_index
     except ImportError as exc:  # pandas is a dependency: a broken install
         return _failed(f"'urnscan dedupe' needs {exc.name or 'pandas'}: pip install pandas")
     try:
-        df = read_index(args.index, columns=list(_NEEDED))
+        df = read_index(args.index, columns=[c for c in (*_NEEDED, *_STORED_KEYS) if c in columns])
     except (OSError, ValueError) as exc:
         return _failed(f"{args.index}: cannot be read: {getattr(exc, 'strerror', None) or exc}")
     groups = dedupe(df, args.level, min_spellings=1 if args.all else 2)
@@ -71,33 +73,37 @@ def run_dedupe(args) -> int:
 
 #: the columns dedupe reads: every urnscan index has them
 _NEEDED = ("source", "urn", "key", "nid")
+#: the keys a scan stores, read when the index has them (older indexes do
+#: not: dedupe then computes them from ``key``)
+_STORED_KEYS = ("ns_key", "dedup_key", "dedup_rules")
 
 
-def index_problem(path: str):
-    """Why ``path`` is not an urnscan index (a Parquet file or a dataset
-    directory of them with the hit columns), or None when it is one."""
+def index_columns(path: str):
+    """The column names of the urnscan index at ``path`` (a Parquet file or a
+    dataset directory of them with the hit columns); :class:`IndexFileError`
+    says why it is not one."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from .sinks.parquet import PART_GLOB
+    from ..sinks.parquet import PART_GLOB
 
     if os.path.isdir(path):
         import glob
 
         parts = sorted(glob.glob(os.path.join(glob.escape(path), PART_GLOB)))
         if not parts:
-            return f"not an urnscan dataset (no {PART_GLOB} in this directory)"
+            raise IndexFileError(f"not an urnscan dataset (no {PART_GLOB} in this directory)")
         path = parts[0]
     try:
         schema = pq.read_schema(path)
     except (OSError, pa.ArrowException) as exc:
-        return ("not a Parquet file" if isinstance(exc, pa.ArrowInvalid)
-                else f"cannot be read: {getattr(exc, 'strerror', None) or exc}")
+        raise IndexFileError("not a Parquet file" if isinstance(exc, pa.ArrowInvalid)
+                             else f"cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
     missing = [c for c in _NEEDED if c not in schema.names]
     if missing:
-        return (f"a Parquet file, but not an urnscan index (no column {', '.join(map(repr, missing))}); "
-                "give the output of 'urnscan scan -o FILE.parquet'")
-    return None
+        raise IndexFileError(f"a Parquet file, but not an urnscan index (no column "
+                             f"{', '.join(map(repr, missing))}); give the output of 'urnscan scan -o FILE.parquet'")
+    return tuple(schema.names)
 
 
 def _failed(message: str) -> int:
@@ -106,8 +112,7 @@ def _failed(message: str) -> int:
 
 
 def _write_groups(groups, path: str, fmt: str) -> None:
-    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".{os.path.basename(path)}.{secrets.token_hex(4)}.tmp")
-    try:
+    with atomic_file(os.path.abspath(path)) as tmp:
         if fmt == "parquet":
             groups.to_parquet(tmp, index=False)
         elif fmt == "csv":
@@ -119,11 +124,6 @@ def _write_groups(groups, path: str, fmt: str) -> None:
             with open(tmp, "w", encoding="utf-8") as fh:
                 for rec in groups.to_dict(orient="records"):
                     fh.write(json.dumps(rec, ensure_ascii=False, default=_plain) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
 
 
 def _plain(value):

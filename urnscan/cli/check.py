@@ -1,0 +1,45 @@
+"""``urnscan check``: URN strings judged under every profile."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Sequence
+
+from .. import cli
+from ..model import DEFAULT_PROFILE, PROFILES
+
+
+def add_check(sub) -> None:
+    p = sub.add_parser(
+        "check", help="validate URN strings under every profile",
+        description="Judge each URN under every syntax profile and print its canonical form, "
+                    "equivalence key and findings.  Exit 0 only when every input is valid under "
+                    "--profile.  Use '-' to read URNs from standard input, one per line.")
+    p.add_argument("urns", nargs="+", metavar="URN", help="URN strings ('-' reads standard input)")
+    p.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
+                   help="profile that decides the exit code (default: %(default)s)")
+    p.add_argument("--json", action="store_true", help="one JSON object per input")
+    p.set_defaults(run=run_check)
+
+
+def _iter_check_inputs(values: Sequence[str]):
+    for value in values:
+        if value == "-":
+            for line in sys.stdin:
+                line = line.rstrip("\r\n")
+                if line:
+                    yield line
+        else:
+            yield value
+
+
+def run_check(args) -> int:
+    from ..report import check_record, format_check_line
+
+    all_valid = True
+    out = sys.stdout
+    for value in _iter_check_inputs(args.urns):
+        record = check_record(value, args.profile)
+        all_valid &= record["valid"]
+        out.write((json.dumps(record, ensure_ascii=False) if args.json else format_check_line(record)) + "\n")
+    return cli.EXIT_OK if all_valid else cli.EXIT_SOME_FAILED

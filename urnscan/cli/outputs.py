@@ -1,0 +1,160 @@
+"""The outputs of ``urnscan scan``: opened up front (an existing output
+needs --force), written beside their targets and renamed into place at the
+end, and never read back by the run that writes them (:class:`_OwnOutputs`
+keeps them out of the walk)."""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+from typing import Callable, List, Optional, TextIO
+
+from ..errors import SinkError
+from ..sinks.status import FileStatus
+from ..tempfiles import discard, reserve, temp_name_pattern
+
+
+class _OwnOutputs:
+    """``skip`` for the walk: true for the run's own output files and their
+    temporary files, however the walk reaches them (compared by real path).
+
+    A name test comes first, so most files cost no system call.
+    """
+
+    def __init__(self, places: List[tuple]):
+        # (real directory, compiled name pattern)
+        self.places = places
+        self.names = re.compile("|".join(f"(?:{p.pattern})" for _, p in places)) if places else None
+
+    def __call__(self, path: str) -> bool:
+        if self.names is None or not self.names.fullmatch(os.path.basename(path)):
+            return False
+        home = os.path.realpath(os.path.dirname(path) or ".")
+        name = os.path.basename(path)
+        return any(home == d and p.fullmatch(name) for d, p in self.places)
+
+    @classmethod
+    def of_files(cls, *targets: str) -> "_OwnOutputs":
+        places = []
+        for target in targets:
+            directory, name = os.path.split(os.path.abspath(target))
+            escaped = re.escape(name)
+            places.append((os.path.realpath(directory), re.compile(rf"{escaped}|{temp_name_pattern(name)}")))
+        return cls(places)
+
+    @classmethod
+    def of_dataset(cls, directory: str) -> "_OwnOutputs":
+        from ..sinks.parquet import FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME
+
+        names = "|".join(re.escape(n) for n in (FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME))
+        pattern = re.compile(rf"hits-\d{{5,}}\.parquet|{names}|\..*\.tmp")
+        return cls([(os.path.realpath(directory), pattern)])
+
+
+def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color: bool = False,
+               context: bool = False):
+    """A context manager giving ``(sink, skip)``; checks the output up front."""
+    if fmt == "parquet":
+        from ..sinks.parquet import check_writable
+
+        layout = check_writable(out, force)
+        guard = (_OwnOutputs.of_dataset(layout.path) if layout.dataset
+                 else _OwnOutputs.of_files(layout.path, layout.files_path))
+        return _parquet_sink(out, force, params, guard)
+    if out is None:
+        return _line_sink(fmt, sys.stdout, None, color=color, context=context)
+    from ..sinks.parquet import check_dir_writable
+
+    files_path = _files_path(out, fmt)
+    for path in (out, files_path):
+        if os.path.isdir(path):
+            raise SinkError(f"{path}: is a directory")
+        if os.path.lexists(path) and not force:
+            raise SinkError(f"{path}: exists; use --force to overwrite")
+    check_dir_writable(os.path.dirname(os.path.abspath(out)))
+    return _atomic_line_sink(fmt, out, files_path, color=color, context=context)
+
+
+@contextlib.contextmanager
+def _parquet_sink(out: str, force: bool, params: dict, guard: _OwnOutputs):
+    from ..sinks.parquet import ParquetSink
+
+    with ParquetSink(out, params=params, force=force) as sink:
+        yield sink, guard
+
+
+def _files_path(out: str, fmt: str) -> str:
+    stem, ext = os.path.splitext(out)
+    return f"{stem}.files{ext or ('.jsonl' if fmt == 'jsonl' else '.txt')}"
+
+
+@contextlib.contextmanager
+def _line_sink(fmt: str, stream: TextIO, files_stream: Optional[TextIO], *, color: bool = False,
+               context: bool = False, guard: Optional[Callable[[str], bool]] = None):
+    from ..sinks.jsonl import JsonlSink
+
+    if fmt == "jsonl":
+        sink = JsonlSink(stream, files_stream=files_stream)
+    else:
+        sink = _TextWithFiles(stream, files_stream, color=color, context=context)
+    try:
+        yield sink, guard
+    finally:
+        sink.close()
+
+
+class _TextWithFiles:
+    """The text sink, plus a 'path<TAB>status<TAB>reason<TAB>hits' files list
+    (the path escaped like the hit lines, so one input is one line)."""
+
+    def __init__(self, stream: TextIO, files_stream: Optional[TextIO], *, color: bool, context: bool):
+        from ..sinks.text import TextSink
+
+        self.sink = TextSink(stream, color=color, context=context)
+        self.files_stream = files_stream
+        self.write_hits = self.sink.write_hits
+
+    def add_file_status(self, status: FileStatus) -> None:
+        from ..sinks._base import printable
+
+        self.sink.add_file_status(status)
+        if self.files_stream is not None:
+            self.files_stream.write(f"{printable(status.source)}\t{status.status}\t"
+                                    f"{printable(status.reason)}\t{status.hits}\n")
+
+    def close(self) -> None:
+        self.sink.close()
+        if self.files_stream is not None:
+            self.files_stream.flush()
+
+
+@contextlib.contextmanager
+def _atomic_line_sink(fmt: str, out: str, files_path: str, **style):
+    """Write beside the targets, rename into place only on success.  An OS
+    error names the output, never the temporary file."""
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
+    tmp_out = reserve(os.path.abspath(out))
+    try:
+        tmp_files = reserve(os.path.abspath(files_path))
+    except BaseException:
+        discard(tmp_out)
+        raise
+    guard = _OwnOutputs.of_files(out, files_path)
+    target = out
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
+        with open(tmp_out, "w", encoding="utf-8") as fh, open(tmp_files, "w", encoding="utf-8") as ffh:
+            with _line_sink(fmt, fh, ffh, guard=guard, **style) as opened:
+                yield opened
+            for f in (fh, ffh):
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp_out, out)
+        target = files_path
+        os.replace(tmp_files, files_path)
+    except BaseException as exc:
+        discard(tmp_out, tmp_files)
+        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+            raise SinkError(f"{target}: cannot write: {exc.strerror or exc}") from exc
+        raise
