@@ -1,10 +1,19 @@
 """A file scanned in byte ranges gives exactly the hits of one scan."""
+import os
 import random
 
 import pytest
 
-from urnscan.ranges import plan_ranges, scan_file_in_ranges
+from urnscan.ranges import plan_ranges, scan_range, stitch
 from urnscan.scanner import ScanOptions, scan_bytes
+
+
+def scan_file_in_ranges(path, parts, options, source=None, min_size=1 << 24):
+    """A plain file scanned as ``parts`` ranges, one after the other, and
+    stitched: what the parallel scan does across workers."""
+    ranges = plan_ranges(path, os.path.getsize(path), parts, min_size)
+    return stitch([scan_range(r, options, source) for r in ranges], options, source)
+
 
 PIECES = [
     b"prose about return: and Saturn: ", b"urn:isbn:0451450523. ", b"<URN:foo:bar-\r\n   baz> ",

@@ -65,21 +65,11 @@ _OLD_TAILS: Dict[str, Dict[str, tuple]] = {}
 
 
 class UrnJudge:
-    """Cached :func:`judge` and :class:`Hit` assembly for one profile."""
+    """Cached :func:`judge` for one profile: the judged fields of a :class:`Hit`."""
 
-    def __init__(self, profile: str = DEFAULT_PROFILE, cache_size: int = 1 << 16):
+    def __init__(self, profile: str = DEFAULT_PROFILE):
         self.profile = profile
-        self.cache_size = cache_size
-        self._cache: Dict[str, Judgement] = {}
         _SHARED_TAILS.setdefault(profile, {})
-
-    def judge(self, urn: str) -> Judgement:
-        j = self._cache.get(urn)
-        if j is None:
-            if len(self._cache) >= self.cache_size:
-                self._cache.clear()
-            j = self._cache[urn] = judge(urn, self.profile)
-        return j
 
     def cached_tails(self) -> Dict[str, tuple]:
         """The young generation of the cache behind :meth:`tail` (read it,
@@ -103,10 +93,6 @@ class UrnJudge:
                 tails = _SHARED_TAILS[profile] = {}
             tails[urn] = t
         return t
-
-    def hit(self, source, start, end, line, column, form, folded, embedded, raw, urn, literal) -> Hit:
-        return Hit(source, None, start, end, line, column, form, folded, embedded, raw, urn, literal, (), None,
-                   *self.tail(urn))
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding) -> Hit:
         nid = _nid_token(shown)

@@ -339,18 +339,3 @@ def _rebase(hit: Hit, extra_breaks: int, prefix_line_start: Optional[int]) -> Hi
     if hit.line == 1 and extra_breaks:
         return hit._replace(line=1 + extra_breaks, column=hit.start - prefix_line_start + 1)
     return hit._replace(line=hit.line + extra_breaks)
-
-
-def scan_file_in_ranges(path: str, parts: int, options: ScanOptions, source: Optional[str] = None,
-                        min_size: int = 1 << 24, map_fn=map) -> Iterator[Hit]:
-    """Scan a plain file as ``parts`` ranges with ``map_fn`` (e.g. an
-    executor's ``map``); yields the same hits as a single scan."""
-    size = os.path.getsize(path)
-    ranges = plan_ranges(path, size, parts, min_size)
-    results = map_fn(_scan_range_task, [(r, options, source) for r in ranges])
-    yield from stitch(list(results), options, source)
-
-
-def _scan_range_task(args) -> RangeResult:
-    rng, options, source = args
-    return scan_range(rng, options, source)
