@@ -94,8 +94,9 @@ class UrnJudge:
             tails[urn] = t
         return t
 
-    def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding) -> Hit:
+    def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding,
+                     document=None) -> Hit:
         nid = _nid_token(shown)
-        return Hit(source, None, start, end, line, column, "bare", False, False, shown, shown, shown, (), None,
+        return Hit(source, document, start, end, line, column, "bare", False, False, shown, shown, shown, (), None,
                    False, False, False, None, None, nid, None, None, None, None, (finding,),
                    namespace_status(nid) if nid else "unregistered", None, self.profile, None, None)

@@ -84,17 +84,17 @@ def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], No
                 return FileStatus(ref.path, SKIPPED_BINARY, docs.skip_reason, 0, _compressed(docs),
                                   docs.compression, container=docs.container, skipped_documents=1)
             for doc in docs:
-                scanner = ByteScanner(ref.path, config.options)
+                scanner = ByteScanner(ref.path, config.options, document=doc.id)
                 for chunk in doc.chunks:
                     scanned += len(chunk)
-                    found = _keep(scanner.feed(chunk), config.valid_only, doc.id)
+                    found = _keep(scanner.feed(chunk), config.valid_only)
                     if found:
                         hits += len(found)
                         valid += sum(1 for h in found if h.valid)
                         emit(found)
                     if on_bytes is not None:
                         on_bytes(len(chunk))
-                found = _keep(scanner.finish(), config.valid_only, doc.id)
+                found = _keep(scanner.finish(), config.valid_only)
                 if found:
                     hits += len(found)
                     valid += sum(1 for h in found if h.valid)
@@ -152,11 +152,9 @@ def _compressed(reader) -> Optional[int]:
     return reader.bytes_read_compressed if reader.compression else None
 
 
-def _keep(hits: List[Hit], valid_only: bool, document: Optional[str] = None) -> List[Hit]:
+def _keep(hits: List[Hit], valid_only: bool) -> List[Hit]:
     if valid_only:
         hits = [h for h in hits if h.valid]
-    if document is not None:
-        hits = [h._replace(document=document) for h in hits]
     return hits
 
 

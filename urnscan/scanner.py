@@ -210,12 +210,16 @@ class ByteScanner:
     :class:`Hit` with byte offsets."""
 
     def __init__(self, source: Optional[str] = None, options: ScanOptions = ScanOptions(),
-                 judge: Optional[UrnJudge] = None, *, base: int = 0, scan_from: int = 0):
-        """``base`` is the absolute offset of the first byte fed; candidates
+                 judge: Optional[UrnJudge] = None, *, base: int = 0, scan_from: int = 0,
+                 document: Optional[str] = None):
+        """``document`` names the document inside ``source`` the chunks are
+        (a mail part, a zip member...; see ``Hit.document``).
+        ``base`` is the absolute offset of the first byte fed; candidates
         are looked for from ``scan_from`` (absolute, >= base), the bytes
         before it serving as context.  Lines and columns count from
         ``scan_from``: line 1 starts there."""
         self.source = source
+        self.document = document
         self.options = options
         self.judge = judge or UrnJudge(options.profile)
         self._buf = b""
@@ -294,13 +298,14 @@ class ByteScanner:
         lines = self._lines
         base = self._base
         source = self.source
+        document = self.document
         tail = self.judge.tail
         new = tuple.__new__
         append = hits.append
         if lines.has_cr:
             for start, end, form, folded, embedded, urn, literal, raw, rules in found:
                 lines.advance(buf, base, base + start)
-                append(new(Hit, (source, None, base + start, base + end, lines.line,
+                append(new(Hit, (source, document, base + start, base + end, lines.line,
                                  base + start - lines.line_start + 1,
                                  form, folded, embedded, raw, urn, literal, rules, None) + tail(urn)))
             return
@@ -325,7 +330,7 @@ class ByteScanner:
                     line_start = base + last + 1
                 at = start
             t = cached(urn)
-            append(new(Hit, (source, None, base + start, base + end, line, base + start - line_start + 1,
+            append(new(Hit, (source, document, base + start, base + end, line, base + start - line_start + 1,
                              form, folded, embedded, raw, urn, literal, rules, None)
                        + (tail(urn) if t is None else t)))
         if base + at > lines.pos:
@@ -383,7 +388,7 @@ class ByteScanner:
         finding = Finding("over-long", ERROR,
                           f"candidate of {end - start} characters is longer than the cap of {cap} "
                           "(max_urn_length); only its start is kept", 0)
-        return self.judge.overlong_hit(self.source, start, end, line, column, shown, finding)
+        return self.judge.overlong_hit(self.source, start, end, line, column, shown, finding, self.document)
 
 
 def scan_bytes(chunks: Iterable[bytes], *, source: Optional[str] = None, profile: str = DEFAULT_PROFILE,
