@@ -210,7 +210,8 @@ def test_judgement_cache_keeps_urns_that_come_back(monkeypatch):
     monkeypatch.setattr(judge_module, "_OLD_TAILS", {})
     calls = []
     real = judge_module.judge
-    monkeypatch.setattr(judge_module, "judge", lambda urn, profile: calls.append(urn) or real(urn, profile))
+    monkeypatch.setattr(judge_module, "judge",
+                        lambda urn, profile, registry: calls.append(urn) or real(urn, profile, registry))
     j = judge_module.UrnJudge()
     for i in range(1000):
         assert j.tail("urn:isbn:0451450523") == j.tail("urn:isbn:0451450523")

@@ -694,3 +694,26 @@ def test_environment_names_a_newer_registry(monkeypatch, tmp_path):
     assert default_registry().date
     monkeypatch.delenv(REGISTRY_ENV)
     assert namespace_status("isbn") == "formal"
+
+
+def test_a_registry_passed_in_is_used_without_the_environment(monkeypatch, tmp_path):
+    """The registry travels with the scan options: no environment variable
+    is read or set, and the default registry is left alone."""
+    from urnscan import scan_bytes
+    from urnscan.judge import UrnJudge
+    from urnscan.namespaces.registry import REGISTRY_ENV
+
+    xml = iana_file("urn-namespaces.xml")
+    edited = tmp_path / "urn-namespaces.xml"
+    edited.write_text(xml.read_text(encoding="utf-8").replace("<name>isbn</name>", "<name>isbnx</name>", 1),
+                      encoding="utf-8")
+    monkeypatch.delenv(REGISTRY_ENV, raising=False)
+    text = [b"see urn:isbnx:123 and urn:isbn:0-451-45052-3\n"]
+    statuses = {h.nid: h.namespace_status for h in scan_bytes(text, registry=str(edited))}
+    assert statuses == {"isbnx": "formal", "isbn": "unregistered"}
+    # the same URNs judged by the default registry are not taken from the
+    # other registry's cache
+    statuses = {h.nid: h.namespace_status for h in scan_bytes(text)}
+    assert statuses == {"isbnx": "unregistered", "isbn": "formal"}
+    assert REGISTRY_ENV not in __import__("os").environ
+    assert UrnJudge("rfc8141", str(edited)).tail("urn:isbnx:1")[-5] == "formal"

@@ -10,6 +10,7 @@ from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
 from .namespaces import namespace_keys, namespace_status
 from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
+from .namespaces.registry import Registry, registry_named
 from .syntax import _valid, is_valid, validate
 
 
@@ -23,14 +24,19 @@ def _nid_token(urn: str) -> Optional[str]:
     return urn[4:end] if end > 4 else None
 
 
-def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
+def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional[Registry] = None) -> Judgement:
+    """The fields of a :class:`Hit` that depend on ``urn`` alone, judged
+    under ``profile`` with namespace statuses from ``registry`` (the
+    default registry when None)."""
+    if registry is None:
+        registry = registry_named(None)
     verdict = validate(urn, profile)
     parsed = verdict.urn
     v2141 = verdict.valid if profile == "rfc2141" else _valid(urn, "rfc2141")
     v8141 = verdict.valid if profile == "rfc8141" else is_valid(urn, "rfc8141")
     if parsed is None:
         nid = _nid_token(urn)
-        status = namespace_status(nid) if nid else "unregistered"
+        status = namespace_status(nid, registry) if nid else "unregistered"
         return Judgement(False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
                          status, None, None, None)
     key = key_of(parsed)
@@ -40,57 +46,63 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
         # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds
         # no ":"), so it is split here as split_key would split it
         at = len(nid) + 5
-        findings += findings_of_parts(key, nid, key[at:], at)
+        findings += findings_of_parts(key, nid, key[at:], at, registry)
     keys = namespace_keys(key)
     # the normative rules named once, before the heuristics they led to
     rules = tuple(dict.fromkeys(keys.dedup_rules)) if keys.ns_key != key else keys.dedup_rules
     return Judgement(True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
-                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid), keys.ns_key,
+                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid, registry), keys.ns_key,
                      keys.dedup_key, ",".join(rules))
 
 
 _BEFORE_PROFILE = Hit._fields.index("profile") - Hit._fields.index("valid")
 
-#: Hit fields per URN, per profile, shared by every UrnJudge of the process:
-#: judge() is a pure function of (urn, profile), and a scan of many files
-#: (one scanner each) or of the same corpus again meets the same URNs.
-#: Two generations of SHARED_CACHE_SIZE entries each: when the young one is
-#: full it becomes the old one, and a URN met again in the old one moves
-#: back to the young -- URNs that keep coming back stay cached however many
-#: distinct URNs pass by (a single dict cleared when full would drop them
-#: every SHARED_CACHE_SIZE new URNs).
+#: Hit fields per URN, per (profile, registry), shared by every UrnJudge of
+#: the process: judge() is a pure function of (urn, profile, registry), and
+#: a scan of many files (one scanner each) or of the same corpus again meets
+#: the same URNs.  Two generations of SHARED_CACHE_SIZE entries each: when
+#: the young one is full it becomes the old one, and a URN met again in the
+#: old one moves back to the young -- URNs that keep coming back stay cached
+#: however many distinct URNs pass by (a single dict cleared when full would
+#: drop them every SHARED_CACHE_SIZE new URNs).
 SHARED_CACHE_SIZE = 1 << 16
-_SHARED_TAILS: Dict[str, Dict[str, tuple]] = {}
-_OLD_TAILS: Dict[str, Dict[str, tuple]] = {}
+_SHARED_TAILS: Dict[tuple, Dict[str, tuple]] = {}
+_OLD_TAILS: Dict[tuple, Dict[str, tuple]] = {}
 
 
 class UrnJudge:
-    """Cached :func:`judge` for one profile: the judged fields of a :class:`Hit`."""
+    """Cached :func:`judge` for one profile and one registry: the judged
+    fields of a :class:`Hit`.  ``registry`` is the path of a registry file
+    (see :func:`urnscan.namespaces.registry.registry_named`; None: the
+    default registry), resolved once, here."""
 
-    def __init__(self, profile: str = DEFAULT_PROFILE):
+    def __init__(self, profile: str = DEFAULT_PROFILE, registry: Optional[str] = None):
         self.profile = profile
-        _SHARED_TAILS.setdefault(profile, {})
+        self.registry = registry_named(registry)
+        self._cache_key = (profile, id(self.registry))
+        _SHARED_TAILS.setdefault(self._cache_key, {})
 
     def cached_tails(self) -> Dict[str, tuple]:
         """The young generation of the cache behind :meth:`tail` (read it,
         never write it; a URN missing there may still be known to
         :meth:`tail`)."""
-        return _SHARED_TAILS[self.profile]
+        return _SHARED_TAILS[self._cache_key]
 
     def tail(self, urn: str) -> tuple:
         """The fields of a :class:`Hit` that depend on ``urn`` alone: the
         judgement, then the profile."""
-        profile = self.profile
-        tails = _SHARED_TAILS[profile]
+        key = self._cache_key
+        tails = _SHARED_TAILS[key]
         t = tails.get(urn)
         if t is None:
-            t = _OLD_TAILS.get(profile, {}).get(urn)
+            t = _OLD_TAILS.get(key, {}).get(urn)
             if t is None:
-                j = judge(urn, profile)
+                profile = self.profile
+                j = judge(urn, profile, self.registry)
                 t = (*j[:_BEFORE_PROFILE], profile, *j[_BEFORE_PROFILE:])
             if len(tails) >= SHARED_CACHE_SIZE:
-                _OLD_TAILS[profile] = tails
-                tails = _SHARED_TAILS[profile] = {}
+                _OLD_TAILS[key] = tails
+                tails = _SHARED_TAILS[key] = {}
             tails[urn] = t
         return t
 
@@ -99,4 +111,4 @@ class UrnJudge:
         nid = _nid_token(shown)
         return Hit(source, document, start, end, line, column, "bare", False, False, shown, shown, shown, (), None,
                    False, False, False, None, None, nid, None, None, None, None, (finding,),
-                   namespace_status(nid) if nid else "unregistered", None, self.profile, None, None)
+                   namespace_status(nid, self.registry) if nid else "unregistered", None, self.profile, None, None)

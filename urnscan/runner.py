@@ -25,7 +25,7 @@ from .errors import SourceError
 from .model import Hit
 from .pieces import ARROW_PIECES, HIT_PIECES, PIECE_ROWS
 from .ranges import Range, RangeStitcher, plan_ranges, scan_range_pieces
-from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions
+from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
 from .sources.charsets import bom_encoding
@@ -116,14 +116,14 @@ def _not_scanned(ref: InputRef) -> FileStatus:
 
 def _small_plain_file(ref: InputRef, limit: int) -> Optional[bytes]:
     """The content of a regular, uncompressed file of at most ``limit``
-    bytes, read in one call (a third of the cost of the chunk reader on the
-    many small files of a real corpus); None when it is anything else, or
-    when reading fails (the chunk reader then says why)."""
+    bytes, read whole with ``os.read`` (a third of the cost of the chunk
+    reader, and half that of ``open().read()``, on the many small files of
+    a real corpus); None when it is anything else, or when reading fails
+    (the chunk reader then says why)."""
     if ref.size is None or ref.size > limit or ref.is_stdin:
         return None
     try:
-        with open(ref.path, "rb") as fh:
-            data = fh.read(limit + 1)
+        data = _read_at_most(ref.path, limit + 1)
     except OSError:
         return None
     if len(data) > limit or detect_compression(data[:10]) is not None:
@@ -133,15 +133,34 @@ def _small_plain_file(ref: InputRef, limit: int) -> Optional[bytes]:
     return data
 
 
+def _read_at_most(path: str, size: int) -> bytes:
+    """The first ``size`` bytes of a file (fewer when it is shorter)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        data = os.read(fd, size)
+        while 0 < len(data) < size:  # a read may return less than asked
+            more = os.read(fd, size - len(data))
+            if not more:
+                break
+            data += more
+        return data
+    finally:
+        os.close(fd)
+
+
 def _scan_whole(ref: InputRef, data: bytes, config: ScanConfig, emit: Callable[[List[Hit]], None],
                 on_bytes: Optional[Callable[[int], None]]) -> FileStatus:
-    """:func:`scan_input` of a file read whole: the same hits and status."""
+    """:func:`scan_input` of a file read whole: the same hits and status.
+    Most files of a corpus hold no "urn:" at all: no scanner is built for
+    them (a scanner finds its candidates with the same function)."""
     if looks_binary(data[:BINARY_BLOCK_SIZE]):
         return FileStatus(ref.path, SKIPPED_BINARY, BINARY_CONTENT, 0, None, None, skipped_documents=1)
-    scanner = ByteScanner(ref.path, config.options)
-    found = _keep(scanner.feed(data) + scanner.finish(), config.valid_only)
-    if found:
-        emit(found)
+    found: List[Hit] = []
+    if urn_positions(data, 0, len(data)):
+        scanner = ByteScanner(ref.path, config.options)
+        found = _keep(scanner.feed(data) + scanner.finish(), config.valid_only)
+        if found:
+            emit(found)
     if on_bytes is not None:
         on_bytes(len(data))
     return FileStatus(ref.path, SCANNED, None, len(data), None, None, len(found), sum(1 for h in found if h.valid),

@@ -119,6 +119,9 @@ class ScanOptions(NamedTuple):
     code: bool = True  # templates, placeholders, concatenation, patterns are not URNs
     embedded: bool = True  # inside a URL or form parameters a URN ends at "&"
     context: int = 0  # bytes of text kept each side of a hit in Hit.context (0: none)
+    #: the registry file namespace statuses are judged against (None: the
+    #: default, see urnscan.namespaces.registry.registry_named)
+    registry: Optional[str] = None
 
     @property
     def window(self) -> int:
@@ -129,7 +132,7 @@ class ScanOptions(NamedTuple):
         return Reading(self.trim, self.fold, self.pair, self.code, self.embedded)
 
 def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAULT_MAX_URN_LENGTH,
-             context=0, *, pair=True, code=True, embedded=True) -> ScanOptions:
+             context=0, *, pair=True, code=True, embedded=True, registry=None) -> ScanOptions:
     from .context import MAX_CONTEXT
 
     check_profile(profile)
@@ -138,7 +141,7 @@ def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAU
     if not 0 <= context <= MAX_CONTEXT:
         raise ValueError(f"context must be between 0 and {MAX_CONTEXT} bytes")
     return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length), bool(pair), bool(code), bool(embedded),
-                       int(context))
+                       int(context), None if registry is None else str(registry))
 
 
 #: below this many bytes bytes.count is quicker than a NumPy pass
@@ -221,7 +224,7 @@ class ByteScanner:
         self.source = source
         self.document = document
         self.options = options
-        self.judge = judge or UrnJudge(options.profile)
+        self.judge = judge or UrnJudge(options.profile, options.registry)
         self._buf = b""
         self._base = base  # absolute offset of _buf[0]
         self._scan = scan_from - base  # buffer index from which "urn:" is still to be looked for
@@ -397,7 +400,8 @@ def scan_bytes(chunks: Iterable[bytes], *, source: Optional[str] = None, profile
     """Hits in any iterable of ``bytes`` chunks, with byte offsets; with
     ``context`` N, each hit's ``context`` is its span with up to N bytes of
     text each side (at most :data:`urnscan.context.MAX_CONTEXT`).
-    ``rules``: ``pair``, ``code``, ``embedded`` (see :class:`ScanOptions`)."""
+    ``rules``: ``pair``, ``code``, ``embedded``, and ``registry`` (the path
+    of a registry file; see :class:`ScanOptions`)."""
     scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length, context, **rules), judge)
     for chunk in chunks:
         yield from scanner.feed(chunk)

@@ -90,7 +90,7 @@ def add_scan(sub) -> None:
     what.add_argument("--registry", metavar="FILE",
                       help="a newer IANA URN namespace registry (urn-namespaces.xml, or JSON from "
                            "tools/build_registry.py) for namespace_status, instead of the shipped snapshot; "
-                           "the same as setting URNSCAN_REGISTRY (on a Dask cluster, set that on the workers)")
+                           "every worker (local or Dask) judges by FILE; without it, the file named by URNSCAN_REGISTRY, if set")
     what.add_argument("--max-ratio", type=float, default=DEFAULT_MAX_RATIO, metavar="N",
                       help="stop decompressing an input (gzip, bz2, xz, zstd, zip members, decoded documents) "
                            "whose output exceeds N times its input beyond 16 MiB: a decompression bomb; "
@@ -182,25 +182,27 @@ def run_scan_command(args) -> int:
     if not args.paths:  # as ripgrep: a pipe is read, a terminal means the current directory
         args.paths = [STDIN] if not sys.stdin.isatty() else ["."]
     args.context = _context_size(args, fmt)
+    registry = None
+    if args.registry:
+        from ..errors import UrnscanError
+        from ..namespaces.registry import load_registry
+
+        try:
+            load_registry(args.registry)
+        except (UrnscanError, ValueError) as exc:
+            return _usage(f"--registry: {exc}")
+        registry = os.path.abspath(args.registry)  # every scanner, in every worker, judges by it
     try:
         options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context,
-                           pair=not args.no_pair, code=not args.no_code, embedded=not args.no_embedded)
+                           pair=not args.no_pair, code=not args.no_code, embedded=not args.no_embedded,
+                           registry=registry)
     except ValueError as exc:
         return _usage(str(exc).replace("context must", "--context must"))
     if args.max_ratio < 0:
         return _usage("--max-ratio must be 0 (no limit) or positive")
     jobs = args.jobs or default_jobs()
     config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only, max_ratio=args.max_ratio)
-    if args.registry:
-        from ..errors import UrnscanError
-        from ..namespaces.registry import REGISTRY_ENV, load_registry
-
-        try:
-            load_registry(args.registry)
-        except (UrnscanError, ValueError) as exc:
-            return _usage(f"--registry: {exc}")
-        os.environ[REGISTRY_ENV] = os.path.abspath(args.registry)  # worker processes inherit it
-    from ..namespaces import default_registry
+    from ..namespaces.registry import registry_named
 
     walk = {"hidden": args.hidden or args.unrestricted >= 2,
             "ignore_files": not (args.no_ignore or args.unrestricted >= 1),
@@ -211,7 +213,7 @@ def run_scan_command(args) -> int:
         "pair": options.pair, "code": options.code, "embedded": options.embedded,
         "include": args.include, "exclude": args.exclude, **walk, "context": options.context,
         "jobs": jobs, "offsets": "bytes", "max_ratio": args.max_ratio,
-        "registry": args.registry or "shipped snapshot", "registry_date": default_registry().date,
+        "registry": args.registry or "shipped snapshot", "registry_date": registry_named(registry).date,
     }
     if args.dask:
         return _scan_on_dask(args, fmt, config, params)

@@ -354,8 +354,16 @@ def _registry_at(path: str) -> Registry:
 
 
 def default_registry() -> Registry:
-    """The registry namespace statuses are judged against: the file named
-    by the environment variable ``URNSCAN_REGISTRY`` when it is set (``urnscan
-    scan --registry FILE`` sets it), else the shipped snapshot."""
-    path = os.environ.get(REGISTRY_ENV)
+    """The registry namespace statuses are judged against when none is
+    named: the file named by the environment variable ``URNSCAN_REGISTRY``
+    when it is set, else the shipped snapshot."""
+    return registry_named(None)
+
+
+def registry_named(path: Optional[str]) -> Registry:
+    """The registry in the file at ``path`` (loaded once per process), or
+    the default registry when ``path`` is None (``urnscan scan --registry
+    FILE`` passes FILE down to every scanner, in every worker)."""
+    if path is None:
+        path = os.environ.get(REGISTRY_ENV)
     return _registry_at(path) if path else packaged_registry()
