@@ -88,7 +88,8 @@ import pyarrow.parquet as pq
 
 from ._version import __version__
 from .model import Hit
-from .ranges import Range, RangeResult, StitchState, plan_ranges, scan_range, stitch_step
+from .planning import Batch, Layout, plan_file
+from .ranges import Range, RangeResult, StitchState, scan_range, stitch_step
 from .runner import DEFAULT_SPLIT_BYTES, ScanConfig, Summary, default_jobs, scan_input
 from .scanner import DEFAULT_CHUNK_SIZE, ScanOptions, scan_bytes, scan_text
 from .sinks.parquet import (
@@ -97,9 +98,7 @@ from .sinks.parquet import (
 )
 from .sinks.schema import FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, _clean, files_to_record_batch, hits_to_record_batch
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
-from .sources import STDIN, InputRef, expand_inputs, looks_binary
-from .sources.codecs import detect_compression
-from .sources.documents import container_kind
+from .sources import STDIN, InputRef, expand_inputs
 from .sources.limits import DEFAULT_MAX_RATIO
 from .tempfiles import discard, fsync_path
 
@@ -110,10 +109,6 @@ __all__ = [
 
 #: Small files are grouped into tasks (and partitions) of about this many bytes.
 DEFAULT_PARTITION_BYTES = DEFAULT_SPLIT_BYTES
-#: A file counts for at least this many bytes when grouping (opening costs too).
-_MIN_FILE_COST = 4096
-#: A compressed file is assumed to expand this much when grouping.
-_COMPRESSED_FACTOR = 4
 #: Hits are turned into Arrow record batches this many at a time.
 _BATCH_HITS = DEFAULT_BATCH_ROWS
 
@@ -220,39 +215,29 @@ def _locate(path: str, cwd: str) -> str:
 
 
 def _plan(refs: Iterable[InputRef], cwd: str, split_bytes: int, partition_bytes: int) -> List[Union[_Group, _Split]]:
+    """The local run's plan (:mod:`urnscan.planning`), one partition per
+    batch of files or per range-cut file."""
     plan: List[Union[_Group, _Split]] = []
-    group: List[InputRef] = []
-    cost = 0
+    group = Batch(partition_bytes)
 
     def close_group() -> None:
-        nonlocal group, cost
-        if group:
-            plan.append(_Group(tuple(group)))
-        group, cost = [], 0
+        nonlocal group
+        if group.refs:
+            plan.append(_Group(tuple(group.refs)))
+        group = Batch(partition_bytes)
 
     for ref in refs:
         if ref.is_stdin:
             raise ValueError("standard input ('-') cannot be scanned on a cluster")
-        size = ref.size or 0
-        here = _locate(ref.path, cwd)
-        head = b""
-        if ref.ok and size >= 2 * split_bytes:
-            try:
-                with open(here, "rb") as fh:
-                    head = fh.read(65536)
-            except OSError:
-                head = b""  # the worker reports the error
-            if (head and detect_compression(head) is None and not looks_binary(head)
-                    and container_kind(head, ref.path) is None):
+        layout = Layout.WHOLE
+        if ref.ok and ref.size is not None:
+            planned = plan_file(_locate(ref.path, cwd), ref.size, split_bytes)
+            layout = planned.layout
+            if layout is Layout.RANGES:
                 close_group()
-                parts = max(2, size // split_bytes)
-                plan.append(_Split(ref, tuple(plan_ranges(here, size, parts, split_bytes))))
+                plan.append(_Split(ref, planned.ranges))
                 continue
-        if detect_compression(head) is not None:
-            size *= _COMPRESSED_FACTOR
-        group.append(ref)
-        cost += max(size, _MIN_FILE_COST)
-        if cost >= partition_bytes:
+        if group.add(ref, layout):
             close_group()
     close_group()
     return plan

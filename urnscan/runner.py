@@ -24,7 +24,8 @@ from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Option
 from .errors import SourceError
 from .model import Hit
 from .pieces import ARROW_PIECES, HIT_PIECES, PIECE_ROWS
-from .ranges import Range, RangeStitcher, plan_ranges, scan_range_pieces
+from .planning import PEEK_ABOVE, Batch, Layout, plan_file
+from .ranges import Range, RangeStitcher, scan_range_pieces
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
@@ -39,7 +40,7 @@ from .workers import WorkerDied, WorkerPool
 #: (the environment variable URNSCAN_SPLIT_BYTES overrides it)
 DEFAULT_SPLIT_BYTES = int(os.environ.get("URNSCAN_SPLIT_BYTES", 32 << 20))
 #: a compressed file larger than this is streamed in the main process
-STREAM_COMPRESSED_BYTES = 16 << 20
+STREAM_COMPRESSED_BYTES = PEEK_ABOVE
 
 
 class ScanConfig(NamedTuple):
@@ -207,11 +208,10 @@ _HITS, _STATUSES, _END = "hits", "statuses", "end"
 
 # --- planning -------------------------------------------------------------
 
-#: a task scans files until it holds this many bytes (a file counts for at
-#: least _MIN_FILE_COST: opening costs too) or this many files
+#: a task scans files until it holds this many bytes or this many files
+#: (see urnscan.planning)
 BATCH_BYTES = 2 << 20
 BATCH_FILES = 256
-_MIN_FILE_COST = 4096
 
 
 class _Plan(NamedTuple):
@@ -220,37 +220,21 @@ class _Plan(NamedTuple):
     ranges: Tuple[Range, ...] = ()
 
 
-def _plan(ref: InputRef, config: ScanConfig) -> _Plan:
+def _plan(ref: InputRef, config: ScanConfig) -> Tuple[_Plan, Layout]:
     if not ref.ok:
-        return _Plan("status", (ref,))
+        return _Plan("status", (ref,)), Layout.WHOLE
     if ref.size is None:  # stdin, a pipe, a FIFO, a device: read once, here
-        return _Plan("main", (ref,))
-    size = ref.size
-    if size < 2 * config.split_bytes and size <= STREAM_COMPRESSED_BYTES:
-        return _Plan("files", (ref,))
-    try:  # a regular file: peeking does not consume it
-        with open(ref.path, "rb") as fh:
-            head = fh.read(65536)
-    except OSError:
-        return _Plan("files", (ref,))  # the worker reports the error
-    if detect_compression(head) is not None:
-        return _Plan("main" if size > STREAM_COMPRESSED_BYTES else "files", (ref,))
-    if size >= 2 * config.split_bytes and not looks_binary(head) and container_kind(head, ref.path) is None:
-        return _Plan("ranges", (ref,), tuple(plan_ranges(ref.path, size, max(2, size // config.split_bytes),
-                                                          config.split_bytes)))
-    return _Plan("files", (ref,))
+        return _Plan("main", (ref,)), Layout.WHOLE
+    planned = plan_file(ref.path, ref.size, config.split_bytes)
+    if planned.layout is Layout.RANGES:
+        return _Plan("ranges", (ref,), planned.ranges), planned.layout
+    if planned.layout is Layout.COMPRESSED and ref.size > STREAM_COMPRESSED_BYTES:
+        return _Plan("main", (ref,)), planned.layout
+    return _Plan("files", (ref,)), planned.layout
 
 
-class _Batch:
-    def __init__(self):
-        self.refs: List[InputRef] = []
-        self.cost = 0
-
-    def add(self, ref: InputRef) -> bool:
-        """Add a file; whether the batch is full."""
-        self.refs.append(ref)
-        self.cost += max(ref.size or 0, _MIN_FILE_COST)
-        return self.cost >= BATCH_BYTES or len(self.refs) >= BATCH_FILES
+def _new_batch() -> Batch:
+    return Batch(BATCH_BYTES, BATCH_FILES)
 
 
 # --- the run --------------------------------------------------------------
@@ -295,18 +279,18 @@ class _Parallel:
     def run(self, inputs: Iterable[InputRef]) -> Summary:
         pool, pending = self.pool, self.pending
         arrow = self.codec.arrow
-        batch = _Batch()
+        batch = _new_batch()
         try:
             for ref in inputs:
-                plan = _plan(ref, self.config)
+                plan, layout = _plan(ref, self.config)
                 if plan.kind == "files":
-                    if batch.add(ref):
+                    if batch.add(ref, layout):
                         self._submit_files(batch.refs)
-                        batch = _Batch()
+                        batch = _new_batch()
                 else:
                     if batch.refs:
                         self._submit_files(batch.refs)
-                        batch = _Batch()
+                        batch = _new_batch()
                     if plan.kind == "ranges":
                         self.started = True
                         pending.append((plan, [pool.submit(_task_range, r, self.config, arrow) for r in plan.ranges]))
