@@ -4,7 +4,7 @@ cached per distinct string (bounded)."""
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
@@ -56,6 +56,7 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional[Registry]
 
 
 _BEFORE_PROFILE = Hit._fields.index("profile") - Hit._fields.index("valid")
+_URN_INDEX = Hit._fields.index("urn")
 
 #: Hit fields per URN, per (profile, registry), shared by every UrnJudge of
 #: the process: judge() is a pure function of (urn, profile, registry), and
@@ -82,12 +83,6 @@ class UrnJudge:
         self._cache_key = (profile, id(self.registry))
         _SHARED_TAILS.setdefault(self._cache_key, {})
 
-    def cached_tails(self) -> Dict[str, tuple]:
-        """The young generation of the cache behind :meth:`tail` (read it,
-        never write it; a URN missing there may still be known to
-        :meth:`tail`)."""
-        return _SHARED_TAILS[self._cache_key]
-
     def tail(self, urn: str) -> tuple:
         """The fields of a :class:`Hit` that depend on ``urn`` alone: the
         judgement, then the profile."""
@@ -105,6 +100,18 @@ class UrnJudge:
                 tails = _SHARED_TAILS[key] = {}
             tails[urn] = t
         return t
+
+    def rows(self, spans: List[tuple], hits: List[Hit]) -> None:
+        """Append to ``hits`` one row per span: a span is the fields of a
+        :class:`Hit` up to ``context`` (where the scanner found it), the
+        row adds the judgement of its ``urn``."""
+        new = tuple.__new__
+        append = hits.append
+        cached = _SHARED_TAILS[self._cache_key].get
+        tail = self.tail
+        for span in spans:
+            t = cached(span[_URN_INDEX])
+            append(new(Hit, span + (tail(span[_URN_INDEX]) if t is None else t)))
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding,
                      document=None) -> Hit:

@@ -17,13 +17,13 @@ from bisect import bisect_right
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
 from .extract import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
+from .context import context_snippet
 from .judge import UrnJudge
 from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
 from .syntax import check_profile
 
 DEFAULT_MAX_URN_LENGTH = 4096
 DEFAULT_CHUNK_SIZE = 1 << 20
-_CONTEXT_INDEX = Hit._fields.index("context")
 
 
 def urn_positions(buf: bytes, start: int, stop: int) -> List[int]:
@@ -273,10 +273,7 @@ class ByteScanner:
             found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window,
                                                    self._context, self._base)
             if found:
-                first = len(hits)
                 self._hits(buf, found, hits)
-                if self.options.context:
-                    self._add_context(buf, hits, first)
             if overlong >= 0:
                 p = overlong
                 opts = self.options
@@ -297,20 +294,22 @@ class ByteScanner:
 
     def _hits(self, buf: bytes, found: list, hits: List[Hit]) -> None:
         """Append the hits of ``found`` (extract.Candidate tuples, in
-        buffer order) to ``hits``."""
+        buffer order) to ``hits``: the scanner places each (offsets, line,
+        column, context), the judge makes the row (:meth:`UrnJudge.rows`)."""
         lines = self._lines
         base = self._base
         source = self.source
         document = self.document
-        tail = self.judge.tail
-        new = tuple.__new__
-        append = hits.append
+        size = self.options.context
+        spans = []
+        append = spans.append
         if lines.has_cr:
             for start, end, form, folded, embedded, urn, literal, raw, rules in found:
                 lines.advance(buf, base, base + start)
-                append(new(Hit, (source, document, base + start, base + end, lines.line,
-                                 base + start - lines.line_start + 1,
-                                 form, folded, embedded, raw, urn, literal, rules, None) + tail(urn)))
+                append((source, document, base + start, base + end, lines.line, base + start - lines.line_start + 1,
+                        form, folded, embedded, raw, urn, literal, rules,
+                        context_snippet(buf, start, end, size) if size else None))
+            self.judge.rows(spans, hits)
             return
         # LF only: count forward from the last position counted
         at = lines.pos - base
@@ -318,7 +317,6 @@ class ByteScanner:
         line_start = lines.line_start
         rfind = buf.rfind
         count = buf.count
-        cached = self.judge.cached_tails().get
         octets = None  # the buffer as a NumPy array, for long spans
         for start, end, form, folded, embedded, urn, literal, raw, rules in found:
             if start > at:
@@ -332,28 +330,14 @@ class ByteScanner:
                         line += int(_np().count_nonzero(octets[at:last] == 0x0A)) + 1
                     line_start = base + last + 1
                 at = start
-            t = cached(urn)
-            append(new(Hit, (source, document, base + start, base + end, line, base + start - line_start + 1,
-                             form, folded, embedded, raw, urn, literal, rules, None)
-                       + (tail(urn) if t is None else t)))
+            append((source, document, base + start, base + end, line, base + start - line_start + 1,
+                    form, folded, embedded, raw, urn, literal, rules,
+                    context_snippet(buf, start, end, size) if size else None))
         if base + at > lines.pos:
             lines.pos = base + at
             lines.line = line
             lines.line_start = line_start
-
-    def _add_context(self, buf: bytes, hits: List[Hit], first: int) -> None:
-        """Fill ``context`` of ``hits[first:]``: LOOKBACK bytes before every
-        candidate stay in the buffer, so the snippet is the same for every
-        chunking (``_options`` caps the size to that)."""
-        from .context import context_snippet
-
-        base, size = self._base, self.options.context
-        at = _CONTEXT_INDEX
-        new = tuple.__new__
-        for i in range(first, len(hits)):
-            h = hits[i]
-            snippet = context_snippet(buf, h[2] - base, h[3] - base, size)  # start, end
-            hits[i] = new(Hit, h[:at] + (snippet,) + h[at + 1:])
+        self.judge.rows(spans, hits)
 
     def _skip_run(self, buf: bytes, pos: int, final: bool, hits: List[Hit]) -> int:
         """Go on over an over-long run; emit its hit when it ends."""
