@@ -6,7 +6,8 @@ import importlib
 import pytest
 
 CORE_MODULES = ["urnscan._abnf", "urnscan.syntax", "urnscan.equivalence", "urnscan.model",
-                "urnscan.namespaces.normative", "urnscan.namespaces.heuristic", "urnscan.namespaces.status"]
+                "urnscan.namespaces.normative", "urnscan.namespaces.heuristic", "urnscan.namespaces.status",
+                "urnscan.cli.codes"]
 DOCUMENTED = [
     ("urnscan.syntax", "parse"), ("urnscan.syntax", "validate"), ("urnscan.syntax", "is_valid"),
     ("urnscan.equivalence", "canonical"), ("urnscan.equivalence", "equivalence_key"),

@@ -1,8 +1,6 @@
-"""The ``urnscan`` command line: argument parsing, output choice, exit codes.
-
-Exit codes: 0 success (``check``: every input valid; ``scan``: every input
-scanned), 1 some inputs invalid or failed, 2 usage errors.
-"""
+"""The ``urnscan`` command line: argument parsing and the exit codes of
+:mod:`.codes` (0 success, 1 some inputs invalid or failed, 2 usage errors);
+each command is a module of its own (``check``, ``scan``, ``dedupe``)."""
 from __future__ import annotations
 
 import argparse
@@ -15,14 +13,9 @@ from .._version import __version__
 from ..errors import UrnscanError
 from ..interrupts import Terminated, raise_in_main_thread
 
-EXIT_OK = 0
-EXIT_SOME_FAILED = 1
-EXIT_USAGE = 2
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
 
-
-def plural(n: int, word: str) -> str:
-    """``1 input``, ``2 inputs``."""
-    return f"{n} {word if n == 1 else word + 's'}"
+__all__ = ["main", "build_parser", "EXIT_OK", "EXIT_SOME_FAILED", "EXIT_USAGE", "plural"]
 
 
 class _Parser(argparse.ArgumentParser):

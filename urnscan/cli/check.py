@@ -5,7 +5,7 @@ import json
 import sys
 from typing import Sequence
 
-from .. import cli
+from .codes import EXIT_OK, EXIT_SOME_FAILED
 from ..model import DEFAULT_PROFILE, PROFILES
 
 
@@ -42,4 +42,4 @@ def run_check(args) -> int:
         record = check_record(value, args.profile)
         all_valid &= record["valid"]
         out.write((json.dumps(record, ensure_ascii=False) if args.json else format_check_line(record)) + "\n")
-    return cli.EXIT_OK if all_valid else cli.EXIT_SOME_FAILED
+    return EXIT_OK if all_valid else EXIT_SOME_FAILED

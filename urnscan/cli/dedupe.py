@@ -5,7 +5,7 @@ import json
 import os
 import sys
 
-from .. import cli
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
 from ..errors import IndexFileError
 from ..tempfiles import atomic_file
 
@@ -64,11 +64,11 @@ def run_dedupe(args) -> int:
         more = f" (+{len(docs) - 5} more)" if len(docs) > 5 else ""
         out.write(f"    cited in: {', '.join(docs[:5])}{more}\n")
     citations = int(groups["count"].sum()) if len(groups) else 0
-    sys.stderr.write(f"urnscan dedupe: {cli.plural(len(groups), 'group')} at level {args.level!r} "
-                     f"({cli.plural(citations, 'citation')})\n")
+    sys.stderr.write(f"urnscan dedupe: {plural(len(groups), 'group')} at level {args.level!r} "
+                     f"({plural(citations, 'citation')})\n")
     if args.output:
         _write_groups(groups, args.output, fmt)
-    return cli.EXIT_OK
+    return EXIT_OK
 
 
 #: the columns dedupe reads: every urnscan index has them
@@ -108,7 +108,7 @@ def index_columns(path: str):
 
 def _failed(message: str) -> int:
     sys.stderr.write(f"urnscan dedupe: error: {message}\n")
-    return cli.EXIT_SOME_FAILED
+    return EXIT_SOME_FAILED
 
 
 def _write_groups(groups, path: str, fmt: str) -> None:
@@ -134,4 +134,4 @@ def _plain(value):
 
 def _usage(message: str) -> int:
     sys.stderr.write(f"urnscan dedupe: error: {message}\n")
-    return cli.EXIT_USAGE
+    return EXIT_USAGE

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Optional, TextIO
 
-from .. import cli
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
 from ..errors import SinkError
 from ..model import PROFILES
 from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
@@ -246,7 +246,7 @@ def run_scan_command(args) -> int:
             report.clear()
             lister.finish()
     report.finish(args.output, time.monotonic() - started)
-    return cli.EXIT_SOME_FAILED if report.errors else cli.EXIT_OK
+    return EXIT_SOME_FAILED if report.errors else EXIT_OK
 
 
 def _hit_writer(args, sink, lister: Optional["_Lister"], progress: Optional["_Progress"]):
@@ -357,10 +357,10 @@ class _Report:
             parts = [f"{self.scanned} scanned", f"{self.binary} binary skipped"]
             if self.skipped:
                 parts.append(f"{self.skipped} skipped")
-            parts.append(cli.plural(self.errors, "error"))
+            parts.append(plural(self.errors, "error"))
             self.stream.write(
-                f"urnscan: {cli.plural(self.files, 'input')} ({', '.join(parts)}), {self.bytes / 1e6:.1f} MB, "
-                f"{cli.plural(self.hits, 'hit')} ({self.valid} valid)" + (f" -> {output}" if output else "") + "\n")
+                f"urnscan: {plural(self.files, 'input')} ({', '.join(parts)}), {self.bytes / 1e6:.1f} MB, "
+                f"{plural(self.hits, 'hit')} ({self.valid} valid)" + (f" -> {output}" if output else "") + "\n")
 
     def _stats(self, output: Optional[str], elapsed: float) -> None:
         rows = [("inputs", self.files), ("scanned", self.scanned), ("skipped (binary)", self.binary),
@@ -417,12 +417,12 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
                                                               summary.valid_hits)
     report.skipped = summary.files - summary.scanned - summary.skipped_binary - summary.errors
     report.finish(f"{args.output} (Dask: {args.dask})", time.monotonic() - started)
-    return cli.EXIT_SOME_FAILED if summary.errors else cli.EXIT_OK
+    return EXIT_SOME_FAILED if summary.errors else EXIT_OK
 
 
 def _usage(message: str) -> int:
     sys.stderr.write(f"urnscan scan: error: {message}\n")
-    return cli.EXIT_USAGE
+    return EXIT_USAGE
 
 
 def _shown(path: str) -> str:
@@ -452,7 +452,7 @@ class _Progress:
         if now - self.last < self.interval:
             return
         self.last = now
-        self.stream.write(f"\rurnscan: {cli.plural(files, 'file')}, {nbytes / 1e6:,.1f} MB, {cli.plural(hits, 'hit')} ")
+        self.stream.write(f"\rurnscan: {plural(files, 'file')}, {nbytes / 1e6:,.1f} MB, {plural(hits, 'hit')} ")
         self.stream.flush()
         self.shown = True
 

@@ -1,0 +1,19 @@
+"""Exit codes and the wording the commands share.
+
+Exit codes: 0 success (``check``: every input valid; ``scan``: every input
+scanned), 1 some inputs invalid or failed, 2 usage errors.
+"""
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_SOME_FAILED = 1
+EXIT_USAGE = 2
+
+
+def plural(n: int, word: str) -> str:
+    """``1 input``, ``2 inputs``.
+
+    >>> plural(1, "input"), plural(3, "hit")
+    ('1 input', '3 hits')
+    """
+    return f"{n} {word if n == 1 else word + 's'}"
