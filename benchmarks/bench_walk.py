@@ -65,7 +65,8 @@ def main() -> None:
         rg_ms = ""
         if rg:
             rg_s, _ = best(args.repeat, lambda: subprocess.run(
-                [rg, "--files", "-j1", *rg_flags, args.dir], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False))
+                [rg, "--files", "-j1", *rg_flags, args.dir], stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL, check=False))
             rg_ms = f"{rg_s * 1e3:7.1f}"
         print(f"{label:8} {ok:7d} {len(refs):7d} {seconds * 1e3:8.1f} {seconds / max(len(refs), 1) * 1e6:9.2f} "
               f"{cpu / max(len(refs), 1) * 1e6:7.2f} {rg_ms:>7}")

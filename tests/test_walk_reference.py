@@ -12,7 +12,7 @@ import tempfile
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from urnscan.sources import InputRef, expand_inputs
+from urnscan.sources import InputRef, expand_inputs, inputs
 from urnscan.sources.ignore import GITIGNORE, IGNORE, IgnoreRules
 
 # ---------------------------------------------------------------------------
@@ -98,12 +98,20 @@ def build(directory, tree):
                     fh.write(node[1])
 
 
+#: how directories are listed: through descriptors (all, or the first two
+#: levels), or by path alone (where descriptors cannot be used)
+LISTERS = {"descriptors": (inputs._BY_DESCRIPTOR, inputs._MAX_OPEN_DIRS), "two levels": (True, 2),
+           "paths": (False, 0)}
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tree=st.dictionaries(NAMES, TREES, max_size=6), git=st.booleans(), hidden=st.booleans(),
        ignore_files=st.booleans(), include=st.lists(st.sampled_from(["*.txt", "a*", "b"]), max_size=2),
-       exclude=st.lists(st.sampled_from(["*.log", "d", ".h"]), max_size=2))
-def test_the_walk_equals_a_plain_reference_walk(tree, git, hidden, ignore_files, include, exclude):
+       exclude=st.lists(st.sampled_from(["*.log", "d", ".h"]), max_size=2), lister=st.sampled_from(sorted(LISTERS)))
+def test_the_walk_equals_a_plain_reference_walk(tree, git, hidden, ignore_files, include, exclude, lister):
     root = tempfile.mkdtemp()
+    saved = inputs._BY_DESCRIPTOR, inputs._MAX_OPEN_DIRS
+    inputs._BY_DESCRIPTOR, inputs._MAX_OPEN_DIRS = LISTERS[lister]
     try:
         top = os.path.join(root, "top")
         os.mkdir(top)
@@ -120,6 +128,7 @@ def test_the_walk_equals_a_plain_reference_walk(tree, git, hidden, ignore_files,
             again = list(expand_inputs([spelled, top], follow_symlinks=False, **options))
             assert again == [ref._replace(path=spelled)] + [r for r in got if r != ref]
     finally:
+        inputs._BY_DESCRIPTOR, inputs._MAX_OPEN_DIRS = saved
         shutil.rmtree(root)
 
 
@@ -192,3 +201,17 @@ def test_hidden_and_ignored_entries(tmp_path, monkeypatch, name, hidden, ignore,
     (tmp_path / ".ignore").write_text("x\n")   # above the walked directory: it applies
     got = [tuple(r) for r in expand_inputs(["t"], hidden=hidden, ignore_files=ignore)]
     assert got == rows
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc/self/fd")
+@pytest.mark.parametrize("taken", [0, 1, 3, None])
+def test_a_walk_finished_or_left_leaves_no_descriptor_open(tmp_path, taken):
+    for rel in ("a/b/c/one.txt", "a/b/two.txt", "a/three.txt", "d/four.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"x")
+    before = sorted(os.listdir("/proc/self/fd"))
+    walk = expand_inputs([str(tmp_path)])
+    got = list(walk) if taken is None else [next(walk) for _ in range(taken)]
+    walk.close()
+    assert sorted(os.listdir("/proc/self/fd")) == before
+    assert len(got) == (4 if taken is None else taken)

@@ -480,7 +480,7 @@ class _Expander:
         except OSError:
             base_st = None
         if base_st is not None and stat.S_ISDIR(base_st.st_mode):
-            listing = self._list(pat.base)
+            listing = _list(pat.base)
             if not isinstance(listing, InputRef):
                 base_ident = (base_st.st_dev, base_st.st_ino)
                 ancestors = {base_ident}
@@ -506,7 +506,7 @@ class _Expander:
                     ident = (st.st_dev, st.st_ino)
                     if ident in ancestors:
                         continue  # a loop: no match can lie below
-                    sub = self._list(path)
+                    sub = _list(path)
                     if isinstance(sub, InputRef):
                         continue
                     ancestors.add(ident)
@@ -564,10 +564,13 @@ class _Expander:
             yield from self._emit(InputRef(path, f"special file ({kind})", None))
 
     def _enter(self, path: str, relpath: str, st: os.stat_result, is_symlink: bool,
-               ancestors: Optional[set], stack: Optional[list], rules) -> Optional[InputRef]:
+               ancestors: Optional[set], stack: Optional[list], rules,
+               parent_fd: Optional[int] = None) -> Optional[InputRef]:
         """A directory met while walking (``stack`` given) or matched by a
         glob: pushed on ``stack`` (None), or the row that says why it is not
-        entered, None for no row, ``_WALK`` for a glob match to walk."""
+        entered, None for no row, ``_WALK`` for a glob match to walk.
+        ``parent_fd``, when given, is a descriptor of the directory that
+        holds the (not linked) directory ``path``."""
         if self.exclude and self.exclude.matches(relpath):
             return None
         if is_symlink and self._link_loops(path):
@@ -580,12 +583,13 @@ class _Expander:
         if ident in self.visited_dirs:
             return None  # already walked under another name
         self.visited_dirs.add(ident)
-        listing = self._list(path)
-        if isinstance(listing, InputRef):
-            return listing
+        opened = _open_listing(path, len(stack), parent_fd)
+        if isinstance(opened, InputRef):
+            return opened
+        listing, fd = opened
         ancestors.add(ident)
         inner = rules.entering(path, relpath, {e.name for e in listing}) if rules is not None else None
-        stack.append((ident, iter(listing), path + os.sep, relpath + "/", inner))
+        stack.append((ident, iter(listing), path + os.sep, relpath + "/", inner, fd))
         return None
 
     def _passed_over(self, path: str, relpath: str, reason: str) -> Iterator[InputRef]:
@@ -607,7 +611,7 @@ class _Expander:
         Python stack and tells the ancestors of every directory (to tell a
         loop from a second link to a directory walked elsewhere).  A frame
         is ``(identity, entries, path prefix, relative path prefix, ignore
-        rules)``.
+        rules, descriptor or None)``.
         """
         ident = (top_st.st_dev, top_st.st_ino)
         if outer_ancestors and ident in outer_ancestors:
@@ -617,10 +621,11 @@ class _Expander:
         if ident in self.visited_dirs:
             return
         self.visited_dirs.add(ident)
-        listing = self._list(top)
-        if isinstance(listing, InputRef):
-            yield from self._emit(listing)
+        opened = _open_listing(top, 0)
+        if isinstance(opened, InputRef):
+            yield from self._emit(opened)
             return
+        listing, fd = opened
         ancestors = set(outer_ancestors or ()) | {ident}
         outer_top = self.walk_top
         self.walk_top = outer_top or os.path.realpath(top)  # a glob's base, or this PATH
@@ -630,11 +635,14 @@ class _Expander:
 
             rules = IgnoreRules.above(top).entering(top, top_rel, {e.name for e in listing})
         prefix = top if top.endswith(os.sep) else top + os.sep  # as os.path.join
-        stack: List[tuple] = [(ident, iter(listing), prefix, top_rel + "/" if top_rel else "", rules)]
+        stack: List[tuple] = [(ident, iter(listing), prefix, top_rel + "/" if top_rel else "", rules, fd)]
         try:
             yield from self._descend(stack, ancestors)
         finally:
             self.walk_top = outer_top
+            for frame in stack:  # a walk left unfinished
+                if frame[5] is not None:
+                    os.close(frame[5])
 
     def _descend(self, stack: List[tuple], ancestors: set) -> Iterator[InputRef]:
         """The rows of the directories on ``stack``, depth first.
@@ -643,12 +651,13 @@ class _Expander:
         following a link) cost one ``lstat`` and are taken here; links,
         special files and errors go through :meth:`_entry`.
         """
-        hidden, filtered, keep, dedupe, seen_paths = self.hidden, self.filtered, self._keep, self.dedupe, self.seen_paths
+        hidden, filtered, keep = self.hidden, self.filtered, self._keep
+        dedupe, seen_paths = self.dedupe, self.seen_paths
         checked = self.skip is not None or self.follow  # else every plain file is new
         S_ISREG, S_ISDIR, normpath = stat.S_ISREG, stat.S_ISDIR, os.path.normpath
         while stack:
             depth = len(stack)
-            ident, entries, d_path, d_rel, rules = stack[-1]
+            ident, entries, d_path, d_rel, rules, fd = stack[-1]
             ignoring = rules is not None and rules.layers
             for entry in entries:
                 name = entry.name
@@ -676,7 +685,7 @@ class _Expander:
                             continue
                         ref = InputRef(path, f"ignored ({by})", None, True)
                     elif not plain_file:
-                        ref = self._enter(path, rel, st, False, ancestors, stack, rules)
+                        ref = self._enter(path, rel, st, False, ancestors, stack, rules, fd)
                         if ref is None:
                             if len(stack) > depth:
                                 break
@@ -696,20 +705,60 @@ class _Expander:
             else:
                 stack.pop()
                 ancestors.discard(ident)
-
-    @staticmethod
-    def _list(path: str) -> Union[List["os.DirEntry[str]"], InputRef]:
-        """The entries of a directory sorted by name, or an error ref."""
-        try:
-            with os.scandir(path) as it:
-                entries = list(it)
-        except OSError as exc:
-            return InputRef(path, _os_reason(exc), None)
-        entries.sort(key=_name)
-        return entries
+                if fd is not None:
+                    os.close(fd)
 
 
 _name = operator.attrgetter("name")
+
+
+def _list(path: str) -> Union[List["os.DirEntry[str]"], InputRef]:
+    """The entries of a directory sorted by name, or an error ref."""
+    try:
+        with os.scandir(path) as it:
+            entries = list(it)
+    except OSError as exc:
+        return InputRef(path, _os_reason(exc), None)
+    entries.sort(key=_name)
+    return entries
+
+
+#: a walk lists a directory through a descriptor of it, opened by name in
+#: its parent's, so a lookup costs one name, not a whole path
+_BY_DESCRIPTOR = (os.scandir in os.supports_fd and os.open in os.supports_dir_fd
+                  and os.stat in os.supports_dir_fd)
+#: deeper than this, directories are listed by path (a descriptor each is
+#: held while their entries are read)
+_MAX_OPEN_DIRS = 64
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_listing(path: str, depth: int, parent_fd: Optional[int] = None
+                  ) -> Union[Tuple[List["os.DirEntry[str]"], Optional[int]], InputRef]:
+    """The entries of a directory sorted by name, and an open descriptor
+    of it (their ``stat()`` then looks up their name in it) or None; or an
+    error ref.  ``parent_fd``: a descriptor of the directory holding
+    ``path``, whose last component is then looked up in it."""
+    if not _BY_DESCRIPTOR or depth >= _MAX_OPEN_DIRS:
+        listing = _list(path)
+        return listing if isinstance(listing, InputRef) else (listing, None)
+    try:
+        if parent_fd is None:
+            fd = os.open(path, _DIR_FLAGS)
+        else:
+            fd = os.open(path.rsplit(os.sep, 1)[-1], _DIR_FLAGS, dir_fd=parent_fd)
+    except OSError as exc:
+        return InputRef(path, _os_reason(exc), None)
+    try:
+        with os.scandir(fd) as it:
+            entries = list(it)
+    except OSError as exc:
+        os.close(fd)
+        return InputRef(path, _os_reason(exc), None)
+    entries.sort(key=_name)
+    return entries, fd
+
+
 #: what :meth:`_Expander._enter` says of a glob match: walk it from there
 _WALK = InputRef("", "walk")
 
