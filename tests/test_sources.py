@@ -463,16 +463,44 @@ def test_unreadable_file(tmp_path):
         path.chmod(0o644)
 
 
-def test_unreadable_file_is_listed_with_its_reason(tmp_path, monkeypatch):
-    """The same, simulated (so it also runs as root)."""
+# (mode, the real user owns the file, os.access(R_OK) says, status, os.access asked)
+READABILITY = [
+    (0o644, True, False, None, False),          # the owner's bits grant: no system call
+    (0o400, True, False, None, False),
+    (0o200, True, False, "permission denied", True),
+    (0o044, True, False, "permission denied", True),   # group and others only
+    (0o000, True, True, None, True),            # root: access(2) grants it
+    (0o644, False, False, "permission denied", True),  # someone else's: ACLs may decide
+    (0o644, False, True, None, True),
+]
+
+
+@pytest.mark.parametrize("mode,owned,grants,status,asked", READABILITY)
+@pytest.mark.parametrize("walked", [True, False])
+def test_unreadable_file_is_listed_with_its_reason(tmp_path, monkeypatch, mode, owned, grants, status,
+                                                   asked, walked):
+    """What access(2) says, simulated (so it also runs as root)."""
     path = tmp_path / "secret.txt"
     path.write_bytes(b"urn:isbn:1")
+    path.chmod(mode)
+    uid = path.stat().st_uid
+    monkeypatch.setattr(os, "getuid", lambda: uid if owned else uid + 1)
+    asked_for = []
     real_access = os.access
-    monkeypatch.setattr(os, "access",
-                        lambda p, mode, **kw: False if str(p) == str(path)
-                        else real_access(p, mode, **kw))
-    assert list(expand_inputs([str(tmp_path)])) == [
-        InputRef(str(path), "permission denied", 10)]
+
+    def access(p, mode, **kw):
+        if str(p) != str(path):
+            return real_access(p, mode, **kw)
+        asked_for.append(mode)
+        return grants
+
+    monkeypatch.setattr(os, "access", access)
+    try:
+        refs = list(expand_inputs([str(tmp_path if walked else path)]))
+    finally:
+        path.chmod(0o644)
+    assert refs == [InputRef(str(path), status, 10)]
+    assert asked_for == ([os.R_OK] if asked else [])
 
 
 def test_explicit_fifo_is_read_like_a_file(tmp_path):
@@ -651,18 +679,14 @@ def test_filters_apply_to_glob_matches(tree):
                                       "corpus/b/.hidden.txt", "corpus/readme.txt"]
 
 
-def test_entry_vanishing_during_the_walk_is_listed(tree, monkeypatch):
-    real_list = sources._Expander._list
-
-    def listing_with_a_ghost(path):
-        entries = real_list(path)
-        if isinstance(entries, list) and path.endswith("b"):
-            entries = sorted(entries + [("ghost.txt", False)])
-        return entries
-
-    monkeypatch.setattr(sources._Expander, "_list", staticmethod(listing_with_a_ghost))
-    refs = dict(paths_and_status(expand_inputs(["corpus"])))
-    assert refs["corpus/b/ghost.txt"] == "no such file or directory"
+def test_entry_vanishing_during_the_walk_is_listed(tree):
+    (tree / "b" / "ghost.txt").write_bytes(b"x")
+    refs = []
+    for ref in expand_inputs(["corpus"]):   # lazily: b is listed, its entries not yet looked at
+        if ref.path == "corpus/b/dangling":
+            (tree / "b" / "ghost.txt").unlink()
+        refs.append(ref)
+    assert dict(paths_and_status(refs))["corpus/b/ghost.txt"] == "no such file or directory"
 
 
 def test_directory_symlink_whose_target_vanished(tree):

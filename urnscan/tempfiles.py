@@ -14,13 +14,15 @@ import re
 import secrets
 from typing import Iterator
 
+#: how the name of every temporary file ends
+TEMP_SUFFIX = ".tmp"
 _NAME = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp\Z")
 
 
 def temp_name_pattern(name: str) -> str:
     """A regular expression for the names of the temporary files of an
     output called ``name``."""
-    return rf"\.{re.escape(name)}\.\d+\.[0-9a-f]{{8}}\.tmp"
+    return rf"\.{re.escape(name)}\.\d+\.[0-9a-f]{{8}}{re.escape(TEMP_SUFFIX)}"
 
 
 def reserve(target: str) -> str:
@@ -29,7 +31,7 @@ def reserve(target: str) -> str:
     directory, name = os.path.split(target)
     remove_stale(target)
     while True:
-        tmp = os.path.join(directory or ".", f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        tmp = os.path.join(directory or ".", f".{name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:

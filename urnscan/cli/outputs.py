@@ -8,48 +8,57 @@ import contextlib
 import os
 import re
 import sys
-from typing import Callable, List, Optional, TextIO
+from typing import Callable, List, Optional, TextIO, Tuple
 
 from ..errors import SinkError
 from ..sinks.status import FileStatus
-from ..tempfiles import discard, reserve, temp_name_pattern
+from ..tempfiles import TEMP_SUFFIX, discard, reserve, temp_name_pattern
 
 
 class _OwnOutputs:
     """``skip`` for the walk: true for the run's own output files and their
     temporary files, however the walk reaches them (compared by real path).
 
-    A name test comes first, so most files cost no system call.
+    A test of how the name ends, then of the whole name, come first, so
+    most files cost no system call and no regular expression.
     """
 
-    def __init__(self, places: List[tuple]):
-        # (real directory, compiled name pattern)
+    def __init__(self, places: List[tuple], endings: Tuple[str, ...]):
+        # (real directory, compiled name pattern); every name a pattern
+        # matches ends with one of ``endings``
         self.places = places
-        self.names = re.compile("|".join(f"(?:{p.pattern})" for _, p in places)) if places else None
+        self.endings = endings
+        names = re.compile("|".join(f"(?:{p.pattern})" for _, p in places)) if places else None
+        self._name_matches = names.fullmatch if names is not None else None
 
     def __call__(self, path: str) -> bool:
-        if self.names is None or not self.names.fullmatch(os.path.basename(path)):
+        if not path.endswith(self.endings):
+            return False
+        name = path[path.rfind(os.sep) + 1:]
+        if self._name_matches is None or not self._name_matches(name):
             return False
         home = os.path.realpath(os.path.dirname(path) or ".")
-        name = os.path.basename(path)
         return any(home == d and p.fullmatch(name) for d, p in self.places)
 
     @classmethod
     def of_files(cls, *targets: str) -> "_OwnOutputs":
         places = []
+        endings = [TEMP_SUFFIX]
         for target in targets:
             directory, name = os.path.split(os.path.abspath(target))
             escaped = re.escape(name)
             places.append((os.path.realpath(directory), re.compile(rf"{escaped}|{temp_name_pattern(name)}")))
-        return cls(places)
+            endings.append(name)
+        return cls(places, tuple(endings))
 
     @classmethod
     def of_dataset(cls, directory: str) -> "_OwnOutputs":
         from ..sinks.parquet import FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME
 
         names = "|".join(re.escape(n) for n in (FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME))
-        pattern = re.compile(rf"hits-\d{{5,}}\.parquet|{names}|\..*\.tmp")
-        return cls([(os.path.realpath(directory), pattern)])
+        pattern = re.compile(rf"hits-\d{{5,}}\.parquet|{names}|\..*{re.escape(TEMP_SUFFIX)}")
+        endings = (".parquet", FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME, TEMP_SUFFIX)
+        return cls([(os.path.realpath(directory), pattern)], endings)
 
 
 def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color: bool = False,

@@ -14,7 +14,7 @@ character classes and escapes are easy to get subtly wrong).
 from __future__ import annotations
 
 import os
-from typing import Optional, Tuple
+from typing import Container, Optional, Tuple
 
 __all__ = ["IgnoreRules", "GITIGNORE", "IGNORE"]
 
@@ -74,13 +74,15 @@ class IgnoreRules:
                     layers.append((rel + "/", 0, spec, name))
         return cls(tuple(layers), in_git)
 
-    def entering(self, path: str, rel: str) -> "IgnoreRules":
-        """The rules inside the directory ``path`` (``rel`` in the walk)."""
-        in_git = self.in_git or os.path.lexists(os.path.join(path, ".git"))
+    def entering(self, path: str, rel: str, names: Container[str]) -> "IgnoreRules":
+        """The rules inside the directory ``path`` (``rel`` in the walk),
+        whose entries are ``names`` (the walk has listed them: a directory
+        without ignore files costs no system call)."""
+        in_git = self.in_git or ".git" in names
         strip = len(rel) + 1 if rel else 0
         added = []
         for name in ((GITIGNORE, IGNORE) if in_git else (IGNORE,)):
-            spec = _spec(os.path.join(path, name))
+            spec = _spec(os.path.join(path, name)) if name in names else None
             if spec is not None:
                 added.append(("", strip, spec, name))
         if not added and in_git == self.in_git:

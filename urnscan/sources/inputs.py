@@ -81,6 +81,7 @@ Walking rules (:func:`expand_inputs`)
 from __future__ import annotations
 
 import errno
+import operator
 import os
 import re
 import stat
@@ -345,7 +346,14 @@ class _GlobPattern:
         return self._match(0, parts, 0, True)
 
 
-def _depth_first(stack: list, ancestors: set) -> Iterator[Tuple[tuple, Tuple[str, bool]]]:
+def _is_link(entry: "os.DirEntry[str]") -> bool:
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return False
+
+
+def _depth_first(stack: list, ancestors: set) -> Iterator[Tuple[tuple, "os.DirEntry[str]"]]:
     """The entries of the directory listings on ``stack``, depth first.
 
     A frame of ``stack`` is ``(identity, entries, ...)``; yields ``(frame,
@@ -368,10 +376,15 @@ class _Expander:
                  skip: Optional[Callable[[str], bool]] = None):
         self.include = _Matcher(include)
         self.exclude = _Matcher(exclude)
+        self.filtered = bool(self.include or self.exclude)
         self.follow = follow_symlinks
         self.hidden = hidden
         self.ignore_files = ignore_files
         self.skip = skip
+        self.uid = os.getuid()  # access(2) checks the real user
+        #: paths listed, by normpath; one PATH argument never lists a path
+        #: twice, so only a run of several needs them
+        self.dedupe = True
         self.seen_paths: set = set()
         self.visited_dirs: set = set()
         self.seen_files: set = set()  # (st_dev, st_ino) of files listed, when following links
@@ -380,10 +393,11 @@ class _Expander:
     # -- helpers -----------------------------------------------------------
 
     def _emit(self, ref: InputRef) -> Iterator[InputRef]:
-        key = ref.path if ref.path == STDIN else os.path.normpath(ref.path)
-        if key in self.seen_paths:
-            return
-        self.seen_paths.add(key)
+        if self.dedupe:
+            key = ref.path if ref.path == STDIN else os.path.normpath(ref.path)
+            if key in self.seen_paths:
+                return
+            self.seen_paths.add(key)
         yield ref
 
     def _new_file(self, path: str, st: os.stat_result) -> bool:
@@ -410,9 +424,13 @@ class _Expander:
             return False
         return not (self.exclude and self.exclude.matches(relpath))
 
-    @staticmethod
-    def _file_ref(path: str, st: os.stat_result) -> InputRef:
-        if not os.access(path, os.R_OK):
+    def _file_ref(self, path: str, st: os.stat_result) -> InputRef:
+        """A regular file, with ``os.access(path, R_OK)``'s verdict.  The
+        mode bits give it without that system call when the real user owns
+        the file and its owner may read it: for the owner, the owner's bits
+        decide, whatever the group, other or ACL entries (POSIX.1e ACLs
+        keep them as the ACL_USER_OBJ entry)."""
+        if not (st.st_uid == self.uid and st.st_mode & stat.S_IRUSR) and not os.access(path, os.R_OK):
             return InputRef(path, PERMISSION_DENIED, st.st_size)
         return InputRef(path, None, st.st_size)
 
@@ -462,16 +480,17 @@ class _Expander:
         except OSError:
             base_st = None
         if base_st is not None and stat.S_ISDIR(base_st.st_mode):
-            listing = self._list(pat.base)
+            listing = _list(pat.base)
             if not isinstance(listing, InputRef):
                 base_ident = (base_st.st_dev, base_st.st_ino)
                 ancestors = {base_ident}
                 stack: List[Tuple[tuple, Iterator, Tuple[str, ...]]] = [
                     (base_ident, iter(listing), ())]
-                for (_, _, d_parts), (name, is_symlink) in _depth_first(stack, ancestors):
-                    parts = d_parts + (name,)
+                for (_, _, d_parts), entry in _depth_first(stack, ancestors):
+                    parts = d_parts + (entry.name,)
                     rel = "/".join(parts)
                     path = pat.prefix + rel
+                    is_symlink = _is_link(entry)
                     if pat.matches(parts):
                         found = True
                         yield from self._entry(path, rel, is_symlink, ancestors)
@@ -487,7 +506,7 @@ class _Expander:
                     ident = (st.st_dev, st.st_ino)
                     if ident in ancestors:
                         continue  # a loop: no match can lie below
-                    sub = self._list(path)
+                    sub = _list(path)
                     if isinstance(sub, InputRef):
                         continue
                     ancestors.add(ident)
@@ -504,7 +523,9 @@ class _Expander:
 
         A directory is walked: pushed on ``stack`` when given (inside a walk)
         or walked from here (a glob match).  ``rules`` are the ignore rules
-        of the directory the entry is in.
+        of the directory the entry is in.  :meth:`_descend` takes the common
+        entries (plain files and directories) the same way, without a
+        generator each.
         """
         if stack is not None and not self.hidden and relpath.rsplit("/", 1)[-1].startswith("."):
             yield from self._passed_over(path, relpath, HIDDEN)
@@ -525,31 +546,11 @@ class _Expander:
             yield from self._passed_over(path, relpath, f"ignored ({ignored_by})")
             return
         if is_dir:
-            if self.exclude and self.exclude.matches(relpath):
-                return
-            if is_symlink and self._link_loops(path):
-                if self._keep(relpath):
-                    yield from self._emit(InputRef(path, SYMLINK_LOOP, None, True))
-                return
-            if stack is None:
+            ref = self._enter(path, relpath, st, is_symlink, ancestors, stack, rules)
+            if ref is _WALK:
                 yield from self._walk(path, relpath, st, ancestors)
-                return
-            ident = (st.st_dev, st.st_ino)
-            if ancestors is not None and ident in ancestors:
-                if self._keep(relpath):
-                    yield from self._emit(InputRef(path, SYMLINK_LOOP, None, True))
-                return
-            if ident in self.visited_dirs:
-                return  # already walked under another name
-            self.visited_dirs.add(ident)
-            listing = self._list(path)
-            if isinstance(listing, InputRef):
-                yield from self._emit(listing)
-                return
-            if ancestors is not None:
-                ancestors.add(ident)
-            inner = rules.entering(path, relpath) if rules is not None else None
-            stack.append((ident, iter(listing), path, relpath, inner))
+            elif ref is not None:
+                yield from self._emit(ref)
             return
         if not self._keep(relpath):
             return
@@ -561,6 +562,35 @@ class _Expander:
         else:
             kind = _special_kind(st.st_mode) or "unknown file type"
             yield from self._emit(InputRef(path, f"special file ({kind})", None))
+
+    def _enter(self, path: str, relpath: str, st: os.stat_result, is_symlink: bool,
+               ancestors: Optional[set], stack: Optional[list], rules,
+               parent_fd: Optional[int] = None) -> Optional[InputRef]:
+        """A directory met while walking (``stack`` given) or matched by a
+        glob: pushed on ``stack`` (None), or the row that says why it is not
+        entered, None for no row, ``_WALK`` for a glob match to walk.
+        ``parent_fd``, when given, is a descriptor of the directory that
+        holds the (not linked) directory ``path``."""
+        if self.exclude and self.exclude.matches(relpath):
+            return None
+        if is_symlink and self._link_loops(path):
+            return InputRef(path, SYMLINK_LOOP, None, True) if self._keep(relpath) else None
+        if stack is None:
+            return _WALK
+        ident = (st.st_dev, st.st_ino)
+        if ident in ancestors:
+            return InputRef(path, SYMLINK_LOOP, None, True) if self._keep(relpath) else None
+        if ident in self.visited_dirs:
+            return None  # already walked under another name
+        self.visited_dirs.add(ident)
+        opened = _open_listing(path, len(stack), parent_fd)
+        if isinstance(opened, InputRef):
+            return opened
+        listing, fd = opened
+        ancestors.add(ident)
+        inner = rules.entering(path, relpath, {e.name for e in listing}) if rules is not None else None
+        stack.append((ident, iter(listing), path + os.sep, relpath + "/", inner, fd))
+        return None
 
     def _passed_over(self, path: str, relpath: str, reason: str) -> Iterator[InputRef]:
         """An entry the walk does not enter nor read (hidden, ignored, a link
@@ -579,7 +609,9 @@ class _Expander:
 
         An explicit stack of directory listings keeps deep trees off the
         Python stack and tells the ancestors of every directory (to tell a
-        loop from a second link to a directory walked elsewhere).
+        loop from a second link to a directory walked elsewhere).  A frame
+        is ``(identity, entries, path prefix, relative path prefix, ignore
+        rules, descriptor or None)``.
         """
         ident = (top_st.st_dev, top_st.st_ino)
         if outer_ancestors and ident in outer_ancestors:
@@ -589,10 +621,11 @@ class _Expander:
         if ident in self.visited_dirs:
             return
         self.visited_dirs.add(ident)
-        listing = self._list(top)
-        if isinstance(listing, InputRef):
-            yield from self._emit(listing)
+        opened = _open_listing(top, 0)
+        if isinstance(opened, InputRef):
+            yield from self._emit(opened)
             return
+        listing, fd = opened
         ancestors = set(outer_ancestors or ()) | {ident}
         outer_top = self.walk_top
         self.walk_top = outer_top or os.path.realpath(top)  # a glob's base, or this PATH
@@ -600,32 +633,134 @@ class _Expander:
         if self.ignore_files:
             from .ignore import IgnoreRules
 
-            rules = IgnoreRules.above(top).entering(top, top_rel)
-        stack: List[tuple] = [(ident, iter(listing), top, top_rel, rules)]
+            rules = IgnoreRules.above(top).entering(top, top_rel, {e.name for e in listing})
+        prefix = top if top.endswith(os.sep) else top + os.sep  # as os.path.join
+        stack: List[tuple] = [(ident, iter(listing), prefix, top_rel + "/" if top_rel else "", rules, fd)]
         try:
-            for (_, _, d_path, d_rel, d_rules), (name, is_symlink) in _depth_first(stack, ancestors):
-                path = os.path.join(d_path, name)
-                relpath = f"{d_rel}/{name}" if d_rel else name
-                yield from self._entry(path, relpath, is_symlink, ancestors, stack, d_rules)
+            yield from self._descend(stack, ancestors)
         finally:
             self.walk_top = outer_top
+            for frame in stack:  # a walk left unfinished
+                if frame[5] is not None:
+                    os.close(frame[5])
 
-    @staticmethod
-    def _list(path: str) -> Union[List[Tuple[str, bool]], InputRef]:
-        """Sorted ``(name, is_symlink)`` of a directory, or an error ref."""
-        try:
-            with os.scandir(path) as it:
-                entries = []
-                for e in it:
+    def _descend(self, stack: List[tuple], ancestors: set) -> Iterator[InputRef]:
+        """The rows of the directories on ``stack``, depth first.
+
+        Plain files and directories (known from the listing, without
+        following a link) cost one ``lstat`` and are taken here; links,
+        special files and errors go through :meth:`_entry`.
+        """
+        hidden, filtered, keep = self.hidden, self.filtered, self._keep
+        dedupe, seen_paths = self.dedupe, self.seen_paths
+        checked = self.skip is not None or self.follow  # else every plain file is new
+        S_ISREG, S_ISDIR, normpath = stat.S_ISREG, stat.S_ISDIR, os.path.normpath
+        while stack:
+            depth = len(stack)
+            ident, entries, d_path, d_rel, rules, fd = stack[-1]
+            ignoring = rules is not None and rules.layers
+            for entry in entries:
+                name = entry.name
+                path = d_path + name
+                rel = d_rel + name
+                if not hidden and name[0] == ".":
+                    if filtered and not keep(rel):
+                        continue
+                    ref: Optional[InputRef] = InputRef(path, HIDDEN, None, True)
+                else:
                     try:
-                        link = e.is_symlink()
+                        plain_file = entry.is_file(follow_symlinks=False)
+                        st = (entry.stat(follow_symlinks=False)
+                              if plain_file or entry.is_dir(follow_symlinks=False) else None)
                     except OSError:
-                        link = False
-                    entries.append((e.name, link))
-        except OSError as exc:
-            return InputRef(path, _os_reason(exc), None)
-        entries.sort()
-        return entries
+                        st = None
+                    if st is None or not (S_ISREG(st.st_mode) if plain_file else S_ISDIR(st.st_mode)):
+                        yield from self._entry(path, rel, _is_link(entry), ancestors, stack, rules)
+                        if len(stack) > depth:
+                            break
+                        continue
+                    by = rules.ignored_by(rel, not plain_file) if ignoring else None
+                    if by is not None:
+                        if filtered and not keep(rel):
+                            continue
+                        ref = InputRef(path, f"ignored ({by})", None, True)
+                    elif not plain_file:
+                        ref = self._enter(path, rel, st, False, ancestors, stack, rules, fd)
+                        if ref is None:
+                            if len(stack) > depth:
+                                break
+                            continue
+                    else:
+                        if filtered and not keep(rel):
+                            continue
+                        if checked and not self._new_file(path, st):
+                            continue
+                        ref = self._file_ref(path, st)
+                if dedupe:
+                    key = normpath(path)
+                    if key in seen_paths:
+                        continue
+                    seen_paths.add(key)
+                yield ref
+            else:
+                stack.pop()
+                ancestors.discard(ident)
+                if fd is not None:
+                    os.close(fd)
+
+
+_name = operator.attrgetter("name")
+
+
+def _list(path: str) -> Union[List["os.DirEntry[str]"], InputRef]:
+    """The entries of a directory sorted by name, or an error ref."""
+    try:
+        with os.scandir(path) as it:
+            entries = list(it)
+    except OSError as exc:
+        return InputRef(path, _os_reason(exc), None)
+    entries.sort(key=_name)
+    return entries
+
+
+#: a walk lists a directory through a descriptor of it, opened by name in
+#: its parent's, so a lookup costs one name, not a whole path
+_BY_DESCRIPTOR = (os.scandir in os.supports_fd and os.open in os.supports_dir_fd
+                  and os.stat in os.supports_dir_fd)
+#: deeper than this, directories are listed by path (a descriptor each is
+#: held while their entries are read)
+_MAX_OPEN_DIRS = 64
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_listing(path: str, depth: int, parent_fd: Optional[int] = None
+                  ) -> Union[Tuple[List["os.DirEntry[str]"], Optional[int]], InputRef]:
+    """The entries of a directory sorted by name, and an open descriptor
+    of it (their ``stat()`` then looks up their name in it) or None; or an
+    error ref.  ``parent_fd``: a descriptor of the directory holding
+    ``path``, whose last component is then looked up in it."""
+    if not _BY_DESCRIPTOR or depth >= _MAX_OPEN_DIRS:
+        listing = _list(path)
+        return listing if isinstance(listing, InputRef) else (listing, None)
+    try:
+        if parent_fd is None:
+            fd = os.open(path, _DIR_FLAGS)
+        else:
+            fd = os.open(path.rsplit(os.sep, 1)[-1], _DIR_FLAGS, dir_fd=parent_fd)
+    except OSError as exc:
+        return InputRef(path, _os_reason(exc), None)
+    try:
+        with os.scandir(fd) as it:
+            entries = list(it)
+    except OSError as exc:
+        os.close(fd)
+        return InputRef(path, _os_reason(exc), None)
+    entries.sort(key=_name)
+    return entries, fd
+
+
+#: what :meth:`_Expander._enter` says of a glob match: walk it from there
+_WALK = InputRef("", "walk")
 
 
 def expand_inputs(paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike]]],
@@ -640,7 +775,9 @@ def expand_inputs(paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike
     """
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
+    paths = list(paths)
     expander = _Expander(include, exclude, follow_symlinks, hidden, ignore_files, skip)
+    expander.dedupe = len(paths) > 1
     for arg in paths:
         arg = os.fsdecode(arg)
         yield from expander.expand(arg)
