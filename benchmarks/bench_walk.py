@@ -5,11 +5,28 @@
 Times ``list(expand_inputs([DIR], ...))`` with the walking options of
 ``urnscan scan`` (the default: hidden files skipped, .ignore / .gitignore
 rules on, links not followed; ``-u``; ``-uu``; ``-L``), the ``skip`` of a
-Parquet output included, and prints microseconds per input listed beside
+Parquet output included, and prints microseconds per entry listed beside
 the time ``rg --files`` takes to list the same tree (when installed).
 Every time is the quickest of ``--repeat`` runs, in the same process after
-one warm-up run (the file system cache is warm); the CPU time per input
+one warm-up run (the file system cache is warm); the CPU time per entry
 (user + system of this process) moves less with the machine's load.
+
+On the real corpus (9,605 entries listed, 9,447 of them files to read; a
+shared 2-core virtual machine, load average about 2.5, where a ``stat``
+system call costs 2-4 us), CPU microseconds per entry listed, the walk
+that took one ``os.stat`` by path, one ``os.access`` and a few generator
+layers per entry beside the one that takes the listing's file types, one
+``lstat`` by name in a directory descriptor, and access(2) only when the
+owner's bits do not grant reading:
+
+    mode        before   after
+    default      15.1     7.8
+    -u           12.8     7.8
+    -uu          12.7     7.5
+    -L           16.2     9.4
+
+``rg --files -j1`` lists the same tree in 80-110 ms wall (8-11 us per
+entry, process start-up included) on the same machine.
 """
 from __future__ import annotations
 
@@ -54,7 +71,7 @@ def main() -> None:
     rg = shutil.which("rg")
     out = os.path.join(tempfile.gettempdir(), "bench-walk.parquet")
     skip = _OwnOutputs.of_files(out, out.replace(".parquet", ".files.parquet"))
-    print(f"{'mode':8} {'inputs':>7} {'listed':>7} {'ms':>8} {'us/input':>9} {'CPU us':>7} {'rg ms':>7}")
+    print(f"{'mode':8} {'inputs':>7} {'listed':>7} {'ms':>8} {'us/entry':>9} {'CPU us':>7} {'rg ms':>7}")
     for label, options, rg_flags in MODES:
         def walk():
             return list(expand_inputs([args.dir], skip=skip, **options))

@@ -373,7 +373,7 @@ def _depth_first(stack: list, ancestors: set) -> Iterator[Tuple[tuple, "os.DirEn
 class _Expander:
     def __init__(self, include: Iterable[str], exclude: Iterable[str],
                  follow_symlinks: bool, hidden: bool = True, ignore_files: bool = False,
-                 skip: Optional[Callable[[str], bool]] = None):
+                 skip: Optional[Callable[[str], bool]] = None, dedupe: bool = True):
         self.include = _Matcher(include)
         self.exclude = _Matcher(exclude)
         self.filtered = bool(self.include or self.exclude)
@@ -382,9 +382,9 @@ class _Expander:
         self.ignore_files = ignore_files
         self.skip = skip
         self.uid = os.getuid()  # access(2) checks the real user
-        #: paths listed, by normpath; one PATH argument never lists a path
-        #: twice, so only a run of several needs them
-        self.dedupe = True
+        #: list a path once across PATH arguments (by its normpath, kept in
+        #: seen_paths); one argument never reaches a path twice
+        self.dedupe = dedupe
         self.seen_paths: set = set()
         self.visited_dirs: set = set()
         self.seen_files: set = set()  # (st_dev, st_ino) of files listed, when following links
@@ -776,8 +776,7 @@ def expand_inputs(paths: Union[str, os.PathLike, Iterable[Union[str, os.PathLike
     if isinstance(paths, (str, bytes, os.PathLike)):
         paths = [paths]
     paths = list(paths)
-    expander = _Expander(include, exclude, follow_symlinks, hidden, ignore_files, skip)
-    expander.dedupe = len(paths) > 1
+    expander = _Expander(include, exclude, follow_symlinks, hidden, ignore_files, skip, dedupe=len(paths) > 1)
     for arg in paths:
         arg = os.fsdecode(arg)
         yield from expander.expand(arg)
