@@ -106,7 +106,7 @@ def _growth(step, make) -> float:
 def _superlinear(step, families) -> dict:
     slow = {}
     for name, make in families.items():
-        for _ in range(3):  # a busy machine may spoil one measurement, not three
+        for _ in range(5):  # a busy machine may spoil one measurement, not five
             ratio = _growth(step, make)
             if ratio <= MAX_RATIO:
                 break
