@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
+from .accel import accelerated
 from .extract import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
 from .judge import UrnJudge
 from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
@@ -34,7 +35,13 @@ def urn_positions(buf: bytes, start: int, stop: int) -> List[int]:
     XML and code this runs at about twice the speed of ``bytes.lower()``
     followed by ``bytes.find`` (benchmarks/bench_scan.py) -- on long
     spans; NumPy's fixed cost per call makes ``bytes.find`` the quicker one
-    below ``_FIND_BELOW`` bytes (most files of a real corpus)."""
+    below ``_FIND_BELOW`` bytes (most files of a real corpus).
+
+    This is the reference of the compiled version in ``urnscan/_accel.c``
+    (a ``memchr`` for ":", then the same tests), which runs when built
+    (:mod:`urnscan.accel`); ``urn_positions_py`` stays this one."""
+    if start < 0:
+        raise ValueError("start must not be negative")
     end = min(len(buf), stop + 3)
     if end - start < 4:
         return []
@@ -95,6 +102,9 @@ def _urn_positions_find(buf: bytes, start: int, end: int) -> List[int]:
         i = find(b"urn:", i + 4)
     return out
 
+
+urn_positions_py = urn_positions
+urn_positions = accelerated(urn_positions_py)
 
 _TABLES: list = []
 

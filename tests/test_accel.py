@@ -1,0 +1,203 @@
+"""The compiled byte loops (urnscan/_accel.c) agree with their Python
+references on generated and real input, and URNSCAN_PURE_PYTHON turns
+them off."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from urnscan.extract import BOUNDARY_BYTES
+from urnscan.scanner import urn_positions_py
+from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
+
+from .conftest import ROOT, SHARED
+
+accel = pytest.importorskip("urnscan._accel", reason="the C accelerator is not built")
+
+SAMPLES = sorted(p for p in (ROOT / "data" / "samples").iterdir() if p.is_file())
+
+#: pieces that make "urn:" and its near misses, token boundaries, the
+#: bytes the binary rule counts, and bytes outside ASCII
+PIECES = st.sampled_from([
+    b"urn:", b"URN:", b"uRn:", b"Urn:", b"urn", b"rn:", b"n:", b"ur", b":", b"::", b"u", b"r", b"n", b"U", b"N",
+    b"a", b"Z", b"7", b"+", b"-", b".", b"_", b" ", b"\t", b"\n", b"\r", b"<", b"(", b"/", b"=",
+    b"\x00", b"\x01", b"\x08", b"\x0b", b"\x0e", b"\x1b", b"\x1f", b"\x7f", b"\x80", b"\xff", b"\xba",
+])
+BUFFERS = st.lists(st.one_of(PIECES, st.binary(max_size=6)), max_size=80).map(b"".join)
+#: window ends: inside, at, around and far past the buffer, and negative
+EDGES = st.one_of(st.integers(-5, 120), st.sampled_from([2 ** 62, 2 ** 63 - 1, 2 ** 63, 2 ** 70, -2 ** 70]))
+
+
+def as_types(buf: bytes):
+    return [buf, bytearray(buf), memoryview(buf), memoryview(b"#" + buf + b"#")[1:-1]]
+
+
+def python_positions(buf, start, stop):
+    try:
+        return urn_positions_py(buf, start, stop)
+    except ValueError as err:
+        return type(err)
+
+
+def compiled_positions(buf, start, stop):
+    try:
+        return accel.urn_positions(buf, start, stop)
+    except ValueError as err:
+        return type(err)
+
+
+def test_boundary_bytes_are_the_readers():
+    assert frozenset(accel.BOUNDARY_BYTES) == BOUNDARY_BYTES
+
+
+@pytest.mark.parametrize("buf, start, stop, expected", [
+    (b"urn:a:b", 0, 7, [0]),
+    (b"urn:a", 0, 1, [0]),  # stop + 3 reaches the ":"
+    (b"urn:a", 0, 0, []),
+    (b" urn:a", 0, 1, []),
+    (b"urn:", 0, 4, []),  # at offset 0 a letter or digit must follow
+    (b" urn:", 0, 5, [1]),  # elsewhere the end of the buffer may follow
+    (b"URN:x urn:-", 0, 11, [0]),
+    (b"xurn:a return:b +urn:c .urn:d -urn:e", 0, 40, []),
+    (b"\x00urn:a\xffurn:b:urn:c", 0, 20, [1, 7, 13]),
+    (b"urn:a urn:b", 1, 20, [6]),
+    (b"urn:a urn:b", 7, 20, []),
+    (b"urn:a urn:b", 5, 2 ** 80, [6]),
+    (b"urn:a", 2 ** 80, 2 ** 80, []),
+    (b"urn:a", 3, 1, []),
+    (b"", 0, 0, []),
+    (b"urn:a", -1, 5, ValueError),
+])
+def test_positions_table(buf, start, stop, expected):
+    for b in as_types(buf):
+        assert compiled_positions(b, start, stop) == expected
+    assert python_positions(buf, start, stop) == expected
+
+
+@settings(deadline=None, max_examples=1500)
+@given(BUFFERS, EDGES, EDGES)
+@example(b"urn:a", 0, 0)
+@example(b"Urn:9", 0, 2)
+@example(b"aurn:", 1, 5)
+def test_positions_agree(buf, start, stop):
+    expected = python_positions(buf, start, stop)
+    assert python_positions(bytearray(buf), start, stop) == expected
+    for b in as_types(buf):
+        assert compiled_positions(b, start, stop) == expected
+
+
+@settings(deadline=None, max_examples=300)
+@given(BUFFERS, st.data())
+def test_positions_agree_on_every_window_end(buf, data):
+    """Every stop near the end of the buffer, where stop + 3 is clipped."""
+    start = data.draw(st.integers(0, len(buf) + 1))
+    for stop in range(max(0, len(buf) - 6), len(buf) + 2):
+        assert accel.urn_positions(buf, start, stop) == urn_positions_py(buf, start, stop)
+
+
+def test_positions_reject_what_is_not_a_buffer():
+    for bad in ("urn:a", 12, None):
+        with pytest.raises(TypeError):
+            accel.urn_positions(bad, 0, 5)
+    with pytest.raises(TypeError):
+        accel.urn_positions(b"urn:a", 0.0, 5)
+    with pytest.raises(TypeError):
+        accel.urn_positions(b"urn:a", 0)
+
+
+def _binary_block(n_text: int, controls: bytes) -> bytes:
+    return b"a" * n_text + controls
+
+
+@pytest.mark.parametrize("block, expected", [
+    (b"", False),
+    (b"\x00", False),
+    (b"\x00\x00", True),
+    (_binary_block(1998, b"\x00\x00"), False),  # 2 NULs in 2000 bytes: exactly 0.1 %
+    (_binary_block(1997, b"\x00\x00"), True),
+    (_binary_block(38, b"\x01\x02"), False),  # 2 in 40: exactly 5 %
+    (_binary_block(37, b"\x01\x02"), True),
+    (_binary_block(37, b"\x7f\x00"), True),
+    (_binary_block(37, b"\t\n"), False),
+    (_binary_block(37, b"\x0b\x0c\r\x1b"), False),
+    (_binary_block(37, b"\x80\xff\xfe"), False),
+    (_binary_block(BINARY_BLOCK_SIZE, b"\x00" * 1000), False),  # past the first block
+    (_binary_block(BINARY_BLOCK_SIZE - 100, b"\x00" * 1000), True),
+    ("a\x00\x00".encode("utf-16-le"), True),
+])
+def test_binary_table(block, expected):
+    assert looks_binary_py(block) is expected
+    for b in as_types(block):
+        assert accel.looks_binary(b) is expected
+
+
+#: blocks near both thresholds: text with runs of counted bytes
+CONTROL = st.sampled_from(list(range(0, 0x20)) + [0x7F])
+BLOCKS = st.builds(
+    lambda text, n, inserts: _insert(text * n, inserts),
+    st.sampled_from([b"a", b"plain text\n", b"\xc3\xa9\xff", b"\t\r\n\x1b[0m"]),
+    st.integers(0, 9000),
+    st.lists(st.tuples(st.integers(0, 2 ** 20), CONTROL, st.integers(1, 300)), max_size=8),
+)
+
+
+def _insert(base: bytes, inserts) -> bytes:
+    out = bytearray(base)
+    for at, byte, count in inserts:
+        at %= len(out) + 1
+        out[at:at] = bytes([byte]) * count
+    return bytes(out)
+
+
+@settings(deadline=None, max_examples=600)
+@given(st.one_of(BLOCKS, BUFFERS, st.binary(max_size=300)))
+def test_binary_agrees(block):
+    expected = looks_binary_py(block)
+    for b in as_types(block):
+        assert accel.looks_binary(b) is expected
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_agree_on_the_samples(path):
+    data = path.read_bytes()
+    assert_agree_on_text(data)
+
+
+def test_agree_on_the_evaluation_snippets():
+    gold = SHARED / "eval" / "gold-public.jsonl"
+    if not gold.exists():
+        pytest.skip("the evaluation snippets are not beside this checkout")
+    texts = [json.loads(line)["text"].encode("utf-8") for line in gold.read_text(encoding="utf-8").splitlines()
+             if line.strip()]
+    assert texts
+    for text in texts:
+        assert_agree_on_text(text)
+    assert_agree_on_text(b"\n".join(texts))
+
+
+def assert_agree_on_text(data: bytes) -> None:
+    n = len(data)
+    assert accel.looks_binary(data) is looks_binary_py(data)
+    for cut in (1, 2, 100, 4096):
+        assert accel.looks_binary(data[:cut]) is looks_binary_py(data[:cut])
+    windows = [(0, n), (0, 0), (1, n), (n // 3, 2 * n // 3), (n - 5, n), (0, n + 10)]
+    step = max(1, n // 50)
+    windows += [(a, a + step) for a in range(0, n, step)]
+    for start, stop in windows:
+        start = max(0, start)
+        assert accel.urn_positions(data, start, stop) == urn_positions_py(data, start, stop), (start, stop)
+
+
+@pytest.mark.parametrize("value, compiled", [("1", False), ("yes", False), ("0", True), ("", True)])
+def test_pure_python_variable(value, compiled):
+    code = ("import urnscan.accel as a, urnscan.scanner as s, urnscan.sources as so, urnscan.sources.reader as r\n"
+            "print(a.COMPILED is not None, s.urn_positions is not s.urn_positions_py,"
+            " so.looks_binary is not r.looks_binary_py)")
+    env = dict(os.environ, URNSCAN_PURE_PYTHON=value)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=ROOT)
+    assert out.stdout.split() == [str(compiled)] * 3

@@ -1,0 +1,190 @@
+/*
+ * Compiled versions of the scanner's byte loops.
+ *
+ * Each function here has a pure-Python reference of the same name that
+ * defines its behaviour (urnscan/scanner.py, urnscan/sources/reader.py);
+ * urnscan/accel.py picks this module when it was built.  The tests compare
+ * the two on generated and real input, and build this file under
+ * AddressSanitizer.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+/* extract/chars.py: BOUNDARY_BYTES = ALNUM | "+-." ; a "urn:" after one of
+   them is part of a longer word ("return:", "x.urn:") */
+#define ALNUM_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+#define BOUNDARY_CHARS ALNUM_CHARS "+-."
+
+/* sources/reader.py: NUL counts alone; the suspicious bytes are C0 controls
+   other than TAB, LF, VT, FF, CR and ESC, plus DEL */
+#define BINARY_BLOCK_SIZE (64 * 1024)
+
+static unsigned char is_alnum[256];
+static unsigned char is_boundary[256];
+
+static void
+init_tables(void)
+{
+    const char *c;
+    for (c = ALNUM_CHARS; *c; c++)
+        is_alnum[(unsigned char)*c] = 1;
+    for (c = BOUNDARY_CHARS; *c; c++)
+        is_boundary[(unsigned char)*c] = 1;
+}
+
+static int
+index_arg(PyObject *arg, Py_ssize_t *out)
+{
+    /* Python ints of any size: out of range ones clip, as min() and
+       comparisons treat them in the Python code */
+    *out = PyNumber_AsSsize_t(arg, NULL);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+static int
+append_offset(PyObject *list, Py_ssize_t offset)
+{
+    PyObject *v = PyLong_FromSsize_t(offset);
+    if (v == NULL)
+        return -1;
+    int r = PyList_Append(list, v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* "urn:" (ASCII case folded) at p, at a token boundary, followed by a letter
+   or digit; the caller has checked the four bytes are inside the buffer */
+static int
+keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
+{
+    if (p == 0)
+        return n > 4 && is_alnum[s[4]];
+    return !is_boundary[s[p - 1]] && (p + 4 >= n || is_alnum[s[p + 4]]);
+}
+
+PyDoc_STRVAR(urn_positions_doc,
+"urn_positions($module, buf, start, stop, /)\n--\n\n"
+"Offsets p in [start, stop) where buf[p:p+4] is \"urn:\" in any case, at a\n"
+"token boundary and followed by a letter or digit (see\n"
+"urnscan.scanner.urn_positions_py); buf is any contiguous buffer.");
+
+static PyObject *
+urn_positions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t start, stop;
+    Py_buffer view;
+
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "urn_positions expected 3 arguments, got %zd", nargs);
+        return NULL;
+    }
+    if (index_arg(args[1], &start) < 0 || index_arg(args[2], &stop) < 0)
+        return NULL;
+    if (start < 0) {
+        PyErr_SetString(PyExc_ValueError, "start must not be negative");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        goto done;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len;
+    /* end = min(n, stop + 3), without overflowing stop + 3 */
+    Py_ssize_t end = stop > n - 3 ? n : stop + 3;
+    if (end <= start || end - start < 4)  /* (end - start overflows for a very negative stop) */
+        goto done;
+    /* every ":" at index >= start + 3 closes a possible "urn:"; glibc's
+       memchr compares 16 or 32 bytes an instruction */
+    Py_ssize_t i = start + 3;
+    while (i < end) {
+        const unsigned char *q = memchr(s + i, ':', (size_t)(end - i));
+        if (q == NULL)
+            break;
+        Py_ssize_t c = q - s;
+        if ((s[c - 1] | 0x20) == 'n' && (s[c - 2] | 0x20) == 'r' && (s[c - 3] | 0x20) == 'u'
+                && keep_at(s, n, c - 3) && append_offset(out, c - 3) < 0) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        i = c + 1;
+    }
+done:
+    PyBuffer_Release(&view);
+    return out;
+}
+
+PyDoc_STRVAR(looks_binary_doc,
+"looks_binary($module, first_block, /)\n--\n\n"
+"Whether content whose first block is first_block is binary (see\n"
+"urnscan.sources.reader.looks_binary_py): one pass over at most the first\n"
+"64 KiB counting NUL and suspicious control bytes.");
+
+static PyObject *
+looks_binary(PyObject *module, PyObject *block)
+{
+    Py_buffer view;
+    if (PyObject_GetBuffer(block, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len < BINARY_BLOCK_SIZE ? view.len : BINARY_BLOCK_SIZE;
+    /* branch-free compares the compiler turns into vector code; byte-wide
+       sums over blocks of 255 bytes cannot overflow and fill whole vectors */
+    Py_ssize_t nul = 0, suspicious = 0;
+    for (Py_ssize_t i = 0; i < n; i += 255) {
+        Py_ssize_t m = n - i < 255 ? n - i : 255;
+        const unsigned char *b = s + i;
+        unsigned char block_nul = 0, block_suspicious = 0;
+        for (Py_ssize_t j = 0; j < m; j++) {
+            unsigned char c = b[j];
+            block_nul += c == 0;
+            block_suspicious += ((c < 0x20) & ((unsigned char)(c - 9) > 4) & (c != 27)) | (c == 0x7F);
+        }
+        nul += block_nul;
+        suspicious += block_suspicious;
+    }
+    PyBuffer_Release(&view);
+    if (nul >= 2 && nul * 1000 > n)
+        Py_RETURN_TRUE;
+    return PyBool_FromLong(suspicious >= 2 && suspicious * 20 > n);
+}
+
+static PyMethodDef accel_methods[] = {
+    {"urn_positions", (PyCFunction)(void (*)(void))urn_positions, METH_FASTCALL, urn_positions_doc},
+    {"looks_binary", (PyCFunction)looks_binary, METH_O, looks_binary_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static int
+accel_exec(PyObject *module)
+{
+    init_tables();
+    PyObject *boundary = PyBytes_FromString(BOUNDARY_CHARS);
+    if (boundary == NULL)
+        return -1;
+    int r = PyModule_AddObjectRef(module, "BOUNDARY_BYTES", boundary);
+    Py_DECREF(boundary);
+    return r;
+}
+
+static PyModuleDef_Slot accel_slots[] = {
+    {Py_mod_exec, accel_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef accel_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "urnscan._accel",
+    .m_doc = "Compiled byte loops of the scanner (see urnscan.accel).",
+    .m_size = 0,
+    .m_methods = accel_methods,
+    .m_slots = accel_slots,
+};
+
+PyMODINIT_FUNC
+PyInit__accel(void)
+{
+    return PyModuleDef_Init(&accel_module);
+}
