@@ -299,7 +299,8 @@ class ByteScanner:
                 return hits + self._process(final)
             pos = max(pos, limit)
         self._scan = pos
-        self._discard(max(0, pos - LOOKBACK))
+        if not final:  # past the last byte no line number or URL context is asked for
+            self._discard(max(0, pos - LOOKBACK))
         return hits
 
     def _hits(self, buf: bytes, found: list, hits: List[Hit]) -> None:
