@@ -6,8 +6,10 @@ Two parts, both measured in the same run:
 
 * the pieces: ``urn_positions`` over every file of DIR and over the dense
   generated file (benchmarks/corpus.py, one URN per 2 KB), each file one
-  buffer, and ``looks_binary`` on the first block of every file; best of
-  ``--repeat``, MB/s of the bytes looked at;
+  buffer, ``looks_binary`` on the first block of every file, and
+  ``context_snippet`` (64 bytes each side, as ``urnscan scan`` keeps) of
+  40 bytes at every "urn:"; best of ``--repeat``, MB/s of the bytes looked
+  at (of the snippets: their bytes);
 * end to end: ``urnscan scan DIR -o x.parquet --jobs 1`` with the extension
   and with ``URNSCAN_PURE_PYTHON=1``, runs alternated, quickest wall time
   and its CPU seconds.
@@ -28,6 +30,7 @@ from bench_e2e import best, urnscan_cmd  # noqa: E402
 from corpus import generate  # noqa: E402
 
 from urnscan import accel  # noqa: E402
+from urnscan.context import DEFAULT_CONTEXT, context_snippet, context_snippet_py  # noqa: E402
 from urnscan.scanner import urn_positions, urn_positions_py  # noqa: E402
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary, looks_binary_py  # noqa: E402
 
@@ -56,14 +59,22 @@ def quickest(repeat, function, buffers):
 def pieces(label, buffers, repeat):
     size = sum(map(len, buffers))
     head = sum(min(len(b), BINARY_BLOCK_SIZE) for b in buffers)
+    hits = [(b, urn_positions_py(b, 0, len(b))) for b in buffers]
+    spans = sum(len(context_snippet_py(b, p, p + 40, DEFAULT_CONTEXT).encode()) for b, ps in hits for p in ps)
+
+    def snippets(function):
+        return lambda pair: [function(pair[0], p, p + 40, DEFAULT_CONTEXT) for p in pair[1]]
+
     rows = [
         ("urn_positions", size, lambda b: urn_positions_py(b, 0, len(b)), lambda b: urn_positions(b, 0, len(b))),
         ("looks_binary", head, looks_binary_py, looks_binary),
+        ("context_snippet", spans, snippets(context_snippet_py), snippets(context_snippet)),
     ]
     for name, nbytes, python, compiled in rows:
-        t_py = quickest(repeat, python, buffers)
-        t_c = quickest(repeat, compiled, buffers)
-        print(f"{label:28} {name:14} {nbytes / 1e6:8.1f} {t_py * 1e3:9.1f} {t_c * 1e3:9.1f} "
+        inputs = hits if name == "context_snippet" else buffers
+        t_py = quickest(repeat, python, inputs)
+        t_c = quickest(repeat, compiled, inputs)
+        print(f"{label:28} {name:15} {nbytes / 1e6:8.1f} {t_py * 1e3:9.1f} {t_c * 1e3:9.1f} "
               f"{nbytes / t_py / 1e6:9.0f} {nbytes / t_c / 1e6:9.0f} {t_py / t_c:7.1f}x", flush=True)
 
 
@@ -91,7 +102,7 @@ def main():
         raise SystemExit(f"the extension is not in use (not built, or {accel.PURE_PYTHON_VARIABLE} is set)")
     print(f"python reference vs compiled; best of {args.repeat}; load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'input':28} {'function':14} {'MB':>8} {'py ms':>9} {'C ms':>9} {'py MB/s':>9} {'C MB/s':>9} "
+    print(f"{'input':28} {'function':15} {'MB':>8} {'py ms':>9} {'C ms':>9} {'py MB/s':>9} {'C MB/s':>9} "
           f"{'speed-up':>8}")
     os.makedirs(args.dir, exist_ok=True)
     dense = os.path.join(args.dir, f"dense-{int(args.dense_mb)}mb-every2048.txt")

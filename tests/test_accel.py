@@ -1,6 +1,6 @@
 """The compiled byte loops (urnscan/_accel.c) agree with their Python
-references on generated and real input, and URNSCAN_PURE_PYTHON turns
-them off."""
+references (urn_positions, looks_binary, context_snippet) on generated and
+real input, and URNSCAN_PURE_PYTHON turns them off."""
 import json
 import os
 import subprocess
@@ -11,6 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from urnscan.context import context_snippet_py
 from urnscan.extract import BOUNDARY_BYTES
 from urnscan.scanner import urn_positions_py
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
@@ -180,6 +181,51 @@ def test_agree_on_the_evaluation_snippets():
     assert_agree_on_text(b"\n".join(texts))
 
 
+#: pieces of text around a hit: white space runs, multi-byte UTF-8
+#: characters and their parts, invalid bytes
+TEXT = st.lists(st.sampled_from([
+    b" ", b"  ", b"\t", b"\n", b"\r\n", b"\x0b", b"\x0c", b"\x1c", b"\x85", b"\xa0", b"a", b"urn:x:y", b".",
+    "é".encode(), "€".encode(), "𝄞".encode(), b"\xc3", b"\xe2\x82", b"\xf0\x9d\x84", b"\x80", b"\xbf", b"\xff",
+]), max_size=40).map(b"".join)
+WORD = 2 ** 63
+SNIPPET_INTS = st.one_of(st.integers(-12, 70), st.sampled_from([2 ** 62, -2 ** 62, WORD - 1, -WORD, WORD - 2]))
+
+
+@pytest.mark.parametrize("args, expected", [
+    ((b"a  urn:x:y \n b", 3, 10, 5), "a urn:x:y b"),
+    ((b"\xc3\xa9 urn:x:y", 3, 10, 1), "urn:x:y"),  # the window cuts the "e acute": dropped
+    ((b"\xc3\xa9 urn:x:y", 3, 10, 3), "\xe9 urn:x:y"),
+    ((b"urn:x:y \xe2\x82\xac", 0, 7, 3), "urn:x:y"),  # a cut euro sign is dropped
+    ((b"urn:x:y \xe2\x82\xac", 0, 7, 4), "urn:x:y \u20ac"),
+    ((b"urn:x:y \x80", 0, 7, 4), "urn:x:y \ufffd"),
+    ((b"urn:x:y \xff", 0, 7, 4), "urn:x:y"),  # read as the lead byte of a cut character
+    ((b"ab urn:x", 3, 8, 3, 2), "urn:x"),  # never before lo
+    ((b"ab urn:x", 3, 8, 3, 1), "b urn:x"),
+    ((b"\t\n ", 0, 3, 0), ""),
+])
+def test_snippet_table(args, expected):
+    assert context_snippet_py(*args) == expected
+    assert accel.context_snippet(*args) == expected
+
+
+@settings(deadline=None, max_examples=1500)
+@given(TEXT, SNIPPET_INTS, SNIPPET_INTS, SNIPPET_INTS, st.one_of(st.none(), SNIPPET_INTS))
+def test_snippet_agrees(buf, start, stop, size, lo):
+    args = (start, stop, size) if lo is None else (start, stop, size, lo)
+    expected = context_snippet_py(buf, *args)
+    for b in as_types(buf)[:2]:  # (the reference reads bytes and bytearray)
+        assert accel.context_snippet(b, *args) == expected
+    for b in as_types(buf)[2:]:
+        assert accel.context_snippet(b, *args) == expected
+
+
+def test_snippet_rejects_integers_past_a_machine_word():
+    with pytest.raises(OverflowError):
+        accel.context_snippet(b"urn:x", 0, 5, 2 ** 64)
+    with pytest.raises(TypeError):
+        accel.context_snippet(b"urn:x", 0, 5)
+
+
 def assert_agree_on_text(data: bytes) -> None:
     n = len(data)
     assert accel.looks_binary(data) is looks_binary_py(data)
@@ -191,13 +237,17 @@ def assert_agree_on_text(data: bytes) -> None:
     for start, stop in windows:
         start = max(0, start)
         assert accel.urn_positions(data, start, stop) == urn_positions_py(data, start, stop), (start, stop)
+    for p in urn_positions_py(data, 0, n) + list(range(0, n, step)):
+        for size in (0, 1, 64, 300):
+            assert accel.context_snippet(data, p, p + 20, size) == context_snippet_py(data, p, p + 20, size), p
 
 
 @pytest.mark.parametrize("value, compiled", [("1", False), ("yes", False), ("0", True), ("", True)])
 def test_pure_python_variable(value, compiled):
     code = ("import urnscan.accel as a, urnscan.scanner as s, urnscan.sources as so, urnscan.sources.reader as r\n"
+            "import urnscan.context as c\n"
             "print(a.COMPILED is not None, s.urn_positions is not s.urn_positions_py,"
-            " so.looks_binary is not r.looks_binary_py)")
+            " so.looks_binary is not r.looks_binary_py, c.context_snippet is not c.context_snippet_py)")
     env = dict(os.environ, URNSCAN_PURE_PYTHON=value)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=ROOT)
-    assert out.stdout.split() == [str(compiled)] * 3
+    assert out.stdout.split() == [str(compiled)] * 4

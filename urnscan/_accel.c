@@ -151,9 +151,126 @@ looks_binary(PyObject *module, PyObject *block)
     return PyBool_FromLong(suspicious >= 2 && suspicious * 20 > n);
 }
 
+/* Python's a - b and a + b, clipped to Py_ssize_t as slicing clips them */
+static Py_ssize_t
+clip_sub(Py_ssize_t a, Py_ssize_t b)
+{
+    if (b > 0 && a < PY_SSIZE_T_MIN + b)
+        return PY_SSIZE_T_MIN;
+    if (b < 0 && a > PY_SSIZE_T_MAX + b)
+        return PY_SSIZE_T_MAX;
+    return a - b;
+}
+
+static Py_ssize_t
+clip_add(Py_ssize_t a, Py_ssize_t b)
+{
+    if (b == PY_SSIZE_T_MIN)
+        return clip_sub(clip_sub(a, -(b + 1)), 1);
+    return clip_sub(a, -b);
+}
+
+/* the length of buf[a:b] for a buffer of n bytes, a and b moved to where
+   the slice starts */
+static Py_ssize_t
+slice(Py_ssize_t n, Py_ssize_t *a, Py_ssize_t b)
+{
+    return PySlice_AdjustIndices(n, a, &b, 1);
+}
+
+static int
+is_space(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');  /* [ \t\n\v\f\r] */
+}
+
+PyDoc_STRVAR(context_snippet_doc,
+"context_snippet($module, buf, start, stop, size, lo=0, /)\n--\n\n"
+"buf[start:stop] with up to size bytes each side (never before lo), white\n"
+"space collapsed (see urnscan.context.context_snippet_py).");
+
+static PyObject *
+context_snippet(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t start, stop, size, lo = 0;
+    Py_buffer view;
+
+    if (nargs < 4 || nargs > 5) {
+        PyErr_Format(PyExc_TypeError, "context_snippet expected 4 or 5 arguments, got %zd", nargs);
+        return NULL;
+    }
+    Py_ssize_t *ints[4] = {&start, &stop, &size, &lo};
+    for (Py_ssize_t k = 1; k < nargs; k++) {
+        /* OverflowError past Py_ssize_t: clipping the operands would
+           change the sums that Python computes exactly */
+        *ints[k - 1] = PyNumber_AsSsize_t(args[k], PyExc_OverflowError);
+        if (*ints[k - 1] == -1 && PyErr_Occurred())
+            return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len;
+
+    Py_ssize_t a = clip_sub(start, size);
+    if (lo > a)
+        a = lo;
+    Py_ssize_t before_at = a, mid_at = start, after_at = stop;
+    Py_ssize_t before_len = slice(n, &before_at, start);
+    Py_ssize_t mid_len = slice(n, &mid_at, stop);
+    Py_ssize_t after_len = slice(n, &after_at, clip_add(stop, size));
+    if (a > 0) {  /* cut into the text: drop a character cut by the window */
+        Py_ssize_t k = 0;
+        while (k < 3 && k < before_len && s[before_at + k] >= 0x80 && s[before_at + k] < 0xC0)
+            k++;
+        before_at += k;
+        before_len -= k;
+    }
+    /* drop a character cut short at the end of the window */
+    for (Py_ssize_t back = 1; back <= 4 && back <= after_len; back++) {
+        unsigned char b = s[after_at + after_len - back];
+        if (b < 0x80)
+            break;
+        if (b >= 0xC0) {
+            Py_ssize_t width = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+            if (back < width)
+                after_len -= back;
+            break;
+        }
+    }
+
+    PyObject *out = NULL;
+    char *text = PyMem_Malloc((size_t)(before_len + mid_len + after_len) + 1);
+    if (text == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* runs of white space become one space; spaces at both ends go */
+    Py_ssize_t len = 0;
+    const struct { Py_ssize_t at, len; } parts[3] = {
+        {before_at, before_len}, {mid_at, mid_len}, {after_at, after_len}};
+    for (int part = 0; part < 3; part++) {
+        const unsigned char *p = s + parts[part].at;
+        for (Py_ssize_t i = 0; i < parts[part].len; i++) {
+            if (!is_space(p[i]))
+                text[len++] = (char)p[i];
+            else if (len > 0 && text[len - 1] != ' ')
+                text[len++] = ' ';
+        }
+    }
+    if (len > 0 && text[len - 1] == ' ')
+        len--;
+    out = PyUnicode_DecodeUTF8(text, len, "replace");
+    PyMem_Free(text);
+done:
+    PyBuffer_Release(&view);
+    return out;
+}
+
 static PyMethodDef accel_methods[] = {
     {"urn_positions", (PyCFunction)(void (*)(void))urn_positions, METH_FASTCALL, urn_positions_doc},
     {"looks_binary", (PyCFunction)looks_binary, METH_O, looks_binary_doc},
+    {"context_snippet", (PyCFunction)(void (*)(void))context_snippet, METH_FASTCALL, context_snippet_doc},
     {NULL, NULL, 0, NULL},
 };
 
