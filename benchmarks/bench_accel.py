@@ -6,7 +6,8 @@ Two parts, both measured in the same run:
 
 * the pieces: ``urn_positions`` over every file of DIR and over the dense
   generated file (benchmarks/corpus.py, one URN per 2 KB), each file one
-  buffer, ``looks_binary`` on the first block of every file, and
+  buffer, ``looks_binary`` on the first block of every file,
+  ``count_breaks`` over every file, and
   ``context_snippet`` (64 bytes each side, as ``urnscan scan`` keeps) of
   40 bytes at every "urn:"; best of ``--repeat``, MB/s of the bytes looked
   at (of the snippets: their bytes);
@@ -31,7 +32,7 @@ from corpus import generate  # noqa: E402
 
 from urnscan import accel  # noqa: E402
 from urnscan.context import DEFAULT_CONTEXT, context_snippet, context_snippet_py  # noqa: E402
-from urnscan.scanner import urn_positions, urn_positions_py  # noqa: E402
+from urnscan.scanner import count_breaks, count_breaks_py, urn_positions, urn_positions_py  # noqa: E402
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary, looks_binary_py  # noqa: E402
 
 
@@ -68,6 +69,7 @@ def pieces(label, buffers, repeat):
     rows = [
         ("urn_positions", size, lambda b: urn_positions_py(b, 0, len(b)), lambda b: urn_positions(b, 0, len(b))),
         ("looks_binary", head, looks_binary_py, looks_binary),
+        ("count_breaks", size, lambda b: count_breaks_py(b, 0, len(b)), lambda b: count_breaks(b, 0, len(b))),
         ("context_snippet", spans, snippets(context_snippet_py), snippets(context_snippet)),
     ]
     for name, nbytes, python, compiled in rows:

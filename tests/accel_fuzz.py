@@ -9,10 +9,10 @@ import sys
 import numpy as np
 
 from urnscan.context import context_snippet_py
-from urnscan.scanner import urn_positions_py
+from urnscan.scanner import count_breaks_py, urn_positions_py
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
 
-PIECES = [b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":", b"u", b"a", b"7", b"-", b".", b" ", b"\n",
+PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":", b"u", b"a", b"7", b"-", b".", b" ", b"\n",
           b"\x00", b"\x01", b"\x1b", b"\x7f", b"\xff", b"\t\r\n", "\u20ac".encode(), b"\xe2\x82", b"\x80"]
 
 
@@ -72,6 +72,10 @@ def main(path: str, count: int) -> None:
                         got = accel.context_snippet(given, start, start + 9, size, lo)
                         assert got == context_snippet_py(buf, start, start + 9, size, lo), (buf, start, size, lo)
                         checked += 1
+            for a in (e for e in edges if 0 <= e <= n):
+                for b in (e for e in edges if a <= e <= n):
+                    assert accel.count_breaks(given, a, b) == count_breaks_py(buf, a, b), (buf, a, b)
+                    checked += 1
             for cut in {0, 1, n // 2, n}:
                 assert accel.looks_binary(exact(buf[:cut])) is looks_binary_py(buf[:cut]), buf[:cut]
                 checked += 1

@@ -1,5 +1,5 @@
 """The compiled byte loops (urnscan/_accel.c) agree with their Python
-references (urn_positions, looks_binary, context_snippet) on generated and
+references (urn_positions, looks_binary, context_snippet, count_breaks) on generated and
 real input, and URNSCAN_PURE_PYTHON turns them off."""
 import json
 import os
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from urnscan.context import context_snippet_py
 from urnscan.extract import BOUNDARY_BYTES
-from urnscan.scanner import urn_positions_py
+from urnscan.scanner import count_breaks_py, urn_positions_py
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
 
 from .conftest import ROOT, SHARED
@@ -226,6 +226,37 @@ def test_snippet_rejects_integers_past_a_machine_word():
         accel.context_snippet(b"urn:x", 0, 5)
 
 
+@pytest.mark.parametrize("buf, a, b, expected", [
+    (b"a\nb\r\nc\rd", 0, 9, 3),
+    (b"a\nb\r\nc\rd", 0, 4, 2),  # the CR of a pair cut by the span counts alone
+    (b"a\nb\r\nc\rd", 4, 9, 2),  # so does its LF
+    (b"\r\r\n\n", 0, 4, 3),
+    (b"\n" * 9000 + b"\r\n" * 10, 0, 9020, 9010),  # long spans (NumPy in the reference)
+    (b"a\nb", -2, 3, 1),  # short spans read as bytes.count reads them
+    (b"a\nb", 2, 1, 0),
+])
+def test_breaks_table(buf, a, b, expected):
+    assert count_breaks_py(buf, a, b) == expected
+    for data in as_types(buf):
+        assert accel.count_breaks(data, a, b) == expected
+    assert accel.count_breaks(buf, a=a, b=b, may_have_cr=False) == count_breaks_py(buf, a, b, may_have_cr=False)
+
+
+LINES = st.lists(st.sampled_from([b"\r", b"\n", b"\r\n", b"\n\r", b"a", b"urn:x", b" ", b"\x00", b"\xff"]),
+                 max_size=120).map(b"".join)
+
+
+@settings(deadline=None, max_examples=800)
+@given(st.one_of(LINES, LINES.map(lambda b: b * 100)), st.data())
+def test_breaks_agree(buf, data):
+    a = data.draw(st.integers(0, len(buf)))
+    b = data.draw(st.integers(a, len(buf)))
+    for may_have_cr in (True, False):
+        expected = count_breaks_py(buf, a, b, may_have_cr)
+        for view in as_types(buf):
+            assert accel.count_breaks(view, a, b, may_have_cr) == expected
+
+
 def assert_agree_on_text(data: bytes) -> None:
     n = len(data)
     assert accel.looks_binary(data) is looks_binary_py(data)
@@ -237,6 +268,10 @@ def assert_agree_on_text(data: bytes) -> None:
     for start, stop in windows:
         start = max(0, start)
         assert accel.urn_positions(data, start, stop) == urn_positions_py(data, start, stop), (start, stop)
+    for a, b in windows:
+        a = min(max(0, a), n)
+        b = min(max(a, b), n)
+        assert accel.count_breaks(data, a, b) == count_breaks_py(data, a, b), (a, b)
     for p in urn_positions_py(data, 0, n) + list(range(0, n, step)):
         for size in (0, 1, 64, 300):
             assert accel.context_snippet(data, p, p + 20, size) == context_snippet_py(data, p, p + 20, size), p
@@ -247,7 +282,8 @@ def test_pure_python_variable(value, compiled):
     code = ("import urnscan.accel as a, urnscan.scanner as s, urnscan.sources as so, urnscan.sources.reader as r\n"
             "import urnscan.context as c\n"
             "print(a.COMPILED is not None, s.urn_positions is not s.urn_positions_py,"
-            " so.looks_binary is not r.looks_binary_py, c.context_snippet is not c.context_snippet_py)")
+            " so.looks_binary is not r.looks_binary_py, c.context_snippet is not c.context_snippet_py,"
+            " s.count_breaks is not s.count_breaks_py)")
     env = dict(os.environ, URNSCAN_PURE_PYTHON=value)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=ROOT)
-    assert out.stdout.split() == [str(compiled)] * 4
+    assert out.stdout.split() == [str(compiled)] * 5

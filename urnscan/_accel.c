@@ -151,6 +151,71 @@ looks_binary(PyObject *module, PyObject *block)
     return PyBool_FromLong(suspicious >= 2 && suspicious * 20 > n);
 }
 
+/* how many bytes of s[0:n] equal c; byte-wide sums over blocks of 255
+   bytes, which the compiler turns into vector code */
+static Py_ssize_t
+count_byte(const unsigned char *s, Py_ssize_t n, unsigned char c)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < n; i += 255) {
+        Py_ssize_t m = n - i < 255 ? n - i : 255;
+        unsigned char block = 0;
+        for (Py_ssize_t j = 0; j < m; j++)
+            block += s[i + j] == c;
+        total += block;
+    }
+    return total;
+}
+
+/* how many CR LF pairs s[0:n] holds */
+static Py_ssize_t
+count_crlf(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i + 1 < n; i += 255) {
+        Py_ssize_t m = n - 1 - i < 255 ? n - 1 - i : 255;
+        unsigned char block = 0;
+        for (Py_ssize_t j = 0; j < m; j++)
+            block += (s[i + j] == '\r') & (s[i + j + 1] == '\n');
+        total += block;
+    }
+    return total;
+}
+
+PyDoc_STRVAR(count_breaks_doc,
+"count_breaks($module, /, buf, a, b, may_have_cr=True)\n--\n\n"
+"The line breaks in buf[a:b]: LF, CR and CRLF count one each (see\n"
+"urnscan.scanner.count_breaks_py).");
+
+static PyObject *
+count_breaks(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"buf", "a", "b", "may_have_cr", NULL};
+    PyObject *buf, *a_arg, *b_arg;
+    int may_have_cr = 1;
+    Py_ssize_t a, b;
+    Py_buffer view;
+
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|p:count_breaks", keywords, &buf, &a_arg, &b_arg,
+                                     &may_have_cr))
+        return NULL;
+    if (index_arg(a_arg, &a) < 0 || index_arg(b_arg, &b) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(buf, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    /* the span bytes.count(sub, a, b) reads */
+    Py_ssize_t n = PySlice_AdjustIndices(view.len, &a, &b, 1);
+    const unsigned char *s = (const unsigned char *)view.buf + a;
+    Py_ssize_t breaks = count_byte(s, n, '\n');
+    if (may_have_cr) {
+        Py_ssize_t cr = count_byte(s, n, '\r');
+        if (cr)
+            breaks += cr - count_crlf(s, n);
+    }
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(breaks);
+}
+
 /* Python's a - b and a + b, clipped to Py_ssize_t as slicing clips them */
 static Py_ssize_t
 clip_sub(Py_ssize_t a, Py_ssize_t b)
@@ -271,6 +336,7 @@ static PyMethodDef accel_methods[] = {
     {"urn_positions", (PyCFunction)(void (*)(void))urn_positions, METH_FASTCALL, urn_positions_doc},
     {"looks_binary", (PyCFunction)looks_binary, METH_O, looks_binary_doc},
     {"context_snippet", (PyCFunction)(void (*)(void))context_snippet, METH_FASTCALL, context_snippet_doc},
+    {"count_breaks", (PyCFunction)(void (*)(void))count_breaks, METH_VARARGS | METH_KEYWORDS, count_breaks_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -180,12 +180,18 @@ def count_lf(buf: bytes, a: int, b: int) -> int:
 
 def count_breaks(buf: bytes, a: int, b: int, may_have_cr: bool = True) -> int:
     """The line breaks in ``buf[a:b]``: LF, CR and CRLF count one each
-    (``may_have_cr=False`` when ``buf`` is known to hold no CR)."""
+    (``may_have_cr=False`` when ``buf`` is known to hold no CR).
+    ``urnscan/_accel.c`` holds a compiled version, ``count_breaks_py``
+    stays this one."""
     lf = count_lf(buf, a, b)
     if not may_have_cr:
         return lf
     cr = buf.count(b"\r", a, b)
     return lf + cr - buf.count(b"\r\n", a, b) if cr else lf
+
+
+count_breaks_py = count_breaks
+count_breaks = accelerated(count_breaks_py)
 
 
 class _Lines:
