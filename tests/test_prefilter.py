@@ -14,9 +14,9 @@ def both(buf, start, stop):
     old = scanner._FIND_BELOW
     try:
         scanner._FIND_BELOW = 1 << 62
-        found = scanner.urn_positions(buf, start, stop)
+        found = scanner.urn_positions_py(buf, start, stop)
         scanner._FIND_BELOW = 0
-        return found, scanner.urn_positions(buf, start, stop)
+        return found, scanner.urn_positions_py(buf, start, stop)
     finally:
         scanner._FIND_BELOW = old
 

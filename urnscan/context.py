@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .accel import accelerated
 from .extract import LOOKBACK
 
 __all__ = ["MAX_CONTEXT", "DEFAULT_CONTEXT", "context_snippet"]
@@ -49,7 +50,11 @@ def _cut_tail(data: bytes) -> int:
 
 def context_snippet(buf: bytes, start: int, stop: int, size: int, lo: int = 0) -> str:
     """``buf[start:stop]`` with up to ``size`` bytes each side (never before
-    ``lo``), white space collapsed (see the module docs)."""
+    ``lo``), white space collapsed (see the module docs).
+
+    ``urnscan/_accel.c`` holds a compiled version for integers that fit a
+    machine word (:mod:`urnscan.accel`); ``context_snippet_py`` stays this
+    one."""
     a = max(lo, start - size)
     before = buf[a:start]
     if a > 0:  # cut into the text: drop a character cut by the window
@@ -61,3 +66,7 @@ def context_snippet(buf: bytes, start: int, stop: int, size: int, lo: int = 0) -
         return text.decode("ascii")
     except UnicodeDecodeError:
         return text.decode("utf-8", "replace")
+
+
+context_snippet_py = context_snippet
+context_snippet = accelerated(context_snippet_py)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
+from .accel import accelerated
 from .extract import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
 from .context import context_snippet
 from .judge import UrnJudge
@@ -34,7 +35,13 @@ def urn_positions(buf: bytes, start: int, stop: int) -> List[int]:
     XML and code this runs at about twice the speed of ``bytes.lower()``
     followed by ``bytes.find`` (benchmarks/bench_scan.py) -- on long
     spans; NumPy's fixed cost per call makes ``bytes.find`` the quicker one
-    below ``_FIND_BELOW`` bytes (most files of a real corpus)."""
+    below ``_FIND_BELOW`` bytes (most files of a real corpus).
+
+    This is the reference of the compiled version in ``urnscan/_accel.c``
+    (a ``memchr`` for ":", then the same tests), which runs when built
+    (:mod:`urnscan.accel`); ``urn_positions_py`` stays this one."""
+    if start < 0:
+        raise ValueError("start must not be negative")
     end = min(len(buf), stop + 3)
     if end - start < 4:
         return []
@@ -95,6 +102,9 @@ def _urn_positions_find(buf: bytes, start: int, end: int) -> List[int]:
         i = find(b"urn:", i + 4)
     return out
 
+
+urn_positions_py = urn_positions
+urn_positions = accelerated(urn_positions_py)
 
 _TABLES: list = []
 
@@ -173,12 +183,18 @@ def count_lf(buf: bytes, a: int, b: int) -> int:
 
 def count_breaks(buf: bytes, a: int, b: int, may_have_cr: bool = True) -> int:
     """The line breaks in ``buf[a:b]``: LF, CR and CRLF count one each
-    (``may_have_cr=False`` when ``buf`` is known to hold no CR)."""
+    (``may_have_cr=False`` when ``buf`` is known to hold no CR).
+    ``urnscan/_accel.c`` holds a compiled version, ``count_breaks_py``
+    stays this one."""
     lf = count_lf(buf, a, b)
     if not may_have_cr:
         return lf
     cr = buf.count(b"\r", a, b)
     return lf + cr - buf.count(b"\r\n", a, b) if cr else lf
+
+
+count_breaks_py = count_breaks
+count_breaks = accelerated(count_breaks_py)
 
 
 class _Lines:
@@ -289,7 +305,8 @@ class ByteScanner:
                 return hits + self._process(final)
             pos = max(pos, limit)
         self._scan = pos
-        self._discard(max(0, pos - LOOKBACK))
+        if not final:  # past the last byte no line number or URL context is asked for
+            self._discard(max(0, pos - LOOKBACK))
         return hits
 
     def _hits(self, buf: bytes, found: list, hits: List[Hit]) -> None:

@@ -38,6 +38,7 @@ import stat
 import sys
 from typing import BinaryIO, Iterator, List, Optional, Union
 
+from ..accel import accelerated
 from ..errors import LimitError, SourceError
 from .codecs import _Decompressed, _Plain, _ZstandardStream, _decoder_factory, detect_compression
 from .inputs import (
@@ -87,6 +88,9 @@ def looks_binary(first_block: bytes) -> bool:
     byte NUL) counts as binary: URNs are searched as ASCII bytes, and
     reporting such a file as skipped is more useful than scanning it for
     nothing.
+
+    ``urnscan/_accel.c`` holds a compiled version, one pass over the block
+    (:mod:`urnscan.accel`); ``looks_binary_py`` stays this one.
     """
     block = first_block[:BINARY_BLOCK_SIZE]
     n = len(block)
@@ -99,6 +103,9 @@ def looks_binary(first_block: bytes) -> bool:
     suspicious = n - len(block.translate(None, _SUSPICIOUS)) + nul
     return suspicious >= 2 and suspicious * 20 > n
 
+
+looks_binary_py = looks_binary
+looks_binary = accelerated(looks_binary_py)
 
 # ---------------------------------------------------------------------------
 # Raw input with a peek buffer

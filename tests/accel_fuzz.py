@@ -1,0 +1,86 @@
+"""Feed a build of urnscan/_accel.c (given by path) random and edge buffers
+and compare every answer with the Python references; run by
+test_accel_asan.py under AddressSanitizer.  Exits non-zero on the first
+disagreement (the sanitizers abort on a bad access)."""
+import importlib.util
+import random
+import sys
+
+import numpy as np
+
+from urnscan.context import context_snippet_py
+from urnscan.scanner import count_breaks_py, urn_positions_py
+from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
+
+PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":", b"u", b"a", b"7", b"-", b".", b" ", b"\n",
+          b"\x00", b"\x01", b"\x1b", b"\x7f", b"\xff", b"\t\r\n", "\u20ac".encode(), b"\xe2\x82", b"\x80"]
+
+
+def load(path: str):
+    spec = importlib.util.spec_from_file_location("_accel", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def exact(buf: bytes) -> np.ndarray:
+    """A copy of buf in an allocation of exactly its size (a bytes object
+    has a NUL after its data, which would hide a one-byte over-read)."""
+    out = np.empty(len(buf), dtype=np.uint8)
+    out[:] = np.frombuffer(buf, dtype=np.uint8)
+    return out
+
+
+def buffers(rng: random.Random, count: int):
+    for text in (b"", b"u", b"urn:", b"urn:a", b" urn:", b"\x00" * 7, b"urn:" * 100):
+        yield text
+    for _ in range(count):
+        if rng.random() < 0.5:
+            yield b"".join(rng.choice(PIECES) for _ in range(rng.randrange(40)))
+        else:
+            yield rng.randbytes(rng.randrange(200))
+    big = bytearray(rng.randbytes(BINARY_BLOCK_SIZE + 300))
+    yield bytes(big)
+    big[-4:] = b"urn:"
+    yield bytes(big)
+
+
+def views(rng: random.Random, buf: bytes):
+    """(what the compiled function reads, the same bytes for the reference)"""
+    yield buf, buf
+    yield exact(buf), buf
+    k = rng.randrange(len(buf) + 1)
+    yield memoryview(exact(buf))[k:], buf[k:]  # a view ending where its allocation ends
+
+
+def main(path: str, count: int) -> None:
+    accel = load(path)
+    rng = random.Random(20240521)
+    checked = 0
+    for whole in buffers(rng, count):
+        for given, buf in views(rng, whole):
+            n = len(buf)
+            edges = {0, 1, 2, 3, n - 4, n - 3, n - 1, n, n + 1, n + 5, rng.randrange(n + 1)}
+            for start in (e for e in edges if e >= 0):
+                for stop in edges | {-9, 2 ** 63 - 1}:
+                    got, want = accel.urn_positions(given, start, stop), urn_positions_py(buf, start, stop)
+                    assert got == want, (buf, start, stop, got, want)
+                    checked += 1
+            for start in edges:
+                for size in (0, 3, 64):
+                    for lo in (0, n - 2):
+                        got = accel.context_snippet(given, start, start + 9, size, lo)
+                        assert got == context_snippet_py(buf, start, start + 9, size, lo), (buf, start, size, lo)
+                        checked += 1
+            for a in (e for e in edges if 0 <= e <= n):
+                for b in (e for e in edges if a <= e <= n):
+                    assert accel.count_breaks(given, a, b) == count_breaks_py(buf, a, b), (buf, a, b)
+                    checked += 1
+            for cut in {0, 1, n // 2, n}:
+                assert accel.looks_binary(exact(buf[:cut])) is looks_binary_py(buf[:cut]), buf[:cut]
+                checked += 1
+    print(checked)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]))

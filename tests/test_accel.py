@@ -1,0 +1,289 @@
+"""The compiled byte loops (urnscan/_accel.c) agree with their Python
+references (urn_positions, looks_binary, context_snippet, count_breaks) on generated and
+real input, and URNSCAN_PURE_PYTHON turns them off."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from urnscan.context import context_snippet_py
+from urnscan.extract import BOUNDARY_BYTES
+from urnscan.scanner import count_breaks_py, urn_positions_py
+from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
+
+from .conftest import ROOT, SHARED
+
+accel = pytest.importorskip("urnscan._accel", reason="the C accelerator is not built")
+
+SAMPLES = sorted(p for p in (ROOT / "data" / "samples").iterdir() if p.is_file())
+
+#: pieces that make "urn:" and its near misses, token boundaries, the
+#: bytes the binary rule counts, and bytes outside ASCII
+PIECES = st.sampled_from([
+    b"urn:", b"URN:", b"uRn:", b"Urn:", b"urn", b"rn:", b"n:", b"ur", b":", b"::", b"u", b"r", b"n", b"U", b"N",
+    b"a", b"Z", b"7", b"+", b"-", b".", b"_", b" ", b"\t", b"\n", b"\r", b"<", b"(", b"/", b"=",
+    b"\x00", b"\x01", b"\x08", b"\x0b", b"\x0e", b"\x1b", b"\x1f", b"\x7f", b"\x80", b"\xff", b"\xba",
+])
+BUFFERS = st.lists(st.one_of(PIECES, st.binary(max_size=6)), max_size=80).map(b"".join)
+#: window ends: inside, at, around and far past the buffer, and negative
+EDGES = st.one_of(st.integers(-5, 120), st.sampled_from([2 ** 62, 2 ** 63 - 1, 2 ** 63, 2 ** 70, -2 ** 70]))
+
+
+def as_types(buf: bytes):
+    return [buf, bytearray(buf), memoryview(buf), memoryview(b"#" + buf + b"#")[1:-1]]
+
+
+def python_positions(buf, start, stop):
+    try:
+        return urn_positions_py(buf, start, stop)
+    except ValueError as err:
+        return type(err)
+
+
+def compiled_positions(buf, start, stop):
+    try:
+        return accel.urn_positions(buf, start, stop)
+    except ValueError as err:
+        return type(err)
+
+
+def test_boundary_bytes_are_the_readers():
+    assert frozenset(accel.BOUNDARY_BYTES) == BOUNDARY_BYTES
+
+
+@pytest.mark.parametrize("buf, start, stop, expected", [
+    (b"urn:a:b", 0, 7, [0]),
+    (b"urn:a", 0, 1, [0]),  # stop + 3 reaches the ":"
+    (b"urn:a", 0, 0, []),
+    (b" urn:a", 0, 1, []),
+    (b"urn:", 0, 4, []),  # at offset 0 a letter or digit must follow
+    (b" urn:", 0, 5, [1]),  # elsewhere the end of the buffer may follow
+    (b"URN:x urn:-", 0, 11, [0]),
+    (b"xurn:a return:b +urn:c .urn:d -urn:e", 0, 40, []),
+    (b"\x00urn:a\xffurn:b:urn:c", 0, 20, [1, 7, 13]),
+    (b"urn:a urn:b", 1, 20, [6]),
+    (b"urn:a urn:b", 7, 20, []),
+    (b"urn:a urn:b", 5, 2 ** 80, [6]),
+    (b"urn:a", 2 ** 80, 2 ** 80, []),
+    (b"urn:a", 3, 1, []),
+    (b"", 0, 0, []),
+    (b"urn:a", -1, 5, ValueError),
+])
+def test_positions_table(buf, start, stop, expected):
+    for b in as_types(buf):
+        assert compiled_positions(b, start, stop) == expected
+    assert python_positions(buf, start, stop) == expected
+
+
+@settings(deadline=None, max_examples=1500)
+@given(BUFFERS, EDGES, EDGES)
+@example(b"urn:a", 0, 0)
+@example(b"Urn:9", 0, 2)
+@example(b"aurn:", 1, 5)
+def test_positions_agree(buf, start, stop):
+    expected = python_positions(buf, start, stop)
+    assert python_positions(bytearray(buf), start, stop) == expected
+    for b in as_types(buf):
+        assert compiled_positions(b, start, stop) == expected
+
+
+@settings(deadline=None, max_examples=300)
+@given(BUFFERS, st.data())
+def test_positions_agree_on_every_window_end(buf, data):
+    """Every stop near the end of the buffer, where stop + 3 is clipped."""
+    start = data.draw(st.integers(0, len(buf) + 1))
+    for stop in range(max(0, len(buf) - 6), len(buf) + 2):
+        assert accel.urn_positions(buf, start, stop) == urn_positions_py(buf, start, stop)
+
+
+def test_positions_reject_what_is_not_a_buffer():
+    for bad in ("urn:a", 12, None):
+        with pytest.raises(TypeError):
+            accel.urn_positions(bad, 0, 5)
+    with pytest.raises(TypeError):
+        accel.urn_positions(b"urn:a", 0.0, 5)
+    with pytest.raises(TypeError):
+        accel.urn_positions(b"urn:a", 0)
+
+
+def _binary_block(n_text: int, controls: bytes) -> bytes:
+    return b"a" * n_text + controls
+
+
+@pytest.mark.parametrize("block, expected", [
+    (b"", False),
+    (b"\x00", False),
+    (b"\x00\x00", True),
+    (_binary_block(1998, b"\x00\x00"), False),  # 2 NULs in 2000 bytes: exactly 0.1 %
+    (_binary_block(1997, b"\x00\x00"), True),
+    (_binary_block(38, b"\x01\x02"), False),  # 2 in 40: exactly 5 %
+    (_binary_block(37, b"\x01\x02"), True),
+    (_binary_block(37, b"\x7f\x00"), True),
+    (_binary_block(37, b"\t\n"), False),
+    (_binary_block(37, b"\x0b\x0c\r\x1b"), False),
+    (_binary_block(37, b"\x80\xff\xfe"), False),
+    (_binary_block(BINARY_BLOCK_SIZE, b"\x00" * 1000), False),  # past the first block
+    (_binary_block(BINARY_BLOCK_SIZE - 100, b"\x00" * 1000), True),
+    ("a\x00\x00".encode("utf-16-le"), True),
+])
+def test_binary_table(block, expected):
+    assert looks_binary_py(block) is expected
+    for b in as_types(block):
+        assert accel.looks_binary(b) is expected
+
+
+#: blocks near both thresholds: text with runs of counted bytes
+CONTROL = st.sampled_from(list(range(0, 0x20)) + [0x7F])
+BLOCKS = st.builds(
+    lambda text, n, inserts: _insert(text * n, inserts),
+    st.sampled_from([b"a", b"plain text\n", b"\xc3\xa9\xff", b"\t\r\n\x1b[0m"]),
+    st.integers(0, 9000),
+    st.lists(st.tuples(st.integers(0, 2 ** 20), CONTROL, st.integers(1, 300)), max_size=8),
+)
+
+
+def _insert(base: bytes, inserts) -> bytes:
+    out = bytearray(base)
+    for at, byte, count in inserts:
+        at %= len(out) + 1
+        out[at:at] = bytes([byte]) * count
+    return bytes(out)
+
+
+@settings(deadline=None, max_examples=600)
+@given(st.one_of(BLOCKS, BUFFERS, st.binary(max_size=300)))
+def test_binary_agrees(block):
+    expected = looks_binary_py(block)
+    for b in as_types(block):
+        assert accel.looks_binary(b) is expected
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_agree_on_the_samples(path):
+    data = path.read_bytes()
+    assert_agree_on_text(data)
+
+
+def test_agree_on_the_evaluation_snippets():
+    gold = SHARED / "eval" / "gold-public.jsonl"
+    if not gold.exists():
+        pytest.skip("the evaluation snippets are not beside this checkout")
+    texts = [json.loads(line)["text"].encode("utf-8") for line in gold.read_text(encoding="utf-8").splitlines()
+             if line.strip()]
+    assert texts
+    for text in texts:
+        assert_agree_on_text(text)
+    assert_agree_on_text(b"\n".join(texts))
+
+
+#: pieces of text around a hit: white space runs, multi-byte UTF-8
+#: characters and their parts, invalid bytes
+TEXT = st.lists(st.sampled_from([
+    b" ", b"  ", b"\t", b"\n", b"\r\n", b"\x0b", b"\x0c", b"\x1c", b"\x85", b"\xa0", b"a", b"urn:x:y", b".",
+    "é".encode(), "€".encode(), "𝄞".encode(), b"\xc3", b"\xe2\x82", b"\xf0\x9d\x84", b"\x80", b"\xbf", b"\xff",
+]), max_size=40).map(b"".join)
+WORD = 2 ** 63
+SNIPPET_INTS = st.one_of(st.integers(-12, 70), st.sampled_from([2 ** 62, -2 ** 62, WORD - 1, -WORD, WORD - 2]))
+
+
+@pytest.mark.parametrize("args, expected", [
+    ((b"a  urn:x:y \n b", 3, 10, 5), "a urn:x:y b"),
+    ((b"\xc3\xa9 urn:x:y", 3, 10, 1), "urn:x:y"),  # the window cuts the "e acute": dropped
+    ((b"\xc3\xa9 urn:x:y", 3, 10, 3), "\xe9 urn:x:y"),
+    ((b"urn:x:y \xe2\x82\xac", 0, 7, 3), "urn:x:y"),  # a cut euro sign is dropped
+    ((b"urn:x:y \xe2\x82\xac", 0, 7, 4), "urn:x:y \u20ac"),
+    ((b"urn:x:y \x80", 0, 7, 4), "urn:x:y \ufffd"),
+    ((b"urn:x:y \xff", 0, 7, 4), "urn:x:y"),  # read as the lead byte of a cut character
+    ((b"ab urn:x", 3, 8, 3, 2), "urn:x"),  # never before lo
+    ((b"ab urn:x", 3, 8, 3, 1), "b urn:x"),
+    ((b"\t\n ", 0, 3, 0), ""),
+])
+def test_snippet_table(args, expected):
+    assert context_snippet_py(*args) == expected
+    assert accel.context_snippet(*args) == expected
+
+
+@settings(deadline=None, max_examples=1500)
+@given(TEXT, SNIPPET_INTS, SNIPPET_INTS, SNIPPET_INTS, st.one_of(st.none(), SNIPPET_INTS))
+def test_snippet_agrees(buf, start, stop, size, lo):
+    args = (start, stop, size) if lo is None else (start, stop, size, lo)
+    expected = context_snippet_py(buf, *args)
+    for b in as_types(buf)[:2]:  # (the reference reads bytes and bytearray)
+        assert accel.context_snippet(b, *args) == expected
+    for b in as_types(buf)[2:]:
+        assert accel.context_snippet(b, *args) == expected
+
+
+def test_snippet_rejects_integers_past_a_machine_word():
+    with pytest.raises(OverflowError):
+        accel.context_snippet(b"urn:x", 0, 5, 2 ** 64)
+    with pytest.raises(TypeError):
+        accel.context_snippet(b"urn:x", 0, 5)
+
+
+@pytest.mark.parametrize("buf, a, b, expected", [
+    (b"a\nb\r\nc\rd", 0, 9, 3),
+    (b"a\nb\r\nc\rd", 0, 4, 2),  # the CR of a pair cut by the span counts alone
+    (b"a\nb\r\nc\rd", 4, 9, 2),  # so does its LF
+    (b"\r\r\n\n", 0, 4, 3),
+    (b"\n" * 9000 + b"\r\n" * 10, 0, 9020, 9010),  # long spans (NumPy in the reference)
+    (b"a\nb", -2, 3, 1),  # short spans read as bytes.count reads them
+    (b"a\nb", 2, 1, 0),
+])
+def test_breaks_table(buf, a, b, expected):
+    assert count_breaks_py(buf, a, b) == expected
+    for data in as_types(buf):
+        assert accel.count_breaks(data, a, b) == expected
+    assert accel.count_breaks(buf, a=a, b=b, may_have_cr=False) == count_breaks_py(buf, a, b, may_have_cr=False)
+
+
+LINES = st.lists(st.sampled_from([b"\r", b"\n", b"\r\n", b"\n\r", b"a", b"urn:x", b" ", b"\x00", b"\xff"]),
+                 max_size=120).map(b"".join)
+
+
+@settings(deadline=None, max_examples=800)
+@given(st.one_of(LINES, LINES.map(lambda b: b * 100)), st.data())
+def test_breaks_agree(buf, data):
+    a = data.draw(st.integers(0, len(buf)))
+    b = data.draw(st.integers(a, len(buf)))
+    for may_have_cr in (True, False):
+        expected = count_breaks_py(buf, a, b, may_have_cr)
+        for view in as_types(buf):
+            assert accel.count_breaks(view, a, b, may_have_cr) == expected
+
+
+def assert_agree_on_text(data: bytes) -> None:
+    n = len(data)
+    assert accel.looks_binary(data) is looks_binary_py(data)
+    for cut in (1, 2, 100, 4096):
+        assert accel.looks_binary(data[:cut]) is looks_binary_py(data[:cut])
+    windows = [(0, n), (0, 0), (1, n), (n // 3, 2 * n // 3), (n - 5, n), (0, n + 10)]
+    step = max(1, n // 50)
+    windows += [(a, a + step) for a in range(0, n, step)]
+    for start, stop in windows:
+        start = max(0, start)
+        assert accel.urn_positions(data, start, stop) == urn_positions_py(data, start, stop), (start, stop)
+    for a, b in windows:
+        a = min(max(0, a), n)
+        b = min(max(a, b), n)
+        assert accel.count_breaks(data, a, b) == count_breaks_py(data, a, b), (a, b)
+    for p in urn_positions_py(data, 0, n) + list(range(0, n, step)):
+        for size in (0, 1, 64, 300):
+            assert accel.context_snippet(data, p, p + 20, size) == context_snippet_py(data, p, p + 20, size), p
+
+
+@pytest.mark.parametrize("value, compiled", [("1", False), ("yes", False), ("0", True), ("", True)])
+def test_pure_python_variable(value, compiled):
+    code = ("import urnscan.accel as a, urnscan.scanner as s, urnscan.sources as so, urnscan.sources.reader as r\n"
+            "import urnscan.context as c\n"
+            "print(a.COMPILED is not None, s.urn_positions is not s.urn_positions_py,"
+            " so.looks_binary is not r.looks_binary_py, c.context_snippet is not c.context_snippet_py,"
+            " s.count_breaks is not s.count_breaks_py)")
+    env = dict(os.environ, URNSCAN_PURE_PYTHON=value)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=ROOT)
+    assert out.stdout.split() == [str(compiled)] * 5

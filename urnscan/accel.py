@@ -1,0 +1,39 @@
+"""The optional compiled accelerator of the scanner's byte loops.
+
+``urnscan/_accel.c`` holds C versions of a few functions whose pure-Python
+code stays the reference (named ``NAME_py`` beside them) and the fallback:
+the extension is built when the installing machine has a C compiler, and
+:func:`accelerated` hands out its function when it was built.  Setting
+``URNSCAN_PURE_PYTHON=1`` in the environment (before urnscan is imported)
+makes the package ignore it.
+"""
+from __future__ import annotations
+
+import os
+from types import ModuleType
+from typing import Callable, Optional, TypeVar
+
+F = TypeVar("F", bound=Callable)
+
+#: the environment variable that turns the compiled code off
+PURE_PYTHON_VARIABLE = "URNSCAN_PURE_PYTHON"
+
+
+def _load() -> Optional[ModuleType]:
+    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+        return None
+    try:
+        from . import _accel
+    except ImportError:  # built without a compiler: the Python code runs
+        return None
+    return _accel
+
+
+#: the compiled module, or None (not built, or turned off)
+COMPILED = _load()
+
+
+def accelerated(python_function: F) -> F:
+    """The compiled function of the same name as ``python_function`` when
+    the extension is in use, else ``python_function`` itself."""
+    return getattr(COMPILED, python_function.__name__, python_function)
