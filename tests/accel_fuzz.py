@@ -2,7 +2,6 @@
 and compare every answer with the Python references; run by
 test_accel_asan.py under AddressSanitizer.  Exits non-zero on the first
 disagreement (the sanitizers abort on a bad access)."""
-import importlib.util
 import random
 import sys
 
@@ -11,16 +10,10 @@ import numpy as np
 from urnscan.context import context_snippet_py
 from urnscan.scanner import count_breaks_py, urn_positions_py
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
+from tests.accel_build import load
 
 PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":", b"u", b"a", b"7", b"-", b".", b" ", b"\n",
           b"\x00", b"\x01", b"\x1b", b"\x7f", b"\xff", b"\t\r\n", "\u20ac".encode(), b"\xe2\x82", b"\x80"]
-
-
-def load(path: str):
-    spec = importlib.util.spec_from_file_location("_accel", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def exact(buf: bytes) -> np.ndarray:

@@ -2,23 +2,16 @@
 answers like the Python references on random and edge buffers, with no
 sanitizer report.  Skipped without a C compiler or without libasan."""
 import os
-import shutil
 import subprocess
 import sys
-import sysconfig
 
 import pytest
 
+from . import accel_build
 from .conftest import ROOT
 
 FUZZ = ROOT / "tests" / "accel_fuzz.py"
 BUFFERS = 2500
-
-
-def _compiler():
-    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
-    cc = cc.split()[0]
-    return shutil.which(cc)
 
 
 def _libasan(cc: str):
@@ -28,20 +21,17 @@ def _libasan(cc: str):
 
 
 def test_accelerator_under_address_sanitizer(tmp_path):
-    cc = _compiler()
+    cc = accel_build.compiler()
     if cc is None:
         pytest.skip("no C compiler")
     libasan = _libasan(cc)
     if libasan is None:
         pytest.skip("no libasan for this compiler")
-    built = tmp_path / ("_accel" + sysconfig.get_config_var("EXT_SUFFIX"))
-    compile_ = [cc, "-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer",
-                "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-                "-I", sysconfig.get_paths()["include"], str(ROOT / "urnscan" / "_accel.c"), "-o", str(built)]
-    done = subprocess.run(compile_, capture_output=True, text=True)
-    if done.returncode != 0 and "sanitize" in done.stderr:
-        pytest.skip(f"the compiler cannot build with sanitizers: {done.stderr[-300:]}")
-    assert done.returncode == 0, done.stderr
+    built, complaint = accel_build.build(tmp_path, cc, ("-O1", "-g", "-fno-omit-frame-pointer",
+                                                        "-fsanitize=address,undefined", "-fno-sanitize-recover=all"))
+    if built is None and "sanitize" in complaint:
+        pytest.skip(f"the compiler cannot build with sanitizers: {complaint[-300:]}")
+    assert built is not None, complaint
     env = dict(os.environ, LD_PRELOAD=libasan, ASAN_OPTIONS="detect_leaks=0",
                UBSAN_OPTIONS="print_stacktrace=1", PYTHONMALLOC="malloc", PYTHONPATH=str(ROOT))
     run = subprocess.run([sys.executable, str(FUZZ), str(built), str(BUFFERS)], capture_output=True, text=True,
