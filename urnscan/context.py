@@ -11,8 +11,6 @@ is what the scanner guarantees (its look-behind, ``extract.LOOKBACK``).
 """
 from __future__ import annotations
 
-import re
-
 from .extract import LOOKBACK
 
 __all__ = ["MAX_CONTEXT", "DEFAULT_CONTEXT", "context_snippet"]
@@ -21,9 +19,6 @@ __all__ = ["MAX_CONTEXT", "DEFAULT_CONTEXT", "context_snippet"]
 MAX_CONTEXT = LOOKBACK
 #: bytes each side kept by ``urnscan scan`` for the index (``--context``)
 DEFAULT_CONTEXT = 64
-
-_SPACE = re.compile(rb"[ \t\n\r\f\v]+")
-
 
 def _lead_continuations(data: bytes) -> int:
     """How many bytes at the start of ``data`` continue a character that
@@ -51,12 +46,13 @@ def context_snippet(buf: bytes, start: int, stop: int, size: int, lo: int = 0) -
     """``buf[start:stop]`` with up to ``size`` bytes each side (never before
     ``lo``), white space collapsed (see the module docs)."""
     a = max(lo, start - size)
-    before = buf[a:start]
     if a > 0:  # cut into the text: drop a character cut by the window
-        before = before[_lead_continuations(before):]
-    after = buf[stop:stop + size]
-    after = after[:_cut_tail(after)]
-    text = _SPACE.sub(b" ", before + buf[start:stop] + after).strip(b" ")
+        a += _lead_continuations(buf[a:min(a + 3, start)])
+    end = min(len(buf), stop + size)
+    tail = max(stop, end - 4)  # a character cut at the end is in the last 4 bytes
+    end = tail + _cut_tail(buf[tail:end])
+    # bytes.split() splits at runs of the ASCII white space " \t\n\r\f\v"
+    text = b" ".join(buf[a:end].split())
     try:
         return text.decode("ascii")
     except UnicodeDecodeError:
