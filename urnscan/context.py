@@ -20,6 +20,7 @@ MAX_CONTEXT = LOOKBACK
 #: bytes each side kept by ``urnscan scan`` for the index (``--context``)
 DEFAULT_CONTEXT = 64
 
+
 def _lead_continuations(data: bytes) -> int:
     """How many bytes at the start of ``data`` continue a character that
     began before it (at most 3, UTF-8 continuation bytes 0b10xxxxxx)."""

@@ -8,8 +8,6 @@ from typing import Dict, Optional
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
-from .namespaces import namespace_keys, namespace_status
-from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
 from .syntax import _valid, is_valid, validate
 
 
@@ -24,6 +22,11 @@ def _nid_token(urn: str) -> Optional[str]:
 
 
 def judge(urn: str, profile: str = DEFAULT_PROFILE) -> Judgement:
+    # the namespace rules load with the first URN judged, not with the scanner
+    from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
+    from .namespaces.heuristic import namespace_keys
+    from .namespaces.status import namespace_status
+
     verdict = validate(urn, profile)
     parsed = verdict.urn
     v2141 = verdict.valid if profile == "rfc2141" else _valid(urn, "rfc2141")
@@ -96,6 +99,8 @@ class UrnJudge:
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding,
                      document=None) -> Hit:
+        from .namespaces.status import namespace_status
+
         nid = _nid_token(shown)
         return Hit(source, document, start, end, line, column, "bare", False, False, shown, shown, shown, (), None,
                    False, False, False, None, None, nid, None, None, None, None, (finding,),
