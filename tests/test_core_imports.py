@@ -130,3 +130,25 @@ def test_the_core_imports_downward_only(module, allowed):
     """model <- syntax <- equivalence: no cycle, and none hidden inside a
     function."""
     assert _package_imports(module) == allowed
+
+
+def test_the_grammars_compile_on_first_use():
+    code = ("import urnscan, urnscan.syntax as s;"
+            "before = sorted(p.pattern[:20] for p in s._GRAMMAR.values() if 'fullmatch' in vars(p));"
+            "urnscan.validate('urn:example:a?=b');"
+            "after = [str(p) for p in s._GRAMMAR if 'fullmatch' in vars(s._GRAMMAR[p])];"
+            "print(before, after)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["[]", "['rfc8141']"]
+
+
+@pytest.mark.parametrize("text", ["urn:example:a", "urn:example:a?=b#c", "URN:ex:%2c", "urn:", "x urn:a:b"])
+def test_a_lazy_pattern_is_the_compiled_pattern(text):
+    import re
+
+    from urnscan import _abnf
+
+    for source in (_abnf.RFC8141_NAMESTRING, _abnf.RFC2141_URN, _abnf.DRAFT1995_URN):
+        lazy, compiled = _abnf.Lazy(source), re.compile(source)
+        assert [m and m.span() for m in (lazy.fullmatch(text), lazy.search(text))] == \
+            [m and m.span() for m in (compiled.fullmatch(text), compiled.search(text))]
