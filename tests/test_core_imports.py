@@ -43,7 +43,7 @@ def _modules_loaded_by(*args: str) -> set:
 
 
 #: what a scan that finds nothing, to Parquet, leaves unloaded
-NOT_FOR_AN_EMPTY_SCAN = ["pandas", "dask", "pyarrow.compute", "urnscan.namespaces.findings",
+NOT_FOR_AN_EMPTY_SCAN = ["pandas", "dask", "pyarrow.compute", "secrets", "urnscan.namespaces.findings",
                          "urnscan.namespaces.heuristic", "urnscan.namespaces.normative", "xml.etree.ElementTree",
                          "urnscan.sources.mail", "urnscan.sources.warc", "urnscan.sources.zipped",
                          "urnscan.sources.pdf", "email.parser", "zipfile", "warcio", "pypdfium2"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 from typing import Iterator
 
 _NAME = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp\Z")
@@ -28,8 +27,8 @@ def reserve(target: str) -> str:
     the umask) and return its path; raises :class:`OSError`."""
     directory, name = os.path.split(target)
     remove_stale(target)
-    while True:
-        tmp = os.path.join(directory or ".", f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    while True:  # os.urandom as secrets.token_hex uses it (secrets loads hashlib and OpenSSL)
+        tmp = os.path.join(directory or ".", f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
