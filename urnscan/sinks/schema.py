@@ -239,8 +239,9 @@ def _distinct_judgements(hits: List[Hit]):
     first appearance, and the index in them of each hit's (``None`` when
     every hit has its own)."""
     first: dict = {}
+    setdefault, judged = first.setdefault, _JUDGED
     try:
-        codes = [first.setdefault(h[_JUDGED:], len(first)) for h in hits]
+        codes = [setdefault(h[judged:], len(first)) for h in hits]
     except TypeError:  # an unhashable value: nothing shared
         return [h[_JUDGED:] for h in hits], None
     if len(first) == len(hits):
