@@ -1,9 +1,10 @@
 """The sink's arrays, built from buffers, equal what ``pa.array`` builds."""
+import numpy as np
 import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urnscan.sinks.schema import _array, _dictionary
+from urnscan.sinks.arrays import NAME_LISTS, dictionary, fixed, name_lists, strings, take
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
 
@@ -11,7 +12,7 @@ TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12
 @settings(deadline=None)
 @given(st.lists(st.one_of(st.none(), TEXT)))
 def test_strings(values):
-    got = _array(values, pa.string())
+    got = strings(values)
     got.validate(full=True)
     assert got.equals(pa.array(values, pa.string()))
 
@@ -19,13 +20,13 @@ def test_strings(values):
 @settings(deadline=None)
 @given(st.lists(st.one_of(st.none(), st.integers(-(2 ** 63), 2 ** 63 - 1))))
 def test_int64(values):
-    assert _array(values, pa.int64()).equals(pa.array(values, pa.int64()))
+    assert fixed(values, pa.int64()).equals(pa.array(values, pa.int64()))
 
 
 @settings(deadline=None)
 @given(st.lists(st.one_of(st.none(), st.booleans())))
 def test_bools(values):
-    got = _array(values, pa.bool_())
+    got = fixed(values, pa.bool_())
     got.validate(full=True)
     assert got.equals(pa.array(values, pa.bool_()))
 
@@ -33,23 +34,49 @@ def test_bools(values):
 @settings(deadline=None)
 @given(st.lists(st.one_of(st.none(), st.sampled_from(["a", "b", "é", ""]))))
 def test_dictionary(values):
-    got = _dictionary(values)
+    got = dictionary(values)
     got.validate(full=True)
     assert got.to_pylist() == values
     assert got.equals(pa.array(values, pa.string()).dictionary_encode())
 
 
+@settings(deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["a", "b", "é", ""]), max_size=3)))
+def test_name_lists(rows):
+    got = name_lists(rows)
+    got.validate(full=True)
+    assert got.equals(pa.array(rows, NAME_LISTS))
+
+
 def test_lone_surrogates_are_escaped():
-    from urnscan.sinks.schema import _strings
+    assert strings(["a\udcff", None]).to_pylist() == ["a\\xff", None]
+    # escaped bytes that make a character: its length counts in bytes
+    got = strings(["\udcc2\udc80", "b"])
+    got.validate(full=True)
+    assert got.to_pylist() == ["\x80", "b"]
 
-    assert _strings(["a\udcff", None]).to_pylist() == ["a\\xff", None]
 
-
-def test_dictionary_long_and_short_agree(monkeypatch):
-    import urnscan.sinks.schema as schema
-
+def test_long_dictionary():
     values = [None if i % 7 == 0 else f"v{i % 13}é" for i in range(3000)]
-    long = _dictionary(values)
-    monkeypatch.setattr(schema, "_COMPUTE_FROM", 1 << 30)
-    short = _dictionary(values)
-    assert long.equals(short) and long.to_pylist() == values
+    got = dictionary(values)
+    assert got.equals(pa.array(values, pa.string()).dictionary_encode()) and got.to_pylist() == values
+
+
+COLUMNS = [
+    lambda: strings(["a", None, "été", "", "b"]),
+    lambda: strings([None, None, None, None, None]),
+    lambda: fixed([1, None, -3, 2 ** 40, 0], pa.int64()),
+    lambda: fixed([True, False, None, True, False], pa.bool_()),
+    lambda: dictionary(["x", None, "y", "x", "ü"]),
+    lambda: dictionary([None] * 5),
+    lambda: name_lists([("a", "b"), (), ("é",), ("b",), ()]),
+]
+
+
+@settings(deadline=None)
+@given(st.sampled_from(COLUMNS), st.lists(st.integers(0, 4), max_size=40))
+def test_take_equals_arrow_take(column, rows):
+    array = column()
+    got = take(array, np.array(rows, np.intp))
+    got.validate(full=True)
+    assert got.equals(array.take(pa.array(rows, pa.int64())))

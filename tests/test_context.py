@@ -105,3 +105,32 @@ def test_context_stays_linear(unit):
         if ratio <= 10:
             break
     assert ratio <= 10, f"8x the input took {ratio:.1f}x the time"
+
+
+def _reference_snippet(buf, start, stop, size):
+    """The snippet assembled piece by piece: the window's two sides cut at
+    character boundaries, joined to the span, white space collapsed by a
+    regular expression."""
+    import re
+
+    from urnscan.context import _cut_tail, _lead_continuations
+
+    a = max(0, start - size)
+    before = buf[a:start]
+    if a > 0:
+        before = before[_lead_continuations(before):]
+    after = buf[stop:stop + size]
+    after = after[:_cut_tail(after)]
+    text = re.sub(rb"[ \t\n\r\f\v]+", b" ", before + buf[start:stop] + after).strip(b" ")
+    return text.decode("utf-8", "replace")
+
+
+@given(st.lists(st.sampled_from(["a", " ", "\t", "\r\n", "\x0b", "\x0c", "\u00e9", "\u20ac", "\U0001f600",
+                                 "\xff", "\x80"]), max_size=40),
+       st.integers(0, 200), st.integers(0, 30), st.integers(0, 12))
+@settings(max_examples=300, deadline=None)
+def test_snippet_equals_the_reference(parts, start, length, size):
+    buf = b"".join(p.encode("latin-1") if p in ("\xff", "\x80") else p.encode() for p in parts)
+    start = min(start, len(buf))
+    stop = min(start + length, len(buf))
+    assert context_snippet(buf, start, stop, size) == _reference_snippet(buf, start, stop, size)

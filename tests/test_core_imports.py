@@ -29,6 +29,51 @@ def test_scan_to_parquet_loads_neither_pandas_nor_pyarrow_compute(tmp_path):
     assert out.stdout.strip() == ""
 
 
+def _import_log(*args: str) -> set:
+    out = subprocess.run([sys.executable, "-X", "importtime", *args], capture_output=True, text=True)
+    assert out.returncode in (0, 1), out.stderr[-2000:]
+    return {line.rsplit("|", 1)[1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")}
+
+
+def _modules_loaded_by(*args: str) -> set:
+    """The modules a ``python -X importtime ARGS`` process (and the worker
+    processes it starts) imports, read from its import log, beyond those
+    the interpreter's own start-up imports (``site`` and what it loads)."""
+    return _import_log(*args) - _import_log("-c", "pass")
+
+
+#: what a scan that finds nothing, to Parquet, leaves unloaded
+NOT_FOR_AN_EMPTY_SCAN = ["pandas", "dask", "pyarrow.compute", "secrets", "urnscan.namespaces.findings",
+                         "urnscan.namespaces.heuristic", "urnscan.namespaces.normative", "xml.etree.ElementTree",
+                         "urnscan.sources.mail", "urnscan.sources.warc", "urnscan.sources.zipped",
+                         "urnscan.sources.pdf", "email.parser", "zipfile", "warcio", "pypdfium2"]
+
+
+def test_the_command_line_scan_of_an_empty_file_loads_only_what_it_needs(tmp_path):
+    (tmp_path / "empty.txt").write_bytes(b"")
+    loaded = _modules_loaded_by("-m", "urnscan", "scan", str(tmp_path / "empty.txt"),
+                                "-o", str(tmp_path / "o.parquet"), "-q")
+    assert "urnscan.sinks.parquet" in loaded and "urnscan.judge" in loaded  # the log is read
+    assert [m for m in NOT_FOR_AN_EMPTY_SCAN if m in loaded] == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_command_line_scan_never_loads_pandas_or_pyarrow_compute(tmp_path, jobs):
+    """Thousands of hits, many of the same URN (the judged columns are taken
+    from their distinct rows, the dictionaries are long) and some nulls."""
+    lines = [f"urn:isbn:04514505{i % 97:02d} <urn:ietf:rfc:{i % 500}> caf\u00e9 urn:foo:{i}%zz URN:Example:a{i % 3}?=q\n"
+             for i in range(1500)]
+    (tmp_path / "a.txt").write_text("".join(lines))
+    (tmp_path / "b.txt").write_text("".join(lines[:500]))
+    loaded = _modules_loaded_by("-m", "urnscan", "scan", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
+                                "-o", str(tmp_path / "o.parquet"), "-q", "--jobs", jobs)
+    assert "urnscan.sinks.parquet" in loaded and "urnscan.namespaces.heuristic" in loaded
+    assert [m for m in ("pandas", "pyarrow.compute", "dask") if m in loaded] == []
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(tmp_path / "o.parquet").num_rows == 4 * 2000
+
+
 PACKAGE_FACE = [
     ("parse", "urnscan.syntax"), ("validate", "urnscan.syntax"), ("is_valid", "urnscan.syntax"),
     ("canonical", "urnscan.equivalence"), ("equivalence_key", "urnscan.equivalence"),
@@ -85,3 +130,25 @@ def test_the_core_imports_downward_only(module, allowed):
     """model <- syntax <- equivalence: no cycle, and none hidden inside a
     function."""
     assert _package_imports(module) == allowed
+
+
+def test_the_grammars_compile_on_first_use():
+    code = ("import urnscan, urnscan.syntax as s;"
+            "before = sorted(p.pattern[:20] for p in s._GRAMMAR.values() if 'fullmatch' in vars(p));"
+            "urnscan.validate('urn:example:a?=b');"
+            "after = [str(p) for p in s._GRAMMAR if 'fullmatch' in vars(s._GRAMMAR[p])];"
+            "print(before, after)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["[]", "['rfc8141']"]
+
+
+@pytest.mark.parametrize("text", ["urn:example:a", "urn:example:a?=b#c", "URN:ex:%2c", "urn:", "x urn:a:b"])
+def test_a_lazy_pattern_is_the_compiled_pattern(text):
+    import re
+
+    from urnscan import _abnf
+
+    for source in (_abnf.RFC8141_NAMESTRING, _abnf.RFC2141_URN, _abnf.DRAFT1995_URN):
+        lazy, compiled = _abnf.Lazy(source), re.compile(source)
+        assert [m and m.span() for m in (lazy.fullmatch(text), lazy.search(text))] == \
+            [m and m.span() for m in (compiled.fullmatch(text), compiled.search(text))]

@@ -10,15 +10,14 @@ fall back to :func:`urnscan.validate`).
 from __future__ import annotations
 
 import enum
-import re
 from typing import Iterable, List, Optional, Tuple
 
 from . import _abnf
 from .model import DEFAULT_PROFILE, Profile, upper_percent
 from .syntax import check_profile, validate
 
-_RFC8141 = re.compile(_abnf.RFC8141_NAMESTRING)
-_RFC8141_SIMPLE = re.compile(_abnf.RFC8141_SIMPLE)
+_RFC8141 = _abnf.Lazy(_abnf.RFC8141_NAMESTRING)
+_RFC8141_SIMPLE = _abnf.Lazy(_abnf.RFC8141_SIMPLE)
 
 
 def _judge_rfc8141(s: str) -> Tuple[bool, Optional[str]]:

@@ -11,8 +11,6 @@ is what the scanner guarantees (its look-behind, ``extract.LOOKBACK``).
 """
 from __future__ import annotations
 
-import re
-
 from .accel import accelerated
 from .extract import LOOKBACK
 
@@ -22,8 +20,6 @@ __all__ = ["MAX_CONTEXT", "DEFAULT_CONTEXT", "context_snippet"]
 MAX_CONTEXT = LOOKBACK
 #: bytes each side kept by ``urnscan scan`` for the index (``--context``)
 DEFAULT_CONTEXT = 64
-
-_SPACE = re.compile(rb"[ \t\n\r\f\v]+")
 
 
 def _lead_continuations(data: bytes) -> int:
@@ -56,12 +52,13 @@ def context_snippet(buf: bytes, start: int, stop: int, size: int, lo: int = 0) -
     machine word (:mod:`urnscan.accel`); ``context_snippet_py`` stays this
     one."""
     a = max(lo, start - size)
-    before = buf[a:start]
     if a > 0:  # cut into the text: drop a character cut by the window
-        before = before[_lead_continuations(before):]
-    after = buf[stop:stop + size]
-    after = after[:_cut_tail(after)]
-    text = _SPACE.sub(b" ", before + buf[start:stop] + after).strip(b" ")
+        a += _lead_continuations(buf[a:min(a + 3, start)])
+    end = min(len(buf), stop + size)
+    tail = max(stop, end - 4)  # a character cut at the end is in the last 4 bytes
+    end = tail + _cut_tail(buf[tail:end])
+    # bytes.split() splits at runs of the ASCII white space " \t\n\r\f\v"
+    text = b" ".join(buf[a:end].split())
     try:
         return text.decode("ascii")
     except UnicodeDecodeError:

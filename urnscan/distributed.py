@@ -96,7 +96,8 @@ from .sinks.parquet import (
     DEFAULT_BATCH_ROWS, FILES_TABLE_NAME, METADATA_KEY, _fsync_dir, _our_dataset_files, _part_name,
     check_writable,
 )
-from .sinks.schema import FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, _clean, files_to_record_batch, hits_to_record_batch
+from .sinks.arrays import clean as _clean
+from .sinks.schema import FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, files_to_record_batch, hits_to_record_batch
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from .sources import STDIN, InputRef, expand_inputs
 from .sources.limits import DEFAULT_MAX_RATIO

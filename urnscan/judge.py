@@ -4,14 +4,14 @@ cached per distinct string (bounded)."""
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import Dict, List, Optional
+from typing import TYPE_CHECKING, Dict, List, Optional
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
-from .namespaces import namespace_keys, namespace_status
-from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
-from .namespaces.registry import Registry, registry_named
 from .syntax import _valid, is_valid, validate
+
+if TYPE_CHECKING:
+    from .namespaces.registry import Registry
 
 
 #: The fields of a :class:`Hit` that depend on its URN alone (all but the
@@ -24,10 +24,16 @@ def _nid_token(urn: str) -> Optional[str]:
     return urn[4:end] if end > 4 else None
 
 
-def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional[Registry] = None) -> Judgement:
+def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry"] = None) -> Judgement:
     """The fields of a :class:`Hit` that depend on ``urn`` alone, judged
     under ``profile`` with namespace statuses from ``registry`` (the
     default registry when None)."""
+    # the namespace rules load with the first URN judged, not with the scanner
+    from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
+    from .namespaces.heuristic import namespace_keys
+    from .namespaces.registry import registry_named
+    from .namespaces.status import namespace_status
+
     if registry is None:
         registry = registry_named(None)
     verdict = validate(urn, profile)
@@ -78,6 +84,8 @@ class UrnJudge:
     default registry), resolved once, here."""
 
     def __init__(self, profile: str = DEFAULT_PROFILE, registry: Optional[str] = None):
+        from .namespaces.registry import registry_named
+
         self.profile = profile
         self.registry = registry_named(registry)
         self._cache_key = (profile, id(self.registry))
@@ -115,6 +123,8 @@ class UrnJudge:
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding,
                      document=None) -> Hit:
+        from .namespaces.status import namespace_status
+
         nid = _nid_token(shown)
         return Hit(source, document, start, end, line, column, "bare", False, False, shown, shown, shown, (), None,
                    False, False, False, None, None, nid, None, None, None, None, (finding,),

@@ -10,7 +10,6 @@ The compiled grammar (``_abnf``) decides validity; ``diagnosis`` explains
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from . import _abnf
@@ -21,18 +20,18 @@ from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Profile, Urn, Verd
 __all__ = ["FINDING_CODES", "check_profile", "validate", "parse", "is_valid"]
 
 _GRAMMAR = {
-    Profile.RFC8141: re.compile(_abnf.RFC8141_NAMESTRING),
-    Profile.RFC2141: re.compile(_abnf.RFC2141_URN),
-    Profile.DRAFT2012: re.compile(_abnf.DRAFT2012_URN),
-    Profile.DRAFT1995: re.compile(_abnf.DRAFT1995_URN),
+    Profile.RFC8141: _abnf.Lazy(_abnf.RFC8141_NAMESTRING),
+    Profile.RFC2141: _abnf.Lazy(_abnf.RFC2141_URN),
+    Profile.DRAFT2012: _abnf.Lazy(_abnf.DRAFT2012_URN),
+    Profile.DRAFT1995: _abnf.Lazy(_abnf.DRAFT1995_URN),
 }
 # Fast paths: a string these match is valid under the profile's grammar
 # with no components and no percent-encoding (the NID rules still apply).
 _SIMPLE = {
-    Profile.RFC8141: re.compile(_abnf.RFC8141_SIMPLE),
-    Profile.RFC2141: re.compile(_abnf.RFC2141_SIMPLE),
+    Profile.RFC8141: _abnf.Lazy(_abnf.RFC8141_SIMPLE),
+    Profile.RFC2141: _abnf.Lazy(_abnf.RFC2141_SIMPLE),
 }
-_WS_1995 = re.compile("[" + _abnf.DRAFT1995_WHITESPACE + "]+")
+_WS_1995 = _abnf.Lazy("[" + _abnf.DRAFT1995_WHITESPACE + "]+")
 
 
 def check_profile(profile: str) -> Profile:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 from typing import Iterator
 
 #: how the name of every temporary file ends
@@ -30,8 +29,8 @@ def reserve(target: str) -> str:
     the umask) and return its path; raises :class:`OSError`."""
     directory, name = os.path.split(target)
     remove_stale(target)
-    while True:
-        tmp = os.path.join(directory or ".", f".{name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    while True:  # os.urandom as secrets.token_hex uses it (secrets loads hashlib and OpenSSL)
+        tmp = os.path.join(directory or ".", f".{name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:

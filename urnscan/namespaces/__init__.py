@@ -9,48 +9,25 @@
 
 Pure functions over strings; the only I/O is reading the registry file.
 Imports nothing from urnscan but :mod:`urnscan.model`,
-:mod:`urnscan.errors` and the grammar strings of :mod:`urnscan._abnf`.
+:mod:`urnscan.errors` and the grammar strings of :mod:`urnscan._abnf`
+(and :mod:`urnscan._lazy`: the names below load with their first use).
 """
 from __future__ import annotations
 
-from .findings import FINDING_CODES, ns_findings
-from .heuristic import NamespaceKeys, dedup_key, namespace_keys
-from .normative import ns_key, ns_key_rules
-from .registry import (
-    NamespaceEntry,
-    Registry,
-    RegistryError,
-    default_registry,
-    load_registry,
-)
-from .status import (
-    EXPERIMENTAL,
-    FORMAL,
-    INFORMAL,
-    STATUSES,
-    NamespaceStatus,
-    UNREGISTERED,
-    namespace_status,
-)
+from .._lazy import lazy_exports
 
-__all__ = [
-    "EXPERIMENTAL",
-    "FINDING_CODES",
-    "FORMAL",
-    "INFORMAL",
-    "NamespaceEntry",
-    "NamespaceKeys",
-    "NamespaceStatus",
-    "Registry",
-    "RegistryError",
-    "STATUSES",
-    "UNREGISTERED",
-    "dedup_key",
-    "default_registry",
-    "load_registry",
-    "namespace_keys",
-    "namespace_status",
-    "ns_findings",
-    "ns_key",
-    "ns_key_rules",
-]
+#: each name, and the module that defines it (loaded on first use: a scan
+#: that meets no URN never loads the namespace rules)
+_EXPORTS = {
+    "FINDING_CODES": "findings", "ns_findings": "findings",
+    "NamespaceKeys": "heuristic", "dedup_key": "heuristic", "namespace_keys": "heuristic",
+    "ns_key": "normative", "ns_key_rules": "normative",
+    "NamespaceEntry": "registry", "Registry": "registry", "RegistryError": "registry",
+    "default_registry": "registry", "load_registry": "registry",
+    "EXPERIMENTAL": "status", "FORMAL": "status", "INFORMAL": "status", "STATUSES": "status",
+    "NamespaceStatus": "status", "UNREGISTERED": "status", "namespace_status": "status",
+}
+
+__all__ = sorted(_EXPORTS)
+
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -12,14 +12,16 @@ import enum
 import functools
 import os
 import json
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
 from os import PathLike
-from typing import Dict, FrozenSet, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Tuple, Union
 
 from ..errors import SourceError, UrnscanError
+
+if TYPE_CHECKING:  # the XML parser is loaded when an XML registry is read
+    import xml.etree.ElementTree as ET
 
 #: Identifies the JSON layout written by :func:`registry_to_json`.
 JSON_FORMAT = "urnscan-urn-registry/1"
@@ -102,6 +104,8 @@ def _tag(name: str) -> str:
 
 
 def _parse_xml(data: bytes, expected_id: str) -> ET.Element:
+    import xml.etree.ElementTree as ET
+
     try:
         root = ET.fromstring(data)
     except ET.ParseError as exc:

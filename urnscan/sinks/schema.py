@@ -25,13 +25,14 @@ names differ).  ``finding_messages`` is derived from ``Hit.findings``.
 """
 from __future__ import annotations
 
-from itertools import accumulate, chain
 from typing import Any, Iterable, List, Optional, Sequence
 
 import pyarrow as pa
 
 from ..errors import SinkError
 from ..model import Hit
+from . import arrays
+from .arrays import DICT as _DICT, NAME_LISTS as _CODES
 from .names import COLUMN_OF_FIELD, HIT_FIELD_COLUMNS
 from .status import ERROR, FILE_STATUSES, SCANNED, SKIPPED_BINARY, FileStatus, stored_status
 
@@ -43,10 +44,6 @@ __all__ = [
 
 #: Version of both schemas; stored in the schema metadata of every file.
 SCHEMA_VERSION = "2"
-
-
-_DICT = pa.dictionary(pa.int32(), pa.string())
-_CODES = pa.list_(pa.field("element", _DICT, nullable=False))
 
 
 def _field(name: str, type_: pa.DataType, doc: str, nullable: bool = False) -> pa.Field:
@@ -204,148 +201,76 @@ if tuple(c for c in HIT_COLUMNS if c not in _DERIVED) != HIT_FIELD_COLUMNS:
 # Building record batches
 # ---------------------------------------------------------------------------
 
-
-def _clean(value: Optional[str]) -> Optional[str]:
-    """A string Arrow can store: lone surrogates (undecodable bytes of a
-    file name or of the input) become ``\\xNN`` escapes."""
-    if value is None:
-        return None
-    return value.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-
-
-def _strings(values: Sequence[Optional[str]]) -> pa.Array:
-    try:
-        return _array(values, pa.string())
-    except UnicodeEncodeError:
-        return _array([_clean(v) for v in values], pa.string())
-
-
-_FILLERS = {pa.string(): "", pa.bool_(): False, pa.int64(): 0, pa.int32(): 0}
-
-
-def _array(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
-    """``pa.array(values, type_)``, built from NumPy buffers.
-
-    ``pa.array`` of a Python sequence imports pandas (0.3 s of start-up) to
-    ask whether it is one of pandas' objects; building the buffers directly
-    never does, and is quicker too."""
-    import numpy as np
-
-    values = values if isinstance(values, list) else list(values)
-    if type_ not in _FILLERS:
-        return pa.array(values, type_)
-    n = len(values)
-    validity, nulls = None, 0
-    if None in values:
-        valid = np.fromiter((v is not None for v in values), bool, n)
-        nulls = n - int(np.count_nonzero(valid))
-        validity = pa.py_buffer(np.packbits(valid, bitorder="little"))
-        filler = _FILLERS[type_]
-        values = [filler if v is None else v for v in values]
-    if type_ == pa.string():
-        buffers = _string_buffers(values)
-        if buffers is None:
-            return pa.array(values, type_)
-    elif type_ == pa.bool_():
-        buffers = [pa.py_buffer(np.packbits(np.fromiter(values, bool, n), bitorder="little"))]
-    else:
-        buffers = [pa.py_buffer(np.fromiter(values, type_.to_pandas_dtype(), n))]
-    return pa.Array.from_buffers(type_, n, [validity, *buffers], nulls)
-
-
-def _string_buffers(values: List[str]):
-    """Offsets and data of a string array (None past 2 GiB of text)."""
-    import numpy as np
-
-    text = "".join(values)
-    if text.isascii():
-        data = text.encode("ascii")
-        lengths = np.fromiter(map(len, values), np.int64, len(values))
-    else:
-        encoded = [v.encode("utf-8") for v in values]
-        data = b"".join(encoded)
-        lengths = np.fromiter(map(len, encoded), np.int64, len(values))
-    if len(data) >= 1 << 31:
-        return None
-    offsets = np.zeros(len(values) + 1, np.int32)
-    np.cumsum(lengths, out=offsets[1:])
-    return [pa.py_buffer(offsets), pa.py_buffer(data)]
-
-
-#: dictionary columns of at least this many rows are encoded by Arrow
-_COMPUTE_FROM = 2048
-
-
-def _dictionary(values: Sequence[Optional[str]]) -> pa.Array:
-    """A ``dictionary<int32, string>`` array, values in order of first
-    appearance (as ``dictionary_encode`` gives, without loading
-    ``pyarrow.compute``)."""
-    if len(values) >= _COMPUTE_FROM:  # Arrow's kernel, worth loading pyarrow.compute
-        return _strings(values).dictionary_encode()
-    index: dict = {}
-    codes = [None if v is None else index.setdefault(v, len(index)) for v in values]
-    return pa.DictionaryArray.from_arrays(_array(codes, pa.int32()), _strings(list(index)))
+#: the first of the Hit attributes that depend on the judged URN alone (and
+#: the profile): a scan repeats their values for every hit of the same URN,
+#: so their columns are built once per distinct tuple of them, then taken
+_JUDGED = Hit._fields.index("valid")
+#: the value stored for a Hit attribute, where it is not the attribute itself
+_STORED = {
+    "findings": lambda findings: tuple(f.code for f in findings),
+    "finding_messages": lambda findings: tuple(f.message for f in findings),
+}
 
 
 def _column(field: pa.Field, values: Sequence[Any]) -> pa.Array:
     t = field.type
-    if t == _DICT:
-        return _dictionary(values)
-    if t == pa.string():
-        return _strings(values)
-    return _array(values, t)
-
-
-def _codes_column(findings: Sequence[Sequence[Any]]) -> pa.Array:
-    """``list<dictionary<string>>`` of the finding codes, built flat."""
-    return _names_column([[f.code for f in row] for row in findings])
-
-
-def _messages_column(findings: Sequence[Sequence[Any]]) -> pa.Array:
-    return _names_column([[f.message for f in row] for row in findings])
-
-
-def _names_column(names: Sequence[Sequence[str]]) -> pa.Array:
-    """``list<dictionary<string>>`` of tuples of names, built flat."""
-    offsets = _array(list(chain((0,), accumulate(len(n) for n in names))), pa.int32())
-    values = _dictionary(list(chain.from_iterable(names)))
-    return pa.ListArray.from_arrays(offsets, values, type=_CODES)
-
-
-def _batch(schema: pa.Schema, columns: Sequence[Sequence[Any]],
-           special: Optional[dict] = None) -> pa.RecordBatch:
-    arrays = []
-    for field, values in zip(schema, columns):
-        if special and field.name in special:
-            arr = special[field.name](values)
+    try:
+        if t == _DICT:
+            arr = arrays.dictionary(values)
+        elif t == pa.string():
+            arr = arrays.strings(values)
+        elif t == _CODES:
+            arr = arrays.name_lists(values)
         else:
-            try:
-                arr = _column(field, values)
-            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, OverflowError) as exc:
-                raise SinkError(f"column {field.name!r}: {exc}") from exc
-        if not field.nullable and arr.null_count:
-            raise SinkError(f"column {field.name!r} must not be null")
-        arrays.append(arr)
-    return pa.RecordBatch.from_arrays(arrays, schema=schema)
+            arr = arrays.fixed(values, t)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError) as exc:
+        raise SinkError(f"column {field.name!r}: {exc}") from exc
+    if not field.nullable and arr.null_count:
+        raise SinkError(f"column {field.name!r} must not be null")
+    return arr
 
 
 def _empty(schema: pa.Schema) -> pa.RecordBatch:
-    return pa.RecordBatch.from_arrays([pa.array([], f.type) for f in schema], schema=schema)
+    return pa.RecordBatch.from_arrays([_column(f, []) for f in schema], schema=schema)
+
+
+def _distinct_judgements(hits: List[Hit]):
+    """The distinct tuples of judged attributes of ``hits``, in order of
+    first appearance, and the index in them of each hit's (``None`` when
+    every hit has its own)."""
+    first: dict = {}
+    setdefault, judged = first.setdefault, _JUDGED
+    try:
+        codes = [setdefault(h[judged:], len(first)) for h in hits]
+    except TypeError:  # an unhashable value: nothing shared
+        return [h[_JUDGED:] for h in hits], None
+    if len(first) == len(hits):
+        return list(first), None
+    import numpy as np
+
+    return list(first), np.array(codes, np.intp)
 
 
 def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
     """The rows of ``hits`` as one record batch of :data:`HIT_SCHEMA`.
 
-    Built column by column (``zip(*hits)`` over the NamedTuples), never
-    through per-row dicts.
+    Built column by column, never through per-row dicts; the columns of the
+    judged attributes (``valid`` onwards) once per distinct judgement.
     """
-    hits = list(hits)
+    hits = hits if isinstance(hits, list) else list(hits)
     if not hits:
         return _empty(HIT_SCHEMA)
-    by_field = list(zip(*hits))
-    columns = [by_field[i] for i in _HIT_SOURCE]
-    return _batch(HIT_SCHEMA, columns, {"findings": _codes_column, "finding_messages": _messages_column,
-                                        "rules": _names_column})
+    judgements, codes = _distinct_judgements(hits)
+    judged = list(zip(*judgements))
+    columns = []
+    for field, i in zip(HIT_SCHEMA, _HIT_SOURCE):
+        values = [h[i] for h in hits] if i < _JUDGED else judged[i - _JUDGED]
+        stored = _STORED.get(field.name)
+        if stored is not None:
+            values = [stored(v) for v in values]
+        arr = _column(field, values)
+        columns.append(arr if i < _JUDGED or codes is None else arrays.take(arr, codes))
+    return pa.RecordBatch.from_arrays(columns, schema=HIT_SCHEMA)
 
 
 def files_to_record_batch(rows: Iterable[Sequence[Any]]) -> pa.RecordBatch:
@@ -357,7 +282,8 @@ def files_to_record_batch(rows: Iterable[Sequence[Any]]) -> pa.RecordBatch:
                             f"(expected one of {', '.join(FILE_STATUSES)})")
     if not rows:
         return _empty(FILES_SCHEMA)
-    return _batch(FILES_SCHEMA, list(zip(*rows)))
+    return pa.RecordBatch.from_arrays([_column(f, v) for f, v in zip(FILES_SCHEMA, zip(*rows))],
+                                      schema=FILES_SCHEMA)
 
 
 # ---------------------------------------------------------------------------
