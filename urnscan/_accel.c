@@ -272,6 +272,10 @@ context_snippet(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (*ints[k - 1] == -1 && PyErr_Occurred())
             return NULL;
     }
+    if (!(0 <= lo && lo <= start && start <= stop && size >= 0)) {
+        PyErr_Format(PyExc_ValueError, "not a span: lo=%zd, start=%zd, stop=%zd, size=%zd", lo, start, stop, size);
+        return NULL;
+    }
     if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
         return NULL;
     const unsigned char *s = view.buf;

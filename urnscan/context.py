@@ -50,7 +50,10 @@ def context_snippet(buf: bytes, start: int, stop: int, size: int, lo: int = 0) -
 
     ``urnscan/_accel.c`` holds a compiled version for integers that fit a
     machine word (:mod:`urnscan.accel`); ``context_snippet_py`` stays this
-    one."""
+    one.  Raises :class:`ValueError` unless ``0 <= lo <= start <= stop``
+    and ``size >= 0`` (``stop`` may lie past the end of ``buf``)."""
+    if not 0 <= lo <= start <= stop or size < 0:
+        raise ValueError(f"not a span: lo={lo}, start={start}, stop={stop}, size={size}")
     a = max(lo, start - size)
     if a > 0:  # cut into the text: drop a character cut by the window
         a += _lead_continuations(buf[a:min(a + 3, start)])
