@@ -355,3 +355,35 @@ def test_atomic_file_replaces_only_on_success(tmp_path):
         with open(tmp, "w") as fh:
             fh.write("after")
     assert target.read_text() == "after" and os.listdir(tmp_path) == ["out.txt"]
+
+
+@pytest.mark.parametrize("tasks, max_bytes, max_files", [
+    (0, (8 << 20) >> 6, 1024 >> 6),  # the first task is small: the workers start at once
+    (1, (8 << 20) >> 5, 1024 >> 5),
+    (5, (8 << 20) >> 1, 1024 >> 1),
+    (6, 8 << 20, 1024),
+    (60, 8 << 20, 1024),  # then every task is the largest
+])
+def test_batches_grow_to_their_size(tasks, max_bytes, max_files):
+    from urnscan import runner
+
+    assert (runner.BATCH_BYTES, runner.BATCH_FILES) == (8 << 20, 1024)
+    batch = runner._new_batch(tasks)
+    assert (batch.max_bytes, batch.max_files) == (max_bytes, max_files)
+
+
+@pytest.mark.parametrize("content, limit, listed, expected", [
+    (b"0123456789", 100, 10, b"0123456789"),
+    (b"0123456789", 100, 4, b"0123456789"),  # grew since it was listed
+    (b"0123456789", 100, 50, b"0123456789"),  # shrank since it was listed
+    (b"0123456789", 4, 10, b"0123"),  # never more than the limit
+    (b"0123456789", 4, 2, b"0123"),
+    (b"", 100, 0, b""),
+    (b"x" * 3_000_000, 2_500_000, 10, b"x" * 2_500_000),  # read on past a short first read
+])
+def test_read_at_most(tmp_path, content, limit, listed, expected):
+    from urnscan.runner import _read_at_most
+
+    path = tmp_path / "f"
+    path.write_bytes(content)
+    assert _read_at_most(str(path), limit, listed) == expected

@@ -124,7 +124,7 @@ def _small_plain_file(ref: InputRef, limit: int) -> Optional[bytes]:
     if ref.size is None or ref.size > limit or ref.is_stdin:
         return None
     try:
-        data = _read_at_most(ref.path, limit + 1)
+        data = _read_at_most(ref.path, limit + 1, ref.size)
     except OSError:
         return None
     if len(data) > limit or detect_compression(data[:10]) is not None:
@@ -134,13 +134,21 @@ def _small_plain_file(ref: InputRef, limit: int) -> Optional[bytes]:
     return data
 
 
-def _read_at_most(path: str, size: int) -> bytes:
-    """The first ``size`` bytes of a file (fewer when it is shorter)."""
+def _read_at_most(path: str, size: int, expected: int) -> bytes:
+    """The first ``size`` bytes of a file (fewer when it is shorter) that
+    held ``expected`` bytes when listed.  One read of ``expected + 1``
+    bytes: a regular file gives less than asked only at its end, so a
+    short read is the whole file without asking again, and the buffer is
+    the file's size, not ``size`` (a large buffer per small file costs an
+    allocation the size of the limit)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     try:
-        data = os.read(fd, size)
-        while 0 < len(data) < size:  # a read may return less than asked
-            more = os.read(fd, size - len(data))
+        want = min(size, expected + 1)
+        data = os.read(fd, want)
+        if len(data) < want:
+            return data
+        while len(data) < size:  # the file grew since it was listed, or a read came short
+            more = os.read(fd, min(size - len(data), 1 << 20))
             if not more:
                 break
             data += more
@@ -209,9 +217,13 @@ _HITS, _STATUSES, _END = "hits", "statuses", "end"
 # --- planning -------------------------------------------------------------
 
 #: a task scans files until it holds this many bytes or this many files
-#: (see urnscan.planning)
-BATCH_BYTES = 2 << 20
-BATCH_FILES = 256
+#: (see urnscan.planning); the first tasks hold 1/64 of that, the next
+#: ones twice as much as the one before, so the workers start at once and
+#: then pay the cost of a task (sending it, its statuses and its hits back)
+#: seldom
+BATCH_BYTES = 8 << 20
+BATCH_FILES = 1024
+_FIRST_BATCH_SHIFT = 6
 
 
 class _Plan(NamedTuple):
@@ -233,8 +245,10 @@ def _plan(ref: InputRef, config: ScanConfig) -> Tuple[_Plan, Layout]:
     return _Plan("files", (ref,)), planned.layout
 
 
-def _new_batch() -> Batch:
-    return Batch(BATCH_BYTES, BATCH_FILES)
+def _new_batch(tasks: int = _FIRST_BATCH_SHIFT) -> Batch:
+    """The batch after ``tasks`` batches were sent."""
+    shift = max(0, _FIRST_BATCH_SHIFT - tasks)
+    return Batch(max(1, BATCH_BYTES >> shift), max(1, BATCH_FILES >> shift))
 
 
 # --- the run --------------------------------------------------------------
@@ -275,22 +289,23 @@ class _Parallel:
         self.pool = WorkerPool(config.jobs)
         self.pending: Deque[Tuple[_Plan, object]] = deque()
         self.started = False
+        self.tasks = 0  # batches of files sent
 
     def run(self, inputs: Iterable[InputRef]) -> Summary:
         pool, pending = self.pool, self.pending
         arrow = self.codec.arrow
-        batch = _new_batch()
+        batch = _new_batch(0)
         try:
             for ref in inputs:
                 plan, layout = _plan(ref, self.config)
                 if plan.kind == "files":
                     if batch.add(ref, layout):
                         self._submit_files(batch.refs)
-                        batch = _new_batch()
+                        batch = _new_batch(self.tasks)
                 else:
                     if batch.refs:
                         self._submit_files(batch.refs)
-                        batch = _new_batch()
+                        batch = _new_batch(self.tasks)
                     if plan.kind == "ranges":
                         self.started = True
                         pending.append((plan, [pool.submit(_task_range, r, self.config, arrow) for r in plan.ranges]))
@@ -313,6 +328,7 @@ class _Parallel:
 
     def _submit_files(self, refs: List[InputRef]) -> None:
         self.started = True
+        self.tasks += 1
         plan = _Plan("files", tuple(refs))
         self.pending.append((plan, self.pool.submit(_task_files, plan.refs, self.config, self.codec.arrow)))
 

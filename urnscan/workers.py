@@ -138,6 +138,12 @@ class WorkerPool:
 
     def _start(self) -> None:
         ctx = _context()
+        # a forked worker shares the parent's objects page by page; moving
+        # them out of the collector's reach keeps its passes from touching
+        # (and so copying) every one of those pages in every worker
+        import gc
+
+        gc.freeze()
         self._workers = [_Worker(ctx, self.max_messages) for _ in range(self.jobs)]
         for w in self._workers:
             w.process.start()
