@@ -8,6 +8,7 @@ from urnscan.ranges import Range, scan_range, stitch
 from urnscan.scanner import ScanOptions, _options, scan_bytes
 
 from .test_chunking import CORPUS
+from .test_growth import best_scan_time
 from .test_ranges import make_corpus
 
 # (buffer, start, stop, size) -> snippet
@@ -71,26 +72,6 @@ def test_context_of_byte_ranges_equals_one_scan(tmp_path, seed):
         assert list(stitch(results, options)) == whole
 
 
-def _best_time(data: bytes, size: int, repeat: int) -> float:
-    """Best CPU time of ``repeat`` scans (other processes on the machine do
-    not count), the collector paused."""
-    import gc
-    import time
-
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            t = time.process_time()
-            for _hit in scan_bytes([data[i:i + 65536] for i in range(0, len(data), 65536)], context=size):
-                pass
-            best = min(best, time.process_time() - t)
-    finally:
-        gc.enable()
-    return best
-
-
 @pytest.mark.parametrize("unit", [
     b"urn:isbn:0451450523 ",                      # a hit every 20 bytes
     b"urn:a:" + b"\xe2\x82\xac" * 40 + b"  \n\t ",  # multi-byte text and white space runs to collapse
@@ -98,10 +79,11 @@ def _best_time(data: bytes, size: int, repeat: int) -> float:
 def test_context_stays_linear(unit):
     small = unit * (96 * 1024 // len(unit))
     large = small * 8
-    _best_time(small, MAX_CONTEXT, 1)
+    best_scan_time(small, 1, context=MAX_CONTEXT)
     ratio = float("inf")
     for _ in range(5):  # load on the machine only inflates a ratio: keep the least
-        ratio = min(ratio, _best_time(large, MAX_CONTEXT, 2) / _best_time(small, MAX_CONTEXT, 5))
+        ratio = min(ratio, best_scan_time(large, 2, context=MAX_CONTEXT)
+                    / best_scan_time(small, 5, context=MAX_CONTEXT))
         if ratio <= 10:
             break
     assert ratio <= 10, f"8x the input took {ratio:.1f}x the time"
