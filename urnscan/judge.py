@@ -24,16 +24,28 @@ def _nid_token(urn: str) -> Optional[str]:
     return urn[4:end] if end > 4 else None
 
 
-def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry"] = None) -> Judgement:
-    """The fields of a :class:`Hit` that depend on ``urn`` alone, judged
-    under ``profile`` with namespace statuses from ``registry`` (the
-    default registry when None)."""
-    # the namespace rules load with the first URN judged, not with the scanner
+_NAMESPACES: tuple = ()
+
+
+def _load_namespaces() -> tuple:
+    """The namespace rules, loaded with the first URN judged (not with the
+    scanner: a scan that finds nothing never needs them)."""
+    global _NAMESPACES
     from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
     from .namespaces.heuristic import namespace_keys
     from .namespaces.registry import registry_named
     from .namespaces.status import namespace_status
 
+    _NAMESPACES = (NAMESPACE_CHECKS, findings_of_parts, namespace_keys, registry_named, namespace_status)
+    return _NAMESPACES
+
+
+def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry"] = None) -> Judgement:
+    """The fields of a :class:`Hit` that depend on ``urn`` alone, judged
+    under ``profile`` with namespace statuses from ``registry`` (the
+    default registry when None)."""
+    NAMESPACE_CHECKS, findings_of_parts, namespace_keys, registry_named, namespace_status = (
+        _NAMESPACES or _load_namespaces())
     if registry is None:
         registry = registry_named(None)
     verdict = validate(urn, profile)
@@ -84,8 +96,7 @@ class UrnJudge:
     default registry), resolved once, here."""
 
     def __init__(self, profile: str = DEFAULT_PROFILE, registry: Optional[str] = None):
-        from .namespaces.registry import registry_named
-
+        registry_named = (_NAMESPACES or _load_namespaces())[3]
         self.profile = profile
         self.registry = registry_named(registry)
         self._cache_key = (profile, id(self.registry))
@@ -123,8 +134,7 @@ class UrnJudge:
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding,
                      document=None) -> Hit:
-        from .namespaces.status import namespace_status
-
+        namespace_status = (_NAMESPACES or _load_namespaces())[4]
         nid = _nid_token(shown)
         return Hit(source, document, start, end, line, column, "bare", False, False, shown, shown, shown, (), None,
                    False, False, False, None, None, nid, None, None, None, None, (finding,),

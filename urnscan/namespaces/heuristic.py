@@ -262,14 +262,16 @@ def _one_round(key: str, applied: List[str]) -> str:
     parts = split_key(key)
     if parts is None:
         return key
+    current = (key, parts)  # key and its split, split again only once key changes
     stripped = trailing_slash(parts.nss)
     if stripped is not None:
         key = _renormalise(join_key(parts.nid, stripped), "h:trailing-slash", key, applied)
     for name, heuristic in NAMESPACE_HEURISTICS.get(parts.nid, ()):
-        current = split_key(key)
-        if current.nid != parts.nid:
+        if current[0] != key:
+            current = (key, split_key(key))
+        if current[1].nid != parts.nid:
             break
-        candidate = heuristic(current.nss)
+        candidate = heuristic(current[1].nss)
         if candidate is not None:
             key = _renormalise(candidate, name, key, applied)
     return key
