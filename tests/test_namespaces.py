@@ -719,3 +719,12 @@ def test_a_registry_passed_in_is_used_without_the_environment(monkeypatch, tmp_p
     assert statuses == {"isbnx": "unregistered", "isbn": "formal"}
     assert REGISTRY_ENV not in __import__("os").environ
     assert UrnJudge("rfc8141", str(edited)).tail("urn:isbnx:1")[-5] == "formal"
+
+
+def test_the_packaged_registry_is_read_beside_the_module_or_through_importlib(monkeypatch, tmp_path):
+    from urnscan.namespaces import registry
+
+    beside = registry._packaged_json()
+    assert beside.lstrip()[:1] == b"{"
+    monkeypatch.setattr(registry, "_PACKAGED_PATH", str(tmp_path / "not-there.json"))  # not a directory install
+    assert registry._packaged_json() == beside

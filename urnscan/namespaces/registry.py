@@ -14,7 +14,6 @@ import os
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 from os import PathLike
 from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Tuple, Union
 
@@ -290,8 +289,21 @@ def _looks_like_xml(data: bytes) -> bool:
     return data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<"
 
 
+_PACKAGED_PATH = os.path.join(os.path.dirname(__file__), *_PACKAGED)
+
+
 def _packaged_json() -> bytes:
-    return resources.files(__package__).joinpath(*_PACKAGED).read_bytes()
+    """The shipped snapshot: beside this module on the file system (where
+    pip installs it; importlib.resources would load its zip readers for
+    nothing), or through importlib.resources where the package is not a
+    directory (a zip import)."""
+    try:
+        with open(_PACKAGED_PATH, "rb") as handle:
+            return handle.read()
+    except OSError:
+        from importlib import resources
+
+        return resources.files(__package__).joinpath(*_PACKAGED).read_bytes()
 
 
 def registry_from_iana_xml(urn_namespaces_xml: bytes,
