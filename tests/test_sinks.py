@@ -10,6 +10,8 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from urnscan._version import __version__
 from urnscan.errors import SinkError, UrnscanError
@@ -197,6 +199,31 @@ def test_files_batch_checks_the_status():
     assert batch.schema == FILES_SCHEMA
     with pytest.raises(SinkError, match="unknown file status 'done'"):
         files_to_record_batch([FileStatus("a.txt", "done")])
+    with pytest.raises(SinkError, match="b.txt: unknown file status 'gone'"):  # the first bad row is named
+        files_to_record_batch([FileStatus("a.txt", "scanned"), FileStatus("b.txt", "gone"), FileStatus("c", "x")])
+
+
+def _file_statuses():
+    from urnscan.sinks.status import FILE_STATUSES
+
+    optional_int = st.one_of(st.none(), st.integers(0, 2 ** 40))
+    optional_text = st.one_of(st.none(), st.text(max_size=8))
+    return st.builds(FileStatus, st.text(max_size=12), st.sampled_from(list(FILE_STATUSES)), optional_text,
+                     st.integers(0, 2 ** 40), optional_int, st.one_of(st.none(), st.sampled_from(["gzip", "xz"])),
+                     st.integers(0, 10 ** 6), st.integers(0, 10 ** 6), st.one_of(st.none(), st.just("zip")),
+                     st.integers(0, 100), st.integers(0, 100))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_file_statuses(), max_size=30), st.booleans())
+def test_files_batch_is_the_rows_as_stored(rows, as_tuples):
+    """The column-wise conversion gives the table the rows give one by one
+    in their stored form (a missing compressed size is the bytes read)."""
+    from urnscan.sinks.status import stored_status
+
+    expected = pa.RecordBatch.from_pylist([stored_status(r)._asdict() for r in rows], schema=FILES_SCHEMA)
+    got = files_to_record_batch([tuple(r) for r in rows] if as_tuples else rows)
+    assert got.equals(expected)
 
 
 # ---------------------------------------------------------------------------

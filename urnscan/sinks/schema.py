@@ -34,7 +34,7 @@ from ..model import Hit
 from . import arrays
 from .arrays import DICT as _DICT, NAME_LISTS as _CODES
 from .names import COLUMN_OF_FIELD, HIT_FIELD_COLUMNS
-from .status import ERROR, FILE_STATUSES, SCANNED, SKIPPED_BINARY, FileStatus, stored_status
+from .status import ERROR, FILE_STATUSES, SCANNED, SKIPPED_BINARY, FileStatus, stored_compressed_bytes
 
 __all__ = [
     "SCHEMA_VERSION", "HIT_SCHEMA", "FILES_SCHEMA", "FILE_STATUSES",
@@ -275,15 +275,21 @@ def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
 
 def files_to_record_batch(rows: Iterable[Sequence[Any]]) -> pa.RecordBatch:
     """Rows of the files table (:class:`FileStatus` or equal tuples) as a batch."""
-    rows = [stored_status(FileStatus(*r)) for r in rows]
-    for r in rows:
-        if r.status not in FILE_STATUSES:
-            raise SinkError(f"{r.source}: unknown file status {r.status!r} "
-                            f"(expected one of {', '.join(FILE_STATUSES)})")
+    rows = [r if type(r) is FileStatus else FileStatus(*r) for r in rows]
     if not rows:
         return _empty(FILES_SCHEMA)
-    return pa.RecordBatch.from_arrays([_column(f, v) for f, v in zip(FILES_SCHEMA, zip(*rows))],
-                                      schema=FILES_SCHEMA)
+    columns = list(zip(*rows))
+    statuses = columns[_STATUS_AT]
+    unknown = set(statuses).difference(FILE_STATUSES)
+    if unknown:
+        r = rows[next(i for i, status in enumerate(statuses) if status in unknown)]
+        raise SinkError(f"{r.source}: unknown file status {r.status!r} "
+                        f"(expected one of {', '.join(FILE_STATUSES)})")
+    columns[_COMPRESSED_AT] = list(map(stored_compressed_bytes, columns[_COMPRESSED_AT], columns[_BYTES_AT]))
+    return pa.RecordBatch.from_arrays([_column(f, v) for f, v in zip(FILES_SCHEMA, columns)], schema=FILES_SCHEMA)
+
+
+_STATUS_AT, _BYTES_AT, _COMPRESSED_AT = (FileStatus._fields.index(f) for f in ("status", "bytes", "compressed_bytes"))
 
 
 # ---------------------------------------------------------------------------

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-__all__ = ["SCANNED", "SKIPPED_BINARY", "SKIPPED", "ERROR", "FILE_STATUSES", "FileStatus", "stored_status"]
+__all__ = ["SCANNED", "SKIPPED_BINARY", "SKIPPED", "ERROR", "FILE_STATUSES", "FileStatus", "stored_status",
+           "stored_compressed_bytes"]
 
 #: The input was scanned to the end.
 SCANNED = "scanned"
@@ -44,5 +45,11 @@ def stored_status(row: FileStatus) -> FileStatus:
     bytes read from the input itself, so equal to ``bytes`` when the input
     was not compressed (an integer column in every engine, never null)."""
     if row.compressed_bytes is None:
-        return row._replace(compressed_bytes=row.bytes)
+        return row._replace(compressed_bytes=stored_compressed_bytes(None, row.bytes))
     return row
+
+
+def stored_compressed_bytes(compressed: Optional[int], read: int) -> int:
+    """The ``compressed_bytes`` the files table stores for a row: the bytes
+    read from the input itself, ``read`` when it was not compressed."""
+    return read if compressed is None else compressed
