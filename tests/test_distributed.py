@@ -301,3 +301,18 @@ def test_local_scan_does_not_import_dask():
 def test_stdin_is_refused(corpus):
     with pytest.raises(ValueError):
         ud.scan_paths(["-"])
+
+
+def test_cli_dask_never_reads_its_own_output(tmp_path):
+    """The dataset written inside the scanned tree (and its temporary
+    parts) is not read back by the next run, as with the local run."""
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "a.txt").write_text("see urn:isbn:0451450523 and urn:ietf:rfc:2141\n")
+    out = str(tree / "index") + "/"
+    for extra in ((), ("--force",)):
+        res = run_cli("scan", str(tree), "-o", out, "--dask", "local", "-j", "1", *extra)
+        assert res.returncode == 0, res.stderr
+        assert b"1 input " in res.stderr and b"2 hits" in res.stderr, res.stderr
+    files = pq.read_table(tree / "index" / "_files.pq").column("source").to_pylist()
+    assert files == [str(tree / "a.txt")]

@@ -71,7 +71,7 @@ import math
 import os
 import secrets
 from functools import partial
-from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 try:
     import dask.bag as db
@@ -379,7 +379,7 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
                split_bytes: int = DEFAULT_SPLIT_BYTES, partition_bytes: int = DEFAULT_PARTITION_BYTES,
                chunk_size: int = DEFAULT_CHUNK_SIZE, follow_symlinks: bool = True,
                max_ratio: float = DEFAULT_MAX_RATIO, hidden: bool = True,
-               ignore_files: bool = False) -> DaskScan:
+               ignore_files: bool = False, skip: Optional[Callable[[str], bool]] = None) -> DaskScan:
     """Plan the scan of files, directories and globs on Dask.
 
     The inputs are expanded here, as ``urnscan scan`` expands them; the
@@ -387,7 +387,9 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     visible to them).  A plain file of at least ``2 * split_bytes`` bytes
     is scanned in ranges of about ``split_bytes``.  Containers (mail and
     web archives, zip files, PDFs) are scanned whole, document by document;
-    ``max_ratio`` is the decompression ratio limit (:mod:`urnscan.sources.limits`).
+    ``max_ratio`` is the decompression ratio limit (:mod:`urnscan.sources.limits`);
+    ``skip`` refuses paths as the walk meets them (``urnscan scan --dask``
+    passes its own output's guard, as the local run does).
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -400,7 +402,7 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
     config = ScanConfig(options=options, jobs=1, valid_only=valid_only, chunk_size=chunk_size,
                         split_bytes=split_bytes, max_ratio=max_ratio)
     refs = expand_inputs(paths, include=include, exclude=exclude, follow_symlinks=follow_symlinks,
-                         hidden=hidden, ignore_files=ignore_files)
+                         hidden=hidden, ignore_files=ignore_files, skip=skip)
     tables: List[Any] = []
     statuses: List[Any] = []
     scan_group = delayed(partial(_scan_group, config=config, cwd=cwd), nout=2, pure=False)

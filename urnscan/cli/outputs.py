@@ -61,6 +61,14 @@ class _OwnOutputs:
         return cls([(os.path.realpath(directory), pattern)], endings)
 
 
+def own_outputs(layout) -> _OwnOutputs:
+    """The walk's guard for a Parquet output laid out as ``layout`` (a
+    :func:`urnscan.sinks.parquet.check_writable` answer)."""
+    if layout.dataset:
+        return _OwnOutputs.of_dataset(layout.path)
+    return _OwnOutputs.of_files(layout.path, layout.files_path)
+
+
 def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color: bool = False,
                context: bool = False):
     """A context manager giving ``(sink, skip)``; checks the output up front."""
@@ -68,9 +76,7 @@ def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color:
         from ..sinks.parquet import check_writable
 
         layout = check_writable(out, force)
-        guard = (_OwnOutputs.of_dataset(layout.path) if layout.dataset
-                 else _OwnOutputs.of_files(layout.path, layout.files_path))
-        return _parquet_sink(out, force, params, guard)
+        return _parquet_sink(out, force, params, own_outputs(layout))
     if out is None:
         return _line_sink(fmt, sys.stdout, None, color=color, context=context)
     from ..sinks.parquet import check_dir_writable

@@ -16,7 +16,7 @@ from ..scanner import DEFAULT_MAX_URN_LENGTH, _options
 from ..sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from ..sources import STDIN, expand_inputs
 from ..sources.limits import DEFAULT_MAX_RATIO
-from .outputs import open_sink
+from .outputs import open_sink, own_outputs
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -405,7 +405,8 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
         scan = distributed.scan_paths(args.paths, options=config.options, valid_only=config.valid_only,
                                       include=args.include, exclude=args.exclude, split_bytes=config.split_bytes,
                                       follow_symlinks=args.follow, hidden=params["hidden"],
-                                      ignore_files=params["ignore_files"], max_ratio=config.max_ratio)
+                                      ignore_files=params["ignore_files"], max_ratio=config.max_ratio,
+                                      skip=own_outputs(layout))
         result = distributed.write_dataset(scan, args.output, force=args.force, params=params)
     report = _Report(args, sys.stderr)
     report.progress = None
