@@ -296,15 +296,7 @@ class _Parallel:
         arrow = self.codec.arrow
         batch = _new_batch(0)
         try:
-            small = min(2 * self.config.split_bytes, PEEK_ABOVE + 1)  # planned whole without a look
             for ref in inputs:
-                if ref.ok and ref.size is not None and ref.size < small:  # most files: straight into a batch
-                    if batch.add(ref):
-                        self._submit_files(batch.refs)
-                        batch = _new_batch(self.tasks)
-                        while pending and (pending[0][1] is None or not pool.has_room()):
-                            self._drain(*pending.popleft())
-                    continue
                 plan, layout = _plan(ref, self.config)
                 if plan.kind == "files":
                     if batch.add(ref, layout):
