@@ -333,18 +333,11 @@ class ByteScanner:
         line = lines.line
         line_start = lines.line_start
         rfind = buf.rfind
-        count = buf.count
-        octets = None  # the buffer as a NumPy array, for long spans
         for start, end, form, folded, embedded, urn, literal, raw, rules in found:
             if start > at:
                 last = rfind(b"\n", at, start)  # the line break before start, if any since at
                 if last >= 0:
-                    if last - at < _NUMPY_COUNT_MIN:
-                        line += count(b"\n", at, last) + 1
-                    else:
-                        if octets is None:
-                            octets = _np().frombuffer(buf, dtype=_np().uint8)
-                        line += int(_np().count_nonzero(octets[at:last] == 0x0A)) + 1
+                    line += count_breaks(buf, at, last, False) + 1
                     line_start = base + last + 1
                 at = start
             append((source, document, base + start, base + end, line, base + start - line_start + 1,
