@@ -4,7 +4,7 @@ cached per distinct string (bounded)."""
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import TYPE_CHECKING, Dict, List, Optional
+from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, Finding, Hit
@@ -24,20 +24,31 @@ def _nid_token(urn: str) -> Optional[str]:
     return urn[4:end] if end > 4 else None
 
 
-_NAMESPACES: tuple = ()
+class _NamespaceRules(NamedTuple):
+    checks: dict
+    findings_of_parts: Callable
+    namespace_keys: Callable
+    registry_named: Callable
+    namespace_status: Callable
 
 
-def _load_namespaces() -> tuple:
+_RULES: Optional[_NamespaceRules] = None
+
+
+def _namespace_rules() -> _NamespaceRules:
     """The namespace rules, loaded with the first URN judged (not with the
-    scanner: a scan that finds nothing never needs them)."""
-    global _NAMESPACES
-    from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
-    from .namespaces.heuristic import namespace_keys
-    from .namespaces.registry import registry_named
-    from .namespaces.status import namespace_status
+    scanner: a scan that finds nothing never needs them), and kept here so
+    that judging a URN runs no import statement."""
+    global _RULES
+    if _RULES is None:
+        from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
+        from .namespaces.heuristic import namespace_keys
+        from .namespaces.registry import registry_named
+        from .namespaces.status import namespace_status
 
-    _NAMESPACES = (NAMESPACE_CHECKS, findings_of_parts, namespace_keys, registry_named, namespace_status)
-    return _NAMESPACES
+        _RULES = _NamespaceRules(NAMESPACE_CHECKS, findings_of_parts, namespace_keys, registry_named,
+                                 namespace_status)
+    return _RULES
 
 
 def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry"] = None) -> Judgement:
@@ -45,7 +56,7 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry
     under ``profile`` with namespace statuses from ``registry`` (the
     default registry when None)."""
     NAMESPACE_CHECKS, findings_of_parts, namespace_keys, registry_named, namespace_status = (
-        _NAMESPACES or _load_namespaces())
+        _RULES or _namespace_rules())
     if registry is None:
         registry = registry_named(None)
     verdict = validate(urn, profile)
@@ -96,9 +107,8 @@ class UrnJudge:
     default registry), resolved once, here."""
 
     def __init__(self, profile: str = DEFAULT_PROFILE, registry: Optional[str] = None):
-        registry_named = (_NAMESPACES or _load_namespaces())[3]
         self.profile = profile
-        self.registry = registry_named(registry)
+        self.registry = _namespace_rules().registry_named(registry)
         self._cache_key = (profile, id(self.registry))
         _SHARED_TAILS.setdefault(self._cache_key, {})
 
@@ -134,7 +144,7 @@ class UrnJudge:
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding,
                      document=None) -> Hit:
-        namespace_status = (_NAMESPACES or _load_namespaces())[4]
+        namespace_status = _namespace_rules().namespace_status
         nid = _nid_token(shown)
         return Hit(source, document, start, end, line, column, "bare", False, False, shown, shown, shown, (), None,
                    False, False, False, None, None, nid, None, None, None, None, (finding,),
