@@ -15,7 +15,7 @@ from typing import Iterator
 
 #: how the name of every temporary file ends
 TEMP_SUFFIX = ".tmp"
-_NAME = re.compile(r"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp\Z")
+_NAME = re.compile(rf"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{{8}}{re.escape(TEMP_SUFFIX)}\Z")
 
 
 def temp_name_pattern(name: str) -> str:
