@@ -1,11 +1,14 @@
 """Mail: an mbox archive or one message, as documents (one per MIME part).
 
-The archive is split into messages as it is read, one line at a time:
-a message starts at a ``From `` line at the start of the file or after an
-empty line (the mboxrd/mboxo separator, RFC 4155 appendix A); in the body,
-``>From `` lines lose one ``>`` (mboxrd quoting).  Each message is parsed by
-the standard library's :mod:`email` parser (RFC 5322, MIME of RFC
-2045-2046; see :func:`parse_message`), which undoes the transfer encodings
+The archive is read in blocks of whole lines and split into messages: a
+message starts at a ``From `` line at the start of the file or after an
+empty line (the mboxrd/mboxo separator, RFC 4155 appendix A); the separator
+line is not part of the message, and in the rest of an archive ``>From ``
+lines lose one ``>`` (mboxrd quoting).  A regular expression finds the
+candidate separators and the quoted lines of a whole block, so a line costs
+nothing in Python.  Each message is parsed by the standard library's
+:mod:`email` parser (RFC 5322, MIME of RFC 2045-2046; see
+:func:`parse_message`), which undoes the transfer encodings
 (quoted-printable with its soft line breaks, RFC 2045 section 6.7; base64,
 section 6.8) and names the charset.  So one message, never the archive, is
 in memory at a time; a message larger than the cap is skipped and counted.
@@ -21,68 +24,142 @@ import re
 from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.policy import compat32
-from typing import BinaryIO, Iterator, List, Optional
+from typing import BinaryIO, Iterator, List, Optional, Tuple
 
 from .document import Document, declared_binary
 
-#: The longest line read at once; longer lines are read in pieces.
+#: The archive is read this many bytes at a time, cut at the last line end.
+BLOCK_BYTES = 1 << 20
+#: The longest line held at once; a longer line is read in pieces.
 MAX_LINE = 1 << 20
 
+#: the ">" that mboxrd quoting put before a "From " line (not at offset 0)
+_QUOTING = re.compile(rb"(?<=\n)>(?=>*From )")
 _QUOTED_FROM = re.compile(rb">+From ")
 _SPACES = re.compile(r"\s+")
 
 
+def line_blocks(stream: BinaryIO, block_bytes: int = BLOCK_BYTES,
+                max_line: int = MAX_LINE) -> Iterator[Tuple[bytes, bool]]:
+    """``(block, starts_line)``: the stream in blocks that end at a line
+    end or at the end of the input; a line longer than ``max_line`` comes
+    in pieces, and a block that goes on with such a line has
+    ``starts_line`` false."""
+    carry = b""
+    starts = True
+    while True:
+        data = stream.read(block_bytes)
+        if not data:
+            if carry:
+                yield carry, starts
+            return
+        if carry:
+            data = carry + data
+        cut = data.rfind(b"\n") + 1
+        if cut == 0 and len(data) < max_line:
+            carry = data
+            continue
+        if cut == 0 or len(data) - cut >= max_line:
+            cut = len(data)  # the line goes on: this piece of it now
+        yield (data if cut == len(data) else data[:cut]), starts
+        starts = data[cut - 1] == 0x0A
+        carry = data[cut:]
+
+
+def _empty_line_ends_at(block: bytes, i: int, starts: bool) -> bool:
+    """Whether the line that ends just before ``block[i]`` (a line start
+    after ``\\n``) is empty: ``\\n`` or ``\\r\\n``; ``starts``: whether
+    ``block[0]`` starts a line."""
+    if i >= 2 and block[i - 2] == 0x0A:
+        return True
+    if i == 1:
+        return starts
+    if block[i - 2] == 0x0D:
+        return (i == 2 and starts) or (i >= 3 and block[i - 3] == 0x0A)
+    return False
+
+
+def _unquote(piece: bytes, at_line_start: bool) -> bytes:
+    """``piece`` with one ">" less on each quoted ``From `` line that
+    starts in it (its first line only when ``at_line_start``)."""
+    if b">From " not in piece:
+        return piece
+    piece = _QUOTING.sub(b"", piece)  # leaves the first line as it is
+    return piece[1:] if at_line_start and _QUOTED_FROM.match(piece) else piece
+
+
 def mail_documents(stream: BinaryIO, is_mbox: bool, max_message_bytes: int) -> Iterator[Document]:
     """The documents of an mbox archive (``is_mbox``) or of one message."""
+    for index, data in mail_messages(stream, is_mbox, max_message_bytes):
+        if data is None:
+            yield Document(f"#{index}", (), skipped="message over the size cap")
+        else:
+            yield from message_documents(parse_message(data), index)
+
+
+def mail_messages(stream: BinaryIO, is_mbox: bool, max_message_bytes: int, block_bytes: int = BLOCK_BYTES,
+                  max_line: int = MAX_LINE) -> Iterator[Tuple[int, Optional[bytes]]]:
+    """``(number, message)`` for each message of an mbox archive
+    (``is_mbox``) or the one message of a mail, numbered from 1; the
+    message is None when it is larger than ``max_message_bytes``."""
     index = 0
-    parser: Optional[_Lines] = None
+    pieces: Optional[List[bytes]] = None
     size = 0
     oversized = False
-    blank_before = True  # the previous line was empty (or there was none)
-    line_start = True  # this piece starts a line
-    while True:
-        line = stream.readline(MAX_LINE)
-        if not line:
-            break
-        starts, line_start = line_start, line.endswith(b"\n")
-        if starts and is_mbox:
-            if blank_before and line.startswith(b"From "):
-                if parser is not None or oversized:
-                    yield from _finish(parser, index, oversized)
-                index += 1
-                parser, size, oversized = _Lines(), 0, False
-                blank_before = False
-                continue
-            if _QUOTED_FROM.match(line):
-                line = line[1:]
-        if starts:
-            blank_before = line in (b"\n", b"\r\n")
-        if parser is None and not oversized:
-            # an .eml, or text before the first separator of an archive
+    blank_before = True  # the line before this block was empty (or there was none)
+    in_separator = False  # the block goes on with a separator line
+    for block, starts in line_blocks(stream, block_bytes, max_line):
+        pos = 0
+        if in_separator:
+            in_separator = False
+            if not starts:
+                pos = block.find(b"\n") + 1
+                if pos == 0:
+                    in_separator = True
+                    continue
+        while True:
+            sep = _next_separator(block, pos, starts, blank_before) if is_mbox else -1
+            piece = block[pos:] if sep < 0 else block[pos:sep]
+            if piece:
+                if pieces is None and not oversized:
+                    # an .eml, or text before the first separator of an archive
+                    index += 1
+                    pieces, size = [], 0
+                if pieces is not None:
+                    piece = _unquote(piece, pos > 0 or starts) if is_mbox else piece
+                    pieces.append(piece)
+                    size += len(piece)
+                    if size > max_message_bytes:
+                        pieces, oversized = None, True
+            if sep < 0:
+                break
+            if pieces is not None or oversized:
+                yield index, None if oversized else b"".join(pieces)
             index += 1
-            parser, size = _Lines(), 0
-        if oversized:
-            continue
-        size += len(line)
-        if size > max_message_bytes:
-            parser, oversized = None, True
-            continue
-        parser.feed(line)
-    if parser is not None or oversized:
-        yield from _finish(parser, index, oversized)
+            pieces, size, oversized = [], 0, False
+            pos = block.find(b"\n", sep) + 1
+            if pos == 0:
+                in_separator = True  # the separator line goes on in the next block
+                break
+        if block.endswith(b"\n"):
+            blank_before = _empty_line_ends_at(block, len(block), starts)
+        else:
+            blank_before = False
+    if pieces is not None or oversized:
+        yield index, None if oversized else b"".join(pieces)
 
 
-class _Lines:
-    """The lines of one message, parsed when it ends."""
-
-    def __init__(self):
-        self._lines: List[bytes] = []
-
-    def feed(self, line: bytes) -> None:
-        self._lines.append(line)
-
-    def close(self) -> Message:
-        return parse_message(b"".join(self._lines))
+def _next_separator(block: bytes, pos: int, starts: bool, blank_before: bool) -> int:
+    """Where the next separator line at or after ``pos`` (a line start)
+    starts, or -1."""
+    if pos == 0 and starts and blank_before and block.startswith(b"From "):
+        return 0
+    i = block.find(b"\nFrom ", max(pos - 1, 0))
+    while i >= 0:
+        if _empty_line_ends_at(block, i + 1, starts):
+            return i + 1
+        i = block.find(b"\nFrom ", i + 1)
+    return -1
 
 
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
@@ -102,13 +179,6 @@ def parse_message(data: bytes) -> Message:
             message.set_payload(data[end.end():].decode("ascii", "surrogateescape"))
             return message
     return BytesParser(policy=compat32).parsebytes(data)
-
-
-def _finish(parser: Optional[_Lines], index: int, oversized: bool) -> Iterator[Document]:
-    if oversized or parser is None:
-        yield Document(f"#{index}", (), skipped="message over the size cap")
-        return
-    yield from message_documents(parser.close(), index)
 
 
 def message_documents(message: Message, index: int) -> Iterator[Document]:

@@ -1,0 +1,132 @@
+"""The mbox splitter, which reads whole blocks, against a reading one line
+at a time (RFC 4155 appendix A: a ``From `` line at the start or after an
+empty line starts a message; ``>From `` lines lose one ``>``)."""
+from __future__ import annotations
+
+import io
+import re
+import time
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from urnscan.sources.mail import line_blocks, mail_messages
+
+_QUOTED_FROM = re.compile(rb">+From ")
+
+
+def reference_messages(data: bytes, is_mbox: bool, cap: int, max_line: int):
+    """One line (or piece of a line longer than ``max_line``) at a time;
+    a separator line is dropped whole."""
+    stream = io.BufferedReader(io.BytesIO(data))
+    out, index, lines, oversized = [], 0, None, False
+    blank_before, line_start, in_separator = True, True, False
+    while True:
+        line = stream.readline(max_line)
+        if not line:
+            break
+        starts, line_start = line_start, line.endswith(b"\n")
+        if in_separator:
+            in_separator = not line_start
+            continue
+        if starts and is_mbox:
+            if blank_before and line.startswith(b"From "):
+                if lines is not None or oversized:
+                    out.append((index, None if oversized else b"".join(lines)))
+                index += 1
+                lines, oversized, blank_before = [], False, False
+                in_separator = not line_start
+                continue
+            if _QUOTED_FROM.match(line):
+                line = line[1:]
+        if starts:
+            blank_before = line in (b"\n", b"\r\n")
+        if lines is None and not oversized:
+            index += 1
+            lines = []
+        if oversized:
+            continue
+        lines.append(line)
+        if sum(map(len, lines)) > cap:
+            lines, oversized = None, True
+    if lines is not None or oversized:
+        out.append((index, None if oversized else b"".join(lines)))
+    return out
+
+
+_LINES = [b"From a@b Mon Jan 1 00:00:00 2024\n", b"From \n", b"From", b">From x\n", b">>From y\n", b">From\n",
+          b"\n", b"\r\n", b"\r\r\n", b"Subject: s\n", b"body urn:isbn:9780451450524\n", b"x" * 9 + b"\n",
+          b" From no\n", b"\rFrom z\n", b"tail without end", b"From long " + b"y" * 20 + b"\n"]
+
+
+# pieces of lines at least as long as the longest quoted "From " prefix above
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(st.sampled_from(_LINES), max_size=40), is_mbox=st.booleans(),
+       block=st.integers(1, 40), max_line=st.integers(12, 40), cap=st.sampled_from([10, 60, 10 ** 6]))
+def test_block_splitter_equals_line_reading(lines, is_mbox, block, max_line, cap):
+    data = b"".join(lines)
+    got = list(mail_messages(io.BytesIO(data), is_mbox, cap, block_bytes=block, max_line=max_line))
+    assert got == reference_messages(data, is_mbox, cap, max_line)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.binary(max_size=200).map(lambda b: b.replace(b"\x00", b"\n")), block=st.integers(1, 50),
+       max_line=st.integers(1, 40))
+def test_line_blocks_cover_the_input_and_cut_at_line_ends(data, block, max_line):
+    blocks = list(line_blocks(io.BytesIO(data), block, max_line))
+    assert b"".join(b for b, _ in blocks) == data
+    starts_line = True
+    for piece, starts in blocks:
+        assert piece and starts == starts_line
+        starts_line = piece.endswith(b"\n")
+        last_line = piece[piece.rfind(b"\n") + 1:]
+        assert piece.endswith(b"\n") or len(last_line) >= max_line or piece is blocks[-1][0]
+
+
+TABLE = [
+    # (archive, messages)
+    (b"", []),
+    (b"From a\nX: 1\n\nbody\n", [(1, b"X: 1\n\nbody\n")]),
+    (b"From a\n\nFrom inside\n", [(1, b"\n"), (2, b"")]),  # after an empty line: a separator
+    (b"From a\nbody\nFrom inside\n", [(1, b"body\nFrom inside\n")]),
+    (b"preamble\n\nFrom a\nm\n", [(1, b"preamble\n\n"), (2, b"m\n")]),
+    (b"From a\n>From q\n>>From r\n>From\n", [(1, b"From q\n>From r\n>From\n")]),
+    (b"From a\r\n\r\nFrom b\r\nc\r\n", [(1, b"\r\n"), (2, b"c\r\n")]),
+    (b"From a\n\r\r\nFrom b\n", [(1, b"\r\r\nFrom b\n")]),  # "\r\r\n" is not an empty line
+]
+
+
+def test_split_table():
+    for data, expected in TABLE:
+        for block in (1, 3, 1 << 20):
+            assert list(mail_messages(io.BytesIO(data), True, 1 << 20, block_bytes=block)) == expected, (data, block)
+
+
+def _split_time(data: bytes) -> float:
+    best = float("inf")
+    for _ in range(3):
+        t = time.process_time()
+        for _message in mail_messages(io.BytesIO(data), True, 1 << 30, block_bytes=1 << 10, max_line=1 << 12):
+            pass
+        best = min(best, time.process_time() - t)
+    return best
+
+
+_CRAFTED = {
+    "From lines inside a paragraph": lambda n: b"From a\n" + b"x\nFrom y\n" * (n // 9),
+    "empty messages": lambda n: b"From a\n\n" * (n // 8),
+    "quoted From lines": lambda n: b"From a\n" + b">>From q\n" * (n // 9),
+    "one line without an end": lambda n: b"From a\n" + b"F" * n,
+    "empty lines": lambda n: b"\r\n" * (n // 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CRAFTED))
+def test_splitting_grows_linearly(name):
+    """8x the archive takes at most about 10x the time (CPU time, least of
+    several runs; a rescan of what came before gives ~64x)."""
+    build = _CRAFTED[name]
+    small, large = build(1 << 17), build(1 << 20)
+    _split_time(small)
+    ratio = min(_split_time(large) / max(_split_time(small), 1e-6) for _ in range(3))
+    assert ratio <= 10, f"{name}: 8x the input took {ratio:.1f}x the time"
