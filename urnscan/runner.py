@@ -33,7 +33,6 @@ from .sources.charsets import bom_encoding
 from .sources.codecs import detect_compression
 from .sources.documents import BINARY_CONTENT, container_kind, open_documents
 from .sources.limits import DEFAULT_MAX_RATIO, DecompressionLimit
-from .sources.reader import BINARY_BLOCK_SIZE
 from .workers import WorkerDied, WorkerPool
 
 #: a plain file at least twice this size is split into byte ranges
@@ -127,9 +126,9 @@ def _small_plain_file(ref: InputRef, limit: int) -> Optional[bytes]:
         data = _read_at_most(ref.path, limit + 1, ref.size)
     except OSError:
         return None
-    if len(data) > limit or detect_compression(data[:10]) is not None:
+    if len(data) > limit or detect_compression(data) is not None:
         return None
-    if container_kind(data[:BINARY_BLOCK_SIZE], ref.path) is not None or bom_encoding(data) is not None:
+    if container_kind(data, ref.path) is not None or bom_encoding(data) is not None:
         return None  # documents inside, or text to decode: urnscan.sources.documents reads it
     return data
 
@@ -162,7 +161,7 @@ def _scan_whole(ref: InputRef, data: bytes, config: ScanConfig, emit: Callable[[
     """:func:`scan_input` of a file read whole: the same hits and status.
     Most files of a corpus hold no "urn:" at all: no scanner is built for
     them (a scanner finds its candidates with the same function)."""
-    if looks_binary(data[:BINARY_BLOCK_SIZE]):
+    if looks_binary(data):  # (it reads the first block only)
         return FileStatus(ref.path, SKIPPED_BINARY, BINARY_CONTENT, 0, None, None, skipped_documents=1)
     found: List[Hit] = []
     if urn_positions(data, 0, len(data)):

@@ -95,15 +95,15 @@ def container_kind(head: bytes, name: Optional[str] = None) -> Optional[Containe
     (and whose path is ``name``), or None for a plain input."""
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return ContainerKind.ZIP
-    if b"%PDF-" in head[:1024]:
+    if head.find(b"%PDF-", 0, 1024) >= 0:
         return ContainerKind.PDF
     if head.startswith(b"WARC/"):
         return ContainerKind.WARC
-    lines = head[:4096].split(b"\n", 2)
-    if head.startswith(b"From ") and len(lines) > 2 and _header_line(lines[1]):
-        return ContainerKind.MBOX
-    base = (name or "").lower()
-    if base.endswith((".eml", ".eml.gz")) and _header_line(lines[0]):
+    if head.startswith(b"From "):
+        lines = head[:4096].split(b"\n", 2)
+        if len(lines) > 2 and _header_line(lines[1]):
+            return ContainerKind.MBOX
+    if name and name.lower().endswith((".eml", ".eml.gz")) and _header_line(head[:4096].split(b"\n", 1)[0]):
         return ContainerKind.EML
     return None
 
