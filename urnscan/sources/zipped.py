@@ -2,7 +2,9 @@
 member, read with the standard library's :mod:`zipfile`.
 
 Members are visited in the order of the central directory (APPNOTE 6.3,
-section 4.3.12) and each is read in bounded steps.  Directories are not
+section 4.3.12) and each is read in bounded steps.  The members that hold
+the text of an office document (DOCX, PPTX, XLSX, ODT, ODP, ODS) are read
+as their text (:mod:`.office`), where a URN split over runs is whole.  Directories are not
 documents.  Members are skipped, and counted, when they are encrypted,
 compressed with a method :mod:`zipfile` cannot read, or named like a
 binary file (images, fonts, audio, video, class files, nested archives:
@@ -18,6 +20,10 @@ from typing import BinaryIO, Iterator
 
 from ..errors import SourceError
 from .document import Document
+from .office import flavor_of, is_opendocument, office_text
+
+#: the largest ``mimetype`` member read to tell an OpenDocument archive
+_MIMETYPE_BYTES = 256
 
 #: Members with these name endings are not read.
 BINARY_SUFFIXES = (
@@ -36,6 +42,7 @@ def zip_documents(fileobj: BinaryIO, chunk_size: int) -> Iterator[Document]:
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
         raise SourceError(f"corrupt zip archive: {exc}") from exc
     with archive:
+        opendocument = _opendocument(archive)
         for info in archive.infolist():
             if info.is_dir():
                 continue
@@ -53,7 +60,27 @@ def zip_documents(fileobj: BinaryIO, chunk_size: int) -> Iterator[Document]:
                 continue
             except (zipfile.BadZipFile, ValueError, EOFError) as exc:
                 raise SourceError(f"member {name}: {exc}") from exc
-            yield Document(name, _member_chunks(member, name, chunk_size), encoded_size=info.compress_size)
+            chunks = _member_chunks(member, name, chunk_size)
+            flavor = flavor_of(name, opendocument)
+            if flavor is not None:
+                yield Document(name, office_text(chunks, flavor), charset="utf-8", encoded_size=info.compress_size)
+            else:
+                yield Document(name, chunks, encoded_size=info.compress_size)
+
+
+def _opendocument(archive: zipfile.ZipFile) -> bool:
+    """Whether the archive is an OpenDocument package: its ``mimetype``
+    member names such a type."""
+    try:
+        info = archive.getinfo("mimetype")
+    except KeyError:
+        return False
+    if info.file_size > _MIMETYPE_BYTES or info.flag_bits & 0x1:
+        return False
+    try:
+        return is_opendocument(archive.read(info))
+    except (zipfile.BadZipFile, zlib.error, NotImplementedError, ValueError, EOFError, OSError):
+        return False  # the member itself then says what is wrong with it
 
 
 def _member_chunks(member, name: str, chunk_size: int) -> Iterator[bytes]:

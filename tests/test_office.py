@@ -1,0 +1,124 @@
+"""Office documents in zip containers are read as their text: a URN the
+word processor split over runs is found whole (urnscan.sources.office)."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urnscan.runner import ScanConfig, scan_input
+from urnscan.sources import InputRef
+from urnscan.sources.office import Flavor, flavor_of, office_text
+
+from .container_fixtures import zip_bytes
+
+ISBN = "urn:isbn:9780451450524"
+W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+
+
+def _text(xml: str, flavor: Flavor, chunk: int = 1 << 16) -> str:
+    data = xml.encode("utf-8")
+    return b"".join(office_text([data[i:i + chunk] for i in range(0, len(data), chunk)], flavor)).decode()
+
+
+TEXT_TABLE = [
+    # (XML, flavour, text)
+    (f'<w:document {W}><w:body><w:p><w:r><w:t>See urn:isbn:</w:t></w:r><w:proofErr w:type="spellStart"/>'
+     f'<w:r><w:rPr><w:b/></w:rPr><w:t>9780451450524</w:t></w:r><w:r><w:t xml:space="preserve">. Next</w:t></w:r>'
+     f'</w:p><w:p><w:r><w:t>two</w:t></w:r></w:p></w:body></w:document>',
+     Flavor.WORDPROCESSING, f"See {ISBN}. Next\ntwo\n"),
+    # field codes, breaks and tabs; deleted text is not text
+    ('<w:document><w:p><w:r><w:instrText> HYPERLINK "urn:ietf:rfc:8141" </w:instrText></w:r>'
+     '<w:r><w:t>a</w:t><w:tab/><w:t>b</w:t><w:br/><w:t>c</w:t></w:r>'
+     '<w:del><w:r><w:delText>urn:isbn:0451450523</w:delText></w:r></w:del></w:p></w:document>',
+     Flavor.WORDPROCESSING, ' HYPERLINK "urn:ietf:rfc:8141" a\tb\nc\n'),
+    # attribute values with "urn:" come after their paragraph, a line each
+    ('<w:document xmlns:o="urn:schemas-microsoft-com:office:office"><w:p><w:r><w:t>x</w:t></w:r></w:p>'
+     '<w:p><w:fldSimple w:instr=" HYPERLINK &quot;urn:nbn:de:1&quot; "><w:r><w:t>y</w:t></w:r></w:fldSimple>'
+     '</w:p></w:document>',
+     Flavor.WORDPROCESSING, 'x\nurn:schemas-microsoft-com:office:office\ny\n HYPERLINK "urn:nbn:de:1" \n'),
+    ('<p:sld><p:txBody><a:p><a:r><a:t>urn:isbn:</a:t></a:r><a:r><a:t>9780451450524</a:t></a:r></a:p>'
+     '<a:p><a:r><a:t>a</a:t></a:r><a:br/><a:r><a:t>b</a:t></a:r></a:p></p:txBody></p:sld>',
+     Flavor.DRAWING, f"{ISBN}\na\nb\n"),
+    ('<sst><si><t>plain</t></si><si><r><t>urn:isbn:</t></r><r><rPr/><t>9780451450524</t></r></si></sst>',
+     Flavor.SHARED_STRINGS, f"plain\n{ISBN}\n"),
+    ('<office:document-content><office:body><office:text><text:h>Title</text:h>'
+     '<text:p>urn:<text:span text:style-name="T1">isbn:9780451450524</text:span> and'
+     '<text:s text:c="3"/>x<text:tab/>y<text:line-break/>z</text:p>'
+     '<text:p><text:a xlink:href="urn:ietf:rfc:2141">the RFC</text:a></text:p>'
+     '</office:text></office:body></office:document-content>',
+     Flavor.OPENDOCUMENT, f"Title\n{ISBN} and   x\ty\nz\nthe RFC\nurn:ietf:rfc:2141\n"),
+    # a huge space count is capped
+    ('<r><text:p>a<text:s text:c="1000000"/>b</text:p></r>', Flavor.OPENDOCUMENT, "a" + " " * 256 + "b\n"),
+    # not well-formed: the text up to the last tag before the break, then
+    # the rest as it is
+    ('<w:document><w:p><w:r><w:t>ok</w:t></w:r></w:p><w:p><w:t>a & b urn:isbn:0451450523</w:t></w:p>',
+     Flavor.WORDPROCESSING, "ok\n<w:t>a & b urn:isbn:0451450523</w:t></w:p>"),
+    ('<w:document><w:p><w:t>ok</w:t></w:p><w:p><w:t>cut here urn:isbn:0451450523',
+     Flavor.WORDPROCESSING, "ok\n<w:t>cut here urn:isbn:0451450523"),
+]
+
+
+def test_text_table():
+    for xml, flavor, expected in TEXT_TABLE:
+        assert _text(xml, flavor) == expected, xml
+
+
+@settings(max_examples=150, deadline=None)
+@given(case=st.sampled_from(TEXT_TABLE), chunk=st.integers(1, 64))
+def test_text_does_not_depend_on_chunks(case, chunk):
+    xml, flavor, expected = case
+    assert _text(xml, flavor, chunk) == expected
+
+
+FLAVOR_TABLE = [
+    # (member, OpenDocument archive, flavour)
+    ("word/document.xml", False, Flavor.WORDPROCESSING),
+    ("word/footnotes.xml", False, Flavor.WORDPROCESSING),
+    ("word/_rels/document.xml.rels", False, None),
+    ("word/media/image1.png", False, None),
+    ("ppt/slides/slide3.xml", False, Flavor.DRAWING),
+    ("xl/sharedStrings.xml", False, Flavor.SHARED_STRINGS),
+    ("xl/worksheets/sheet1.xml", False, None),
+    ("docProps/core.xml", False, None),
+    ("content.xml", True, Flavor.OPENDOCUMENT),
+    ("styles.xml", True, Flavor.OPENDOCUMENT),
+    ("meta.xml", True, None),
+    ("content.xml", False, None),  # an EPUB or a plain zip
+]
+
+
+def test_flavor_table():
+    for name, opendocument, flavor in FLAVOR_TABLE:
+        assert flavor_of(name, opendocument) is flavor, name
+
+
+def _scan(path):
+    hits = []
+    status = scan_input(InputRef(str(path)), ScanConfig(), hits.extend)
+    return status, [(h.document, h.urn) for h in hits]
+
+
+def test_docx_with_a_urn_split_over_runs(tmp_path):
+    path = tmp_path / "paper.docx"
+    path.write_bytes(zip_bytes([
+        ("[Content_Types].xml", b"<Types/>"),
+        ("word/document.xml", f'<w:document {W}><w:body><w:p><w:r><w:t xml:space="preserve">Cited: urn:</w:t>'
+                              f'</w:r><w:r><w:rPr><w:i/></w:rPr><w:t>isbn:9780451450524</w:t></w:r></w:p>'
+                              f'</w:body></w:document>'.encode()),
+        ("word/_rels/document.xml.rels", b'<Relationships><Relationship Target="urn:ietf:rfc:8141"/>'
+                                         b'</Relationships>'),
+    ]))
+    status, hits = _scan(path)
+    assert status.status == "scanned"
+    assert hits == [("word/document.xml", ISBN), ("word/_rels/document.xml.rels", "urn:ietf:rfc:8141")]
+
+
+def test_odt_and_epub(tmp_path):
+    body = (b'<office:document-content><office:body><office:text><text:p>urn:<text:span>isbn:9780451450524'
+            b'</text:span></text:p></office:text></office:body></office:document-content>')
+    (tmp_path / "a.odt").write_bytes(zip_bytes([
+        ("mimetype", b"application/vnd.oasis.opendocument.text"), ("content.xml", body)]))
+    assert _scan(tmp_path / "a.odt")[1] == [("content.xml", ISBN)]
+    # the same member in an EPUB is XHTML, read as it is: the span cuts the URN
+    (tmp_path / "b.epub").write_bytes(zip_bytes([("mimetype", b"application/epub+zip"), ("content.xml", body)]))
+    assert _scan(tmp_path / "b.epub")[1] == []

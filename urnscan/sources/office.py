@@ -1,0 +1,214 @@
+"""The text of office documents inside a zip container, as the reader sees
+it: a word processor cuts a paragraph into runs of text wherever the
+formatting, the spelling checker or an edit changes (``<w:r><w:t>urn:isbn:
+</w:t></w:r><w:r><w:t>0451450523</w:t></w:r>``), so a URN is only found
+whole in the text, not in the XML.
+
+The members read this way, and the elements that carry their text:
+
+=====================  ==============================  =========================
+member                 text                            breaks
+=====================  ==============================  =========================
+DOCX ``word/*.xml``    ``w:t``, ``w:instrText``        ``w:p`` ends a line;
+(ECMA-376 part 1,      (field codes: ``HYPERLINK``)    ``w:br``, ``w:cr`` a line
+section 17.3.3)                                        break, ``w:tab`` a tab
+PPTX ``ppt/*.xml``     ``a:t`` (DrawingML, 21.1.2)     ``a:p`` ends a line,
+                                                       ``a:br`` a line break
+XLSX                   ``t`` of each shared string     ``si`` ends a line
+``xl/sharedStrings``   (18.4.8)
+ODT, ODP, ODS          the character data of           ``text:p``, ``text:h``
+``content.xml``,       ``text:p`` and ``text:h``       end a line;
+``styles.xml``         (OpenDocument 1.2 part 1,       ``text:line-break``,
+                       section 5.1)                    ``text:tab``, ``text:s``
+=====================  ==============================  =========================
+
+Deleted text of tracked changes (``w:delText``) is not text.  Attribute
+values holding ``urn:`` (namespace names, link targets such as ODF's
+``xlink:href``) are kept too, each on a line of its own after the paragraph
+they were met in.  Elements are matched by their local name, since the
+prefixes are the producers' choice.  The XML is read as it streams, with
+the standard library's expat parser, so memory stays bounded by a chunk;
+where a member is not well-formed XML, the rest of it from its last tag
+before the break is handed on as it is (the scanner reads raw XML as well,
+just without the joining).  Expat expands no external entity and bounds
+the expansion of internal ones.
+Every other member of the container is read as it is.
+"""
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import Iterable, Iterator, List, Optional
+from xml.parsers import expat
+
+
+class Flavor(Enum):
+    """Which vocabulary a member's text is written in."""
+
+    WORDPROCESSING = "wordprocessing"
+    DRAWING = "drawing"
+    SHARED_STRINGS = "shared strings"
+    OPENDOCUMENT = "opendocument"
+
+
+#: per flavour: elements whose character data is text, elements whose end
+#: ends a line, elements that stand for a character
+_TEXT = {
+    Flavor.WORDPROCESSING: frozenset({"t", "instrText"}),
+    Flavor.DRAWING: frozenset({"t"}),
+    Flavor.SHARED_STRINGS: frozenset({"t"}),
+    Flavor.OPENDOCUMENT: frozenset({"p", "h"}),
+}
+_LINE_END = {
+    Flavor.WORDPROCESSING: frozenset({"p"}),
+    Flavor.DRAWING: frozenset({"p"}),
+    Flavor.SHARED_STRINGS: frozenset({"si"}),
+    Flavor.OPENDOCUMENT: frozenset({"p", "h"}),
+}
+_CHARACTER = {
+    Flavor.WORDPROCESSING: {"br": "\n", "cr": "\n", "tab": "\t"},
+    Flavor.DRAWING: {"br": "\n"},
+    Flavor.SHARED_STRINGS: {},
+    Flavor.OPENDOCUMENT: {"line-break": "\n", "tab": "\t", "s": " "},
+}
+#: ``text:s`` stands for this many spaces at most, whatever its ``text:c``
+MAX_SPACES = 256
+#: the most of a member held to hand on as it is, should its XML break
+HELD_BYTES = 4 << 20
+_URN_IN_VALUE = re.compile(r"urn:", re.IGNORECASE)
+_OPENDOCUMENT_MEMBERS = ("content.xml", "styles.xml")
+
+
+def flavor_of(name: str, opendocument: bool) -> Optional[Flavor]:
+    """The flavour of the zip member ``name``; None for a member read as
+    it is.  ``opendocument``: the archive's ``mimetype`` member names an
+    OpenDocument type."""
+    if opendocument:
+        return Flavor.OPENDOCUMENT if name in _OPENDOCUMENT_MEMBERS else None
+    if not name.endswith(".xml") or "/_rels/" in name:
+        return None
+    if name.startswith("word/"):
+        return Flavor.WORDPROCESSING
+    if name.startswith("ppt/"):
+        return Flavor.DRAWING
+    if name == "xl/sharedStrings.xml":
+        return Flavor.SHARED_STRINGS
+    return None
+
+
+def is_opendocument(mimetype: bytes) -> bool:
+    """Whether the content of a zip's ``mimetype`` member names an
+    OpenDocument type (OpenDocument 1.2 part 3, section 3.3)."""
+    return mimetype.strip().startswith(b"application/vnd.oasis.opendocument.")
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit(":", 1)[-1]
+
+
+class _Text:
+    """The expat handlers of one member: they gather its text in ``out``."""
+
+    def __init__(self, flavor: Flavor):
+        self.text_elements = _TEXT[flavor]
+        self.line_ends = _LINE_END[flavor]
+        self.characters = _CHARACTER[flavor]
+        self.out: List[str] = []
+        self.inside = 0  # open elements whose character data is text
+        self.values: List[str] = []  # attribute values with "urn:", for the end of the line
+        self.read = 0  # how much of ``out`` came before the last tag began
+
+    def start(self, tag: str, attrs: dict) -> None:
+        name = _local(tag)
+        if name in self.text_elements:
+            self.inside += 1
+        elif name in self.characters:
+            char = self.characters[name]
+            if char == " ":
+                count = next((v for k, v in attrs.items() if _local(k) == "c"), "1")
+                char *= min(int(count), MAX_SPACES) if count.isdigit() else 1
+            self.out.append(char)
+        for value in attrs.values():
+            if _URN_IN_VALUE.search(value):
+                self.values.append(value)
+
+    def end(self, tag: str) -> None:
+        name = _local(tag)
+        if name in self.text_elements:
+            self.inside -= 1
+        if name in self.line_ends:
+            self.out.append("\n")
+            self.flush_values()
+
+    def data(self, text: str) -> None:
+        if self.inside > 0:
+            self.out.append(text)
+
+    def flush_values(self) -> None:
+        if self.values:
+            self.out.append("\n".join(self.values) + "\n")
+            del self.values[:]
+
+    def take(self, everything: bool = False) -> bytes:
+        """The text gathered before the last tag began (all of it when
+        ``everything``), taken out."""
+        upto = len(self.out) if everything else self.read
+        text = "".join(self.out[:upto]).encode("utf-8", "surrogatepass")
+        del self.out[:upto]
+        self.read -= upto
+        return text
+
+
+def office_text(chunks: Iterable[bytes], flavor: Flavor) -> Iterator[bytes]:
+    """The text of a member (module docstring) as UTF-8 chunks, read from
+    its XML ``chunks`` as they come."""
+    text = _Text(flavor)
+    parser = expat.ParserCreate()
+    mark = [0]  # where the last tag began: all before it has been read
+
+    def start(tag: str, attrs: dict) -> None:
+        mark[0], text.read = parser.CurrentByteIndex, len(text.out)
+        text.start(tag, attrs)
+
+    def end(tag: str) -> None:
+        mark[0], text.read = parser.CurrentByteIndex, len(text.out)
+        text.end(tag)
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text.data
+    parser.buffer_text = True
+    held: List[bytes] = []  # the chunks from the one holding the last tag on
+    held_from = 0  # the offset in the member of held[0]
+    held_bytes = 0
+    it = iter(chunks)
+    for chunk in it:
+        held.append(chunk)
+        try:
+            parser.Parse(chunk, False)
+        except expat.ExpatError:
+            # the rest as it is, from the last tag before the break
+            yield text.take()
+            yield b"".join(held)[max(0, mark[0] - held_from):]
+            yield from it
+            return
+        held_bytes += len(chunk)
+        # a text without tags is let go once it passes HELD_BYTES (should
+        # the XML break after it, it is not read twice)
+        overflow = held_bytes > HELD_BYTES
+        while len(held) > 1 and (held_from + len(held[0]) <= mark[0] or overflow):
+            held_bytes -= len(held[0])
+            held_from += len(held.pop(0))
+        out = text.take(everything=overflow)
+        if out:
+            yield out
+    try:
+        parser.Parse(b"", True)
+    except expat.ExpatError:  # the member ends inside an element
+        yield text.take()
+        yield b"".join(held)[max(0, mark[0] - held_from):]
+        return
+    text.flush_values()
+    out = text.take(everything=True)
+    if out:
+        yield out
