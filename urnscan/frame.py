@@ -59,7 +59,7 @@ def read_index(path: str, columns: Optional[List[str]] = None) -> pd.DataFrame:
 
 def read_files_table(path: str) -> pd.DataFrame:
     """The per-input status table of an index."""
-    from .sinks.parquet import FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME
+    from .sinks.layout import FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME
 
     path = os.fspath(path)
     if os.path.isdir(path):

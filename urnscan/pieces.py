@@ -104,7 +104,6 @@ class ArrowPieces:
     @staticmethod
     def relocate(piece, lines_before: int, line_start: int):
         import numpy as np
-        import pyarrow as pa
 
         line = _numpy(piece, "line")
         column = np.where(line == 1, _numpy(piece, "start") - line_start + 1, _numpy(piece, _COL))

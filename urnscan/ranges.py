@@ -20,7 +20,6 @@ fall between CR and LF.
 """
 from __future__ import annotations
 
-import os
 from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .extract import LOOKBACK, token_start_in

@@ -85,7 +85,7 @@ def index_columns(path: str):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from ..sinks.parquet import PART_GLOB
+    from ..sinks.layout import PART_GLOB
 
     if os.path.isdir(path):
         import glob

@@ -53,7 +53,7 @@ class _OwnOutputs:
 
     @classmethod
     def of_dataset(cls, directory: str) -> "_OwnOutputs":
-        from ..sinks.parquet import FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME
+        from ..sinks.layout import FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME
 
         names = "|".join(re.escape(n) for n in (FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME))
         pattern = re.compile(rf"hits-\d{{5,}}\.parquet|{names}|\..*{re.escape(TEMP_SUFFIX)}")
@@ -63,7 +63,7 @@ class _OwnOutputs:
 
 def own_outputs(layout) -> _OwnOutputs:
     """The walk's guard for a Parquet output laid out as ``layout`` (a
-    :func:`urnscan.sinks.parquet.check_writable` answer)."""
+    :func:`urnscan.sinks.layout.check_writable` answer)."""
     if layout.dataset:
         return _OwnOutputs.of_dataset(layout.path)
     return _OwnOutputs.of_files(layout.path, layout.files_path)
@@ -73,13 +73,13 @@ def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color:
                context: bool = False):
     """A context manager giving ``(sink, skip)``; checks the output up front."""
     if fmt == "parquet":
-        from ..sinks.parquet import check_writable
+        from ..sinks.layout import check_writable
 
         layout = check_writable(out, force)
         return _parquet_sink(out, force, params, own_outputs(layout))
     if out is None:
         return _line_sink(fmt, sys.stdout, None, color=color, context=context)
-    from ..sinks.parquet import check_dir_writable
+    from ..sinks.layout import check_dir_writable
 
     files_path = _files_path(out, fmt)
     for path in (out, files_path):

@@ -376,7 +376,7 @@ class _Report:
 
 def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
     """``--dask ADDRESS``: the same scan on a Dask cluster, into a dataset."""
-    from ..sinks.parquet import check_writable
+    from ..sinks.layout import check_writable
 
     try:
         from .. import distributed

@@ -54,7 +54,7 @@ import stat
 import tempfile
 from collections import Counter
 from itertools import chain
-from typing import BinaryIO, Iterable, Iterator, List, NamedTuple, Optional, Union
+from typing import BinaryIO, Iterable, Iterator, List, Optional, Union
 
 from ..errors import LimitError, SourceError
 from .charsets import as_utf8, bom_encoding
