@@ -8,12 +8,18 @@ import sys
 import numpy as np
 
 from urnscan.context import context_snippet_py
+from urnscan.extract import Reading, StreamContext
+from urnscan.extract.fast import PLAIN_CONSTS, _class_table, make_batch
 from urnscan.scanner import count_breaks_py, urn_positions_py
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
 from tests.accel_build import load
 
 PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":", b"u", b"a", b"7", b"-", b".", b" ", b"\n",
-          b"\x00", b"\x01", b"\x1b", b"\x7f", b"\xff", b"\t\r\n", "\u20ac".encode(), b"\xe2\x82", b"\x80"]
+          b"\x00", b"\x01", b"\x1b", b"\x7f", b"\xff", b"\t\r\n", "\u20ac".encode(), b"\xe2\x82", b"\x80",
+          # what the reading rules look at around a candidate
+          b" urn:a:", b'"', b"'", b"(", b")", b"<", b">", b"</", b"{", b"&", b";", b"=", b"%s", b"$", b"..", b" + ",
+          b"\\", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*"]
+READINGS = [Reading(), Reading(False, False, False, False, False), Reading(code=False), Reading(fold=False)]
 
 
 def exact(buf: bytes) -> np.ndarray:
@@ -72,7 +78,34 @@ def main(path: str, count: int) -> None:
             for cut in {0, 1, n // 2, n}:
                 assert accel.looks_binary(exact(buf[:cut])) is looks_binary_py(buf[:cut]), buf[:cut]
                 checked += 1
+        checked += check_reads(accel, rng, whole)
     print(checked)
+
+
+def check_reads(accel, rng: random.Random, buf: bytes) -> int:
+    """The reading loop with this build's plain_reads reads as the one
+    without it; plain_reads reads the same from a buffer ending at its
+    allocation's end, and from every position given, whatever is there."""
+    n = len(buf)
+    positions = urn_positions_py(buf, 0, n)
+    checked = 0
+    for reading in READINGS:
+        for final, window, cap in ((True, 4096, 4096), (False, rng.randrange(4, 90), rng.choice([16, 4096]))):
+            found = positions if final else urn_positions_py(buf, 0, n - window)
+            args = (buf, found, 0, n, final, window, StreamContext(0), 0)
+            compiled = make_batch("rfc8141", reading, cap, accel.plain_reads)(*args)
+            assert compiled == make_batch("rfc8141", reading, cap, None)(*args), (buf, reading, final, window)
+            checked += 1
+    table = _class_table("rfc8141")
+    everywhere = list(range(n + 2))
+    for final in (True, False):
+        window = rng.randrange(0, 40)
+        a, b = [], []
+        got = accel.plain_reads(exact(buf), everywhere, 0, 0, n, final, window, table, 4096, 2048, 15, PLAIN_CONSTS, a)
+        want = accel.plain_reads(buf, everywhere, 0, 0, n, final, window, table, 4096, 2048, 15, PLAIN_CONSTS, b)
+        assert (got, a) == (want, b), buf
+        checked += 1
+    return checked
 
 
 if __name__ == "__main__":

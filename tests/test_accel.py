@@ -1,6 +1,7 @@
 """The compiled byte loops (urnscan/_accel.c) agree with their Python
-references (urn_positions, looks_binary, context_snippet, count_breaks) on generated and
-real input, and URNSCAN_PURE_PYTHON turns them off."""
+references (urn_positions, looks_binary, context_snippet, count_breaks, and
+the reading loop of extract.fast with and without plain_reads) on generated
+and real input, and URNSCAN_PURE_PYTHON turns them off."""
 import importlib.util
 import json
 import os
@@ -13,12 +14,14 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from urnscan.context import context_snippet_py
-from urnscan.extract import BOUNDARY_BYTES
+from urnscan.extract import BOUNDARY_BYTES, Reading, StreamContext
+from urnscan.extract.fast import make_batch
 from urnscan.scanner import count_breaks_py, urn_positions_py
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
 
 from . import accel_build
 from .conftest import ROOT, SHARED
+from .test_fast_paths import PROFILES, texts as READING_TEXTS
 
 
 def _accelerator():
@@ -306,6 +309,55 @@ def assert_agree_on_text(data: bytes) -> None:
     for p in urn_positions_py(data, 0, n) + list(range(0, n, step)):
         for size in (0, 1, 64, 300):
             assert accel.context_snippet(data, p, p + 20, size) == context_snippet_py(data, p, p + 20, size), p
+    for profile in PROFILES:
+        for reading in (Reading(), Reading(False, False, False, False, False), Reading(trim=False, pair=False)):
+            for final, window in ((True, 4096), (False, 64)):
+                assert_reads_agree(data, profile, reading, 4096, final, window)
+
+
+def assert_reads_agree(data: bytes, profile: str, reading: Reading, cap: int, final: bool, window: int) -> int:
+    """The reading loop reads the same with the compiled plain_reads as
+    without; returns how many candidates plain_reads took."""
+    n = len(data)
+    positions = urn_positions_py(data, 0, n if final else n - window)
+    taken = []
+
+    def counted(*args):
+        before = len(args[-1])
+        result = accel.plain_reads(*args)
+        taken.append(len(args[-1]) - before)
+        return result
+
+    compiled = make_batch(profile, reading, cap, counted)(data, positions, 0, n, final, window, StreamContext(0), 0)
+    python = make_batch(profile, reading, cap, None)(data, positions, 0, n, final, window, StreamContext(0), 0)
+    assert compiled == python, (data, profile, reading, final, window)
+    return sum(taken)
+
+
+@settings(deadline=None, max_examples=800)
+@given(READING_TEXTS, st.sampled_from(PROFILES),
+       st.builds(Reading, st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.booleans()),
+       st.sampled_from([4096, 40, 16]), st.booleans(), st.integers(4, 200))
+def test_reads_agree(data, profile, reading, cap, final, window):
+    assert_reads_agree(data, profile, reading, cap, final, window)
+
+
+#: (text, candidates plain_reads takes): each kind it takes, and a case of
+#: every rule that makes it hand a position back to the Python loop
+PLAIN_TABLE = [
+    (b"see urn:isbn:0451450523 here", 1),
+    (b'<a href="urn:ietf:rfc:8141">x</a> (urn:x:y) \'urn:a:b\' >urn:c:d< <urn:e:f>', 5),
+    (b"end urn:isbn:0451450523. next urn:a:b, and urn:c:d;\n", 3),  # one mark trimmed
+    (b"two marks urn:a:b.) urn:a:b..", 0),
+    (b"x=urn:a:b /urn:a:b ;urn:a:b {urn:a:b} urn:a:b:", 0),  # URL context, Clark notation, ":" last
+    (b"urn:a:%s urn:a:$x urn:a:b.*c urn:a:{id} urn:a:<nss> \"urn:a:\" + x 'urn:a' 'b'", 0),  # code
+    (b"folded urn:a:b-\n  c", 0),
+]
+
+
+@pytest.mark.parametrize("text, taken", PLAIN_TABLE)
+def test_plain_reads_table(text, taken):
+    assert assert_reads_agree(text, "rfc8141", Reading(), 4096, True, 4096) == taken
 
 
 @pytest.mark.parametrize("value, compiled", [("1", False), ("yes", False), ("0", True), ("", True)])

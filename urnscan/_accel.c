@@ -336,11 +336,432 @@ done:
     return out;
 }
 
+/* ------------------------------------------------------------------------
+ * plain_reads: the commonest candidates of extract/fast.py's read_all, read
+ * here.  Its reference is read_all itself: for the positions it takes it
+ * builds the same Candidate read_all builds, and it stops, handing the
+ * position back, wherever read_all would do anything else.  The candidates
+ * it takes all follow a token stop, so none is inside a URL: a "urn:" after
+ * a blank, a line break, ">" or '"' whose plain-path match (fast.py
+ * _patterns: NID token, literal run, run, _NOTHING_FOLLOWS), or after "'"
+ * or "(" whose paired match, no rule after it changes but the trimming of
+ * one mark -- no code pattern, template, placeholder, elision, adjacent
+ * literal or concatenation, and a non-empty NSS; and a "<urn:...>" wrapper
+ * without white space.
+ * ---------------------------------------------------------------------- */
+
+/* the flags of plain_reads' 256-byte table */
+#define CLASS_LITERAL 1   /* LITERAL_RUN without "&" */
+#define CLASS_RUN 2       /* the profile's run without "&" */
+#define CLASS_TRIMMABLE 4 /* extract/trim.py TRIMMABLE */
+/* the flags argument: extract/options.py Reading */
+#define READ_CODE 1
+#define READ_TRIM 2
+#define READ_FOLD 4
+#define READ_PAIR 8
+/* extract/chars.py NID_SCAN_LIMIT and INDENT_LIMIT */
+#define NID_SCAN_LIMIT 64
+#define INDENT_LIMIT 128
+/* code.py CONCATENATION looks this far after a closing quote */
+#define CONCATENATION_SPAN 64
+
+static int
+is_blank(unsigned char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* whether c is one of the (non-NUL) bytes of set */
+static int
+in_set(unsigned char c, const char *set)
+{
+    return c != 0 && strchr(set, c) != NULL;
+}
+
+/* fast.py _NOTHING_FOLLOWS at e in s[0:hi] (e > 0), alternative by
+   alternative; each is a lookahead, so the first that holds decides */
+static int
+nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
+{
+    if (e >= hi)
+        return 1;  /* \Z */
+    unsigned char c = s[e];
+    if (!in_set(c, " \t\r\n\\{[<&|") && c != 0xE2)
+        return 1;  /* (?=[^ \t\r\n\\{\[<&|\xe2]) */
+    if (is_blank(c) && e + 1 < hi && !in_set(s[e + 1], " \t\r\n|"))
+        return 1;  /* (?=[ \t][^ \t\r\n|]) */
+    if (c == '<' && e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!'))
+        return 1;  /* (?=<[/!]) */
+    if (c == '<' && !in_set(s[e - 1], ":/=(-"))
+        return 1;  /* (?<![:/=(-])(?=<) */
+    Py_ssize_t j = e;
+    while (j < hi && is_blank(s[j]))
+        j++;
+    if (j >= hi || (s[j] != '\r' && s[j] != '\n'))
+        return 0;
+    Py_ssize_t k = j + 1;
+    if (s[j] == '\r' && k < hi && s[k] == '\n')
+        k++;
+    if (!in_set(s[e - 1], "-:./")) {
+        /* (?<![-:./])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&])): after "\r\n" the
+           regex may step back to the "\r" alone, where the lookahead sees
+           "\n" and holds */
+        if (k == j + 2)
+            return 1;
+        Py_ssize_t m = k;
+        while (m < hi && is_blank(s[m]))
+            m++;
+        if (!(m < hi && (s[m] == ':' || s[m] == '&')))
+            return 1;
+    }
+    /* (?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:) */
+    while (k < hi && is_blank(s[k]))
+        k++;
+    return k + 4 <= hi && (s[k] | 0x20) == 'u' && (s[k + 1] | 0x20) == 'r' && (s[k + 2] | 0x20) == 'n'
+           && s[k + 3] == ':';
+}
+
+/* code.py concatenated(): an operator after the quote closing at q */
+static int
+concatenated_after(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
+{
+    Py_ssize_t i = q + 1;
+    if (i >= hi || !in_set(s[i], " \t+.|%"))
+        return 0;
+    Py_ssize_t lim = hi < i + CONCATENATION_SPAN ? hi : i + CONCATENATION_SPAN;
+    Py_ssize_t j = i;
+    while (j < lim && is_blank(s[j]))
+        j++;
+    if (j < lim) {
+        unsigned char c = s[j];
+        if (c == '+' && !(j + 1 < lim && s[j + 1] == '+'))
+            return 1;  /* \+(?!\+) */
+        if (c == '.' && j + 1 < lim && s[j + 1] == '.' && !(j + 2 < lim && s[j + 2] == '.'))
+            return 1;  /* \.\.(?!\.) */
+        if (c == '.') {
+            Py_ssize_t m = j + 1;
+            while (m < lim && is_blank(s[m]))
+                m++;
+            if (m < lim && s[m] == '$')
+                return 1;  /* \.[ \t]*\$ */
+        }
+        if (c == '|' && j + 1 < lim && s[j + 1] == '|')
+            return 1;  /* \|\| */
+        if (c == '%') {
+            Py_ssize_t m = j + 1;
+            while (m < lim && is_blank(s[m]))
+                m++;
+            if (m < lim && (s[m] == '(' || s[m] == '_' || is_alnum[s[m]]) && !(s[m] >= '0' && s[m] <= '9'))
+                return 1;  /* %[ \t]*[(A-Za-z_] */
+        }
+        if (c == '.' && j > i) {
+            Py_ssize_t m = j + 1;
+            while (m < lim && is_blank(s[m]))
+                m++;
+            if (m < lim && (s[m] == '(' || s[m] == '_' || is_alnum[s[m]]) && !(s[m] >= '0' && s[m] <= '9'))
+                return 1;  /* [ \t]+\.[ \t]*[A-Za-z_(] */
+        }
+    }
+    return 0;
+}
+
+/* fold.py adjacent_literal() may find a literal after the quote closing at
+   q (then read_all leaves the candidate to the fold rule) */
+static int
+may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
+{
+    Py_ssize_t lim = hi < q + 1 + 2 * INDENT_LIMIT ? hi : q + 1 + 2 * INDENT_LIMIT;
+    Py_ssize_t j = q + 1;
+    while (j < lim && is_blank(s[j]))
+        j++;
+    if (j < lim && (s[j] == '\r' || s[j] == '\n')) {
+        j += (s[j] == '\r' && j + 1 < lim && s[j + 1] == '\n') ? 2 : 1;
+        while (j < lim && is_blank(s[j]))
+            j++;
+    }
+    if (j + 1 >= hi || s[j] != s[q])
+        return 0;
+    /* buf[q+1:q+5].lower() == b"urn:": a URN of its own, not a piece */
+    return !(j + 5 <= hi && (s[j + 1] | 0x20) == 'u' && (s[j + 2] | 0x20) == 'r' && (s[j + 3] | 0x20) == 'n'
+             && s[j + 4] == ':');
+}
+
+/* whether text s[a:b] holds the two bytes x y in a row */
+static int
+has_pair(const unsigned char *s, Py_ssize_t a, Py_ssize_t b, unsigned char x, unsigned char y)
+{
+    for (Py_ssize_t i = a; i + 1 < b; i++)
+        if (s[i] == x && s[i + 1] == y)
+            return 1;
+    return 0;
+}
+
+/* the rule a candidate's opener adds (fast.py: quote_rules, paren_rules,
+   wrap_rules) */
+enum { NO_PAIR, PAIR_QUOTE, PAIR_PAREN, WRAP };
+
+typedef struct {
+    Py_ssize_t end;      /* the candidate's end, after trimming */
+    Py_ssize_t lit_end;  /* the end of its literal (RFC 2141) run */
+    int pair;            /* NO_PAIR .. WRAP */
+    int trimmed;         /* the byte trimming cut, or -1 */
+} Read;
+
+/* the NID token from i: [A-Za-z0-9][A-Za-z0-9-]{0,limit-2}: (limit 0: no
+   bound); the index after its ":", or -1 */
+static Py_ssize_t
+nid_token(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi, Py_ssize_t limit)
+{
+    if (i >= hi || !is_alnum[s[i]])
+        return -1;
+    Py_ssize_t last = limit ? i + limit - 1 : hi;  /* the ":" is before this */
+    i++;
+    while (i < hi && i < last && (is_alnum[s[i]] || s[i] == '-'))
+        i++;
+    return i < hi && s[i] == ':' ? i + 1 : -1;
+}
+
+/* the literal run then the run from i, without the bytes a pair excludes:
+   (?>([literal]*)[run]*); the end, the literal's in *lit_end */
+static Py_ssize_t
+runs(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi, const unsigned char *table, int pair,
+     Py_ssize_t *lit_end)
+{
+#define EXCLUDED(c) ((pair == PAIR_QUOTE && (c) == '\'') || (pair == PAIR_PAREN && ((c) == '(' || (c) == ')')))
+    while (i < hi && (table[s[i]] & CLASS_LITERAL) && !EXCLUDED(s[i]))
+        i++;
+    *lit_end = i;
+    while (i < hi && (table[s[i]] & CLASS_RUN) && !EXCLUDED(s[i]))
+        i++;
+#undef EXCLUDED
+    return i;
+}
+
+/* fast.py's wrapper pattern at p: "<urn:NID:NSS>" without white space */
+static int
+read_wrapped(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned char *table,
+             Py_ssize_t wrapper_limit, Read *r)
+{
+    if (p + 4 > hi || (s[p] | 0x20) != 'u' || (s[p + 1] | 0x20) != 'r' || (s[p + 2] | 0x20) != 'n' || s[p + 3] != ':')
+        return 0;
+    Py_ssize_t nss_start = nid_token(s, p + 4, hi, 0);
+    if (nss_start < 0)
+        return 0;
+    Py_ssize_t e = runs(s, nss_start, hi, table, NO_PAIR, &r->lit_end);
+    if (e >= hi || s[e] != '>' || e <= nss_start || e + 1 > p + wrapper_limit)
+        return 0;
+    r->end = e;
+    r->pair = WRAP;
+    r->trimmed = -1;
+    return 1;
+}
+
+/* the candidate at p as read_all reads it, when none but the plain path's
+   rules shape it: 1 and *r, or 0 where read_all would do anything else */
+static int
+read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned char *table, Py_ssize_t cap,
+         Py_ssize_t wrapper_limit, long flags, Read *r)
+{
+    unsigned char before = s[p - 1];
+    int pair;
+    if (before == '<')
+        return read_wrapped(s, p, hi, table, wrapper_limit, r);
+    if (before == '\'' || before == '(') {
+        if (!(flags & READ_PAIR))
+            return 0;
+        pair = before == '(' ? PAIR_PAREN : PAIR_QUOTE;
+    }
+    else if (is_blank(before) || before == '\n' || before == '\r' || before == '>' || before == '"')
+        pair = NO_PAIR;
+    else
+        return 0;
+    Py_ssize_t nss_start = nid_token(s, p + 4, hi, NID_SCAN_LIMIT);
+    if (nss_start < 0)
+        return 0;
+    Py_ssize_t e = runs(s, nss_start, hi, table, pair, &r->lit_end);
+    if (pair == NO_PAIR ? !nothing_follows(s, e, hi) : !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))
+        return 0;
+    if (e - p > cap || s[e - 1] == ':' || e <= nss_start)
+        return 0;
+    /* the closer of a quote or parenthesis, right after the run */
+    int quoted = pair == PAIR_QUOTE || before == '"';
+    int closed = pair != NO_PAIR || (before == '"' && e < hi && s[e] == '"');
+    if (closed && pair != PAIR_PAREN && (flags & READ_FOLD) && e + 1 < hi && in_set(s[e + 1], " \t\r\n\"'")
+            && may_adjoin_literal(s, e, hi))
+        return 0;
+    unsigned char last = s[e - 1];
+    if (flags & READ_CODE) {
+        int after = e < hi ? s[e] : -1;
+        if (after == 0xE2 || after == '{' || after == '[' || after == '\\')
+            return 0;
+        if (after == '<' && in_set(last, ":/=-(") && !(e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!')))
+            return 0;  /* a template: "urn:x:<nss>" */
+        if (last == '$' || last == '(')
+            return 0;
+        for (Py_ssize_t k = p; k < e; k++)
+            if (s[k] == '%' || s[k] == '$' || s[k] == '@')
+                return 0;
+        if (has_pair(s, p, e, '.', '.') || has_pair(s, p, e, '.', '*') || has_pair(s, p, e, '.', '+')
+                || has_pair(s, p, e, '(', '?'))
+            return 0;  /* "...", ".*", ".+", "(?" */
+        if (closed && quoted && concatenated_after(s, e, hi))
+            return 0;
+    }
+    r->pair = pair;
+    r->trimmed = -1;
+    if ((flags & READ_TRIM) && (table[last] & CLASS_TRIMMABLE)) {
+        /* trim.py trim() of one mark that no other mark or ")" precedes */
+        unsigned char prev = s[e - 2];
+        if (last == ')' || last == '&' || (table[prev] & CLASS_TRIMMABLE) || ((flags & READ_CODE) && prev == '(')
+                || e - 1 <= nss_start)
+            return 0;
+        r->trimmed = last;
+        e--;
+    }
+    r->end = e;
+    return 1;
+}
+
+/* a Candidate (reading.py): (start, end, form, False, False, urn, literal,
+   urn, rules); consts = (Candidate, "bare", "wrapped", pair:quote,
+   pair:paren, wrap:1995, per byte the trimming rule or None) */
+static PyObject *
+new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_ssize_t p, const Read *r)
+{
+    PyTypeObject *type = (PyTypeObject *)PyTuple_GET_ITEM(consts, 0);
+    PyObject *form = PyTuple_GET_ITEM(consts, r->pair == WRAP ? 2 : 1);
+    PyObject *opener_rule = r->pair == NO_PAIR ? NULL : PyTuple_GET_ITEM(consts, 2 + r->pair);
+    PyObject *trim_rule = r->trimmed < 0 ? NULL : PyTuple_GET_ITEM(PyTuple_GET_ITEM(consts, 6), r->trimmed);
+    if (trim_rule == Py_None)
+        trim_rule = NULL;
+    PyObject *rules;
+    if (opener_rule && trim_rule)
+        rules = PyTuple_Pack(2, opener_rule, trim_rule);
+    else if (opener_rule || trim_rule)
+        rules = PyTuple_Pack(1, opener_rule ? opener_rule : trim_rule);
+    else
+        rules = Py_NewRef(no_rules);
+    PyObject *start = PyLong_FromSsize_t(p);
+    PyObject *end = PyLong_FromSsize_t(r->end);
+    PyObject *urn = PyUnicode_DecodeASCII((const char *)s + p, r->end - p, NULL);
+    PyObject *literal = r->lit_end == r->end ? Py_XNewRef(urn)
+                        : PyUnicode_DecodeASCII((const char *)s + p, r->lit_end - p, NULL);
+    PyObject *cand = type->tp_alloc(type, 9);
+    if (rules == NULL || start == NULL || end == NULL || urn == NULL || literal == NULL || cand == NULL) {
+        Py_XDECREF(rules);
+        Py_XDECREF(start);
+        Py_XDECREF(end);
+        Py_XDECREF(urn);
+        Py_XDECREF(literal);
+        Py_XDECREF(cand);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(cand, 0, start);
+    PyTuple_SET_ITEM(cand, 1, end);
+    PyTuple_SET_ITEM(cand, 2, Py_NewRef(form));
+    PyTuple_SET_ITEM(cand, 3, Py_NewRef(Py_False));
+    PyTuple_SET_ITEM(cand, 4, Py_NewRef(Py_False));
+    PyTuple_SET_ITEM(cand, 5, Py_NewRef(urn));
+    PyTuple_SET_ITEM(cand, 6, literal);
+    PyTuple_SET_ITEM(cand, 7, urn);
+    PyTuple_SET_ITEM(cand, 8, rules);
+    return cand;
+}
+
+PyDoc_STRVAR(plain_reads_doc,
+"plain_reads($module, buf, positions, i, pos, n, final, window, table, cap,\n"
+"            wrapper_limit, flags, consts, found, /)\n--\n\n"
+"Read the candidates at positions[i:] as extract.fast's read_all reads them,\n"
+"appending a Candidate to found for each, while they are plain ones; stop at\n"
+"the first position read_all would read otherwise.  Returns (index of that\n"
+"position or len(positions), pos, start of the last candidate read or -1).\n"
+"table holds 256 bytes of class flags, flags the Reading options, consts\n"
+"the objects a Candidate is made of.");
+
+static PyObject *
+plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t i, pos, n, window, cap, wrapper_limit;
+    Py_buffer view, table_view;
+
+    if (nargs != 13) {
+        PyErr_Format(PyExc_TypeError, "plain_reads expected 13 arguments, got %zd", nargs);
+        return NULL;
+    }
+    PyObject *positions = args[1], *consts = args[11], *found = args[12];
+    if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 7
+            || !PyType_Check(PyTuple_GET_ITEM(consts, 0))
+            || !PyType_IsSubtype((PyTypeObject *)PyTuple_GET_ITEM(consts, 0), &PyTuple_Type)
+            || !PyTuple_Check(PyTuple_GET_ITEM(consts, 6)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(consts, 6)) != 256) {
+        PyErr_SetString(PyExc_TypeError, "plain_reads: positions and found must be lists, consts the 7 constants");
+        return NULL;
+    }
+    if (index_arg(args[2], &i) < 0 || index_arg(args[3], &pos) < 0 || index_arg(args[4], &n) < 0
+            || index_arg(args[6], &window) < 0 || index_arg(args[8], &cap) < 0
+            || index_arg(args[9], &wrapper_limit) < 0)
+        return NULL;
+    int final = PyObject_IsTrue(args[5]);
+    long flags = PyLong_AsLong(args[10]);
+    if (final < 0 || (flags == -1 && PyErr_Occurred()))
+        return NULL;
+    if (i < 0 || n < 0 || window < 0) {
+        PyErr_SetString(PyExc_ValueError, "plain_reads: i, n and window must not be negative");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[7], &table_view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (table_view.len != 256) {
+        PyBuffer_Release(&table_view);
+        PyErr_SetString(PyExc_ValueError, "plain_reads: table must hold 256 bytes");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&table_view);
+        return NULL;
+    }
+    PyObject *no_rules = PyTuple_New(0);
+    PyObject *result = NULL;
+    if (no_rules == NULL)
+        goto done;
+    const unsigned char *s = view.buf;
+    const unsigned char *table = table_view.buf;
+    if (n > view.len)
+        n = view.len;
+    Py_ssize_t count = PyList_GET_SIZE(positions), last = -1;
+    for (; i < count; i++) {
+        Py_ssize_t p = PyNumber_AsSsize_t(PyList_GET_ITEM(positions, i), NULL);
+        if (p == -1 && PyErr_Occurred())
+            goto done;
+        if (p < pos)
+            continue;  /* inside the previous candidate */
+        /* read_all reads up to hi */
+        Py_ssize_t hi = final || p > n - window ? n : p + window;
+        Read r;
+        if (p <= 0 || p + 4 > hi || !read_one(s, p, hi, table, cap, wrapper_limit, flags, &r))
+            break;
+        PyObject *cand = new_candidate(consts, no_rules, s, p, &r);
+        if (cand == NULL || PyList_Append(found, cand) < 0) {
+            Py_XDECREF(cand);
+            goto done;
+        }
+        Py_DECREF(cand);
+        pos = r.end;
+        last = p;
+    }
+    result = Py_BuildValue("(nnn)", i, pos, last);
+done:
+    Py_XDECREF(no_rules);
+    PyBuffer_Release(&view);
+    PyBuffer_Release(&table_view);
+    return result;
+}
+
 static PyMethodDef accel_methods[] = {
     {"urn_positions", (PyCFunction)(void (*)(void))urn_positions, METH_FASTCALL, urn_positions_doc},
     {"looks_binary", (PyCFunction)looks_binary, METH_O, looks_binary_doc},
     {"context_snippet", (PyCFunction)(void (*)(void))context_snippet, METH_FASTCALL, context_snippet_doc},
     {"count_breaks", (PyCFunction)(void (*)(void))count_breaks, METH_VARARGS | METH_KEYWORDS, count_breaks_doc},
+    {"plain_reads", (PyCFunction)(void (*)(void))plain_reads, METH_FASTCALL, plain_reads_doc},
     {NULL, NULL, 0, NULL},
 };
 

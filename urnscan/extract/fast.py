@@ -8,11 +8,20 @@ and hands the extent to :func:`.reading.finish`, the same function the
 reference reading ends with.  Every other case is read by
 :func:`.reading.read_at`.  tests/test_fast_paths.py proves both equal on
 generated and real text.
+
+Where the compiled accelerator is built (:mod:`urnscan.accel`), its
+``plain_reads`` takes the plainest of these candidates -- after a token
+stop (so outside any URL), with no rule to apply after the match but the
+pair's and the trimming of one mark -- a run of them at a time, and hands
+back the first position it does not take; tests/test_accel.py proves the
+two loops equal.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
+
+from ..accel import COMPILED
 
 from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body
 from .options import Reading
@@ -20,6 +29,7 @@ from .pairing import Opener
 from .fold import adjacent_literal
 from .reading import Candidate, OverLong, Rejected, finish, read_at
 from .rules import Rule
+from .trim import TRAILING_RULES, TRIMMABLE
 from .wrapper import WRAPPER_LIMIT
 
 #: the characters before "urn:" the plain path takes: no opener whose
@@ -44,6 +54,20 @@ def _without(body: bytes, chars: bytes) -> bytes:
     return body
 
 
+def _classes(profile: str):
+    """The bodies of the literal run's and the profile run's character
+    classes, without "&" (a character reference or a URL may cut there)."""
+    return _without(class_body(LITERAL_RUN), b"&"), _without(class_body(RUNS[profile]), b"&")
+
+
+def _class_table(profile: str) -> bytes:
+    """``plain_reads``' table: per byte, 1 in the literal run, 2 in the
+    profile's run, 4 trimmable."""
+    literal, run = (re.compile(b"[" + body + b"]") for body in _classes(profile))
+    return bytes((1 if literal.fullmatch(bytes([c])) else 0) | (2 if run.fullmatch(bytes([c])) else 0)
+                 | (4 if c in TRIMMABLE else 0) for c in range(256))
+
+
 def _patterns(profile: str):
     """Per profile: the NID token (1) and the RFC 2141 run (2) inside the
     profile's run, no "&" in either (a character reference or a URL may cut
@@ -52,8 +76,7 @@ def _patterns(profile: str):
     closing the quote before "urn:", no "'" inside; (paren) a ")" closing
     the "(" before it, no parenthesis inside; (wrapper) a ">" closing
     "<urn:", no white space inside."""
-    literal = _without(class_body(LITERAL_RUN), b"&")
-    run = _without(class_body(RUNS[profile]), b"&")
+    literal, run = _classes(profile)
     nid = rb"([A-Za-z0-9][A-Za-z0-9-]{0,%d}:)" % (NID_SCAN_LIMIT - 2)
 
     def head(exclude: bytes) -> bytes:
@@ -74,11 +97,22 @@ def batch_reader(profile: str, reading: Reading, cap: int):
     Returns ``(found, pos, overlong)``: the :class:`Candidate` tuples in
     order, the position from which to go on, and the position of an
     over-long candidate (which stops the reading) or -1."""
-    return _make_batch(profile, Reading(*map(bool, reading)), cap)
+    return make_batch(profile, Reading(*map(bool, reading)), cap, PLAIN_READS)
+
+
+#: the accelerator's ``plain_reads``, or None where it is not built
+PLAIN_READS = getattr(COMPILED, "plain_reads", None)
+#: what plain_reads makes a Candidate of: its type, its forms, the rules of
+#: a quote, a parenthesis and a wrapper, and per byte the rule that trims it
+PLAIN_CONSTS = (Candidate, "bare", "wrapped", Rule.PAIR_QUOTE.value, Rule.PAIR_PAREN.value, Rule.WRAP_1995.value,
+                tuple(TRAILING_RULES[c].value if c in TRAILING_RULES else None for c in range(256)))
 
 
 @lru_cache(maxsize=None)
-def _make_batch(profile: str, reading: Reading, cap: int):
+def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
+    """:func:`batch_reader`'s function, taking the plainest candidates with
+    ``plain_reads`` (the accelerator's, or None: all in Python; the tests
+    build both)."""
     embedded, plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
     in_urls = reading.embedded
     token_stop = TOKEN_STOP
@@ -92,11 +126,26 @@ def _make_batch(profile: str, reading: Reading, cap: int):
     paren_rules = [Rule.PAIR_PAREN]
     wrap_rules = (Rule.WRAP_1995.value,)
     closers = {0x22: 0x22, 0x27: 0x27, 0x28: 0x29}  # the closer of each opener the fast path takes
+    table = _class_table(profile)
+    flags = ((1 if reading.code else 0) | (2 if reading.trim else 0) | (4 if reading.fold else 0)
+             | (8 if pairs else 0))
 
     def read_all(buf, positions, pos, n, final, window, context, base):
         found = []
         append = found.append
-        for p in positions:
+        if type(positions) is not list:
+            positions = list(positions)
+        i, count = 0, len(positions)
+        while i < count:
+            if plain_reads is not None:
+                i, pos, last = plain_reads(buf, positions, i, pos, n, final, window, table, cap, WRAPPER_LIMIT,
+                                           flags, PLAIN_CONSTS, found)
+                if last >= 0:
+                    context.restart(base + last)  # its "urn:" follows a token stop
+                if i >= count:
+                    break
+            p = positions[i]
+            i += 1
             if p < pos:
                 continue  # inside the previous candidate
             hi = n if final else p + window

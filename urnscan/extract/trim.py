@@ -15,6 +15,8 @@ _TRAILING = {
 }
 #: the last characters trimming can remove
 TRIMMABLE = frozenset(_TRAILING) | {ord(")")}
+#: the rule that trims each trailing mark but ")"
+TRAILING_RULES = dict(_TRAILING)
 
 
 _BLOCK = re.compile(rb"[.,;'!?*&)]*\Z")
