@@ -98,6 +98,9 @@ _URN_INDEX = Hit._fields.index("urn")
 SHARED_CACHE_SIZE = 1 << 16
 _SHARED_TAILS: Dict[tuple, Dict[str, tuple]] = {}
 _OLD_TAILS: Dict[tuple, Dict[str, tuple]] = {}
+#: UrnJudge.shared's judges, by profile and registry (registries are
+#: loaded once per process and kept)
+_JUDGES: Dict[tuple, "UrnJudge"] = {}
 
 
 class UrnJudge:
@@ -111,6 +114,18 @@ class UrnJudge:
         self.registry = _namespace_rules().registry_named(registry)
         self._cache_key = (profile, id(self.registry))
         _SHARED_TAILS.setdefault(self._cache_key, {})
+
+    @classmethod
+    def shared(cls, profile: str = DEFAULT_PROFILE, registry: Optional[str] = None) -> "UrnJudge":
+        """The process's one judge for ``profile`` and ``registry`` (a
+        judge holds nothing of its own: a scanner per file need not make
+        one).  The default registry is looked up again each time, as the
+        environment may name another."""
+        key = (profile, id(_namespace_rules().registry_named(registry)))
+        judge = _JUDGES.get(key)
+        if judge is None:
+            judge = _JUDGES[key] = cls(profile, registry)
+        return judge
 
     def tail(self, urn: str) -> tuple:
         """The fields of a :class:`Hit` that depend on ``urn`` alone: the

@@ -14,6 +14,7 @@ character offsets.  Lines end at LF, CRLF or a lone CR.
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
 from .accel import accelerated
@@ -224,6 +225,12 @@ class _Lines:
         self.pos = target
 
 
+@lru_cache(maxsize=64)
+def _reader_of(options: ScanOptions):
+    """The reading function of ``options`` (one per options, not per file)."""
+    return batch_reader(options.profile, options.reading, options.max_urn_length)
+
+
 class ByteScanner:
     """Feed byte chunks, get hits.  ``feed`` and ``finish`` return lists of
     :class:`Hit` with byte offsets."""
@@ -240,7 +247,7 @@ class ByteScanner:
         self.source = source
         self.document = document
         self.options = options
-        self.judge = judge or UrnJudge(options.profile, options.registry)
+        self.judge = judge or UrnJudge.shared(options.profile, options.registry)
         self._buf = b""
         self._base = base  # absolute offset of _buf[0]
         self._scan = scan_from - base  # buffer index from which "urn:" is still to be looked for
@@ -248,7 +255,7 @@ class ByteScanner:
         self._lines.pos = self._lines.line_start = scan_from
         self._skip: Optional[Tuple[int, int, int, str]] = None  # over-long: start, line, column, text
         self._run = run_pattern(options.profile)
-        self._read_all = batch_reader(options.profile, options.reading, options.max_urn_length)
+        self._read_all = _reader_of(options)
         self._context = StreamContext(base)  # the URL context, read up to where the buffer starts
         self.bytes_scanned = 0
 
