@@ -18,7 +18,8 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           b"\x00", b"\x01", b"\x1b", b"\x7f", b"\xff", b"\t\r\n", "\u20ac".encode(), b"\xe2\x82", b"\x80",
           # what the reading rules look at around a candidate
           b" urn:a:", b'"', b"'", b"(", b")", b"<", b">", b"</", b"{", b"&", b";", b"=", b"%s", b"$", b"..", b" + ",
-          b"\\", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*"]
+          b"\\", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*", b"http://x/", b"?",
+          b"magnet:?xt=", b"a=1&k=", b"/"]
 READINGS = [Reading(), Reading(False, False, False, False, False), Reading(code=False), Reading(fold=False)]
 
 
@@ -92,18 +93,22 @@ def check_reads(accel, rng: random.Random, buf: bytes) -> int:
     for reading in READINGS:
         for final, window, cap in ((True, 4096, 4096), (False, rng.randrange(4, 90), rng.choice([16, 4096]))):
             found = positions if final else urn_positions_py(buf, 0, n - window)
-            args = (buf, found, 0, n, final, window, StreamContext(0), 0)
-            compiled = make_batch("rfc8141", reading, cap, accel.plain_reads)(*args)
-            assert compiled == make_batch("rfc8141", reading, cap, None)(*args), (buf, reading, final, window)
+            compiled = make_batch("rfc8141", reading, cap, accel.plain_reads)(buf, found, 0, n, final, window,
+                                                                               StreamContext(0), 0)
+            python = make_batch("rfc8141", reading, cap, None)(buf, found, 0, n, final, window, StreamContext(0), 0)
+            assert compiled == python, (buf, reading, final, window)
             checked += 1
     table = _class_table("rfc8141")
     everywhere = list(range(n + 2))
     for final in (True, False):
         window = rng.randrange(0, 40)
         a, b = [], []
-        got = accel.plain_reads(exact(buf), everywhere, 0, 0, n, final, window, table, 4096, 2048, 15, PLAIN_CONSTS, a)
-        want = accel.plain_reads(buf, everywhere, 0, 0, n, final, window, table, 4096, 2048, 15, PLAIN_CONSTS, b)
-        assert (got, a) == (want, b), buf
+        ca, cb = StreamContext(0), StreamContext(0)
+        got = accel.plain_reads(exact(buf), everywhere, 0, 0, n, final, window, table, 4096, 2048, 31, PLAIN_CONSTS, a,
+                                ca, 0)
+        want = accel.plain_reads(buf, everywhere, 0, 0, n, final, window, table, 4096, 2048, 31, PLAIN_CONSTS, b, cb,
+                                 0)
+        assert (got, a, ca.pos, ca.token.head) == (want, b, cb.pos, cb.token.head), buf
         checked += 1
     return checked
 

@@ -359,6 +359,7 @@ done:
 #define READ_TRIM 2
 #define READ_FOLD 4
 #define READ_PAIR 8
+#define READ_EMBEDDED 16
 /* extract/chars.py NID_SCAN_LIMIT and INDENT_LIMIT */
 #define NID_SCAN_LIMIT 64
 #define INDENT_LIMIT 128
@@ -504,6 +505,7 @@ typedef struct {
     Py_ssize_t end;      /* the candidate's end, after trimming */
     Py_ssize_t lit_end;  /* the end of its literal (RFC 2141) run */
     int pair;            /* NO_PAIR .. WRAP */
+    int url;             /* 0, or inside a URL (1) or form parameters (2) */
     int trimmed;         /* the byte trimming cut, or -1 */
 } Read;
 
@@ -552,26 +554,188 @@ read_wrapped(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned
         return 0;
     r->end = e;
     r->pair = WRAP;
+    r->url = 0;
     r->trimmed = -1;
     return 1;
+}
+
+/* extract/url.py TokenContext: what is known of the token being read */
+#define SCHEME_LIMIT 64
+typedef struct {
+    unsigned char head[SCHEME_LIMIT];
+    Py_ssize_t head_len;
+    int dslash, query, slash;
+    int last;  /* -1: nothing read yet */
+    int form;  /* the token so far fits (name=value&)* name[=value] */
+    Py_ssize_t name_len, value_len;
+    int name_alpha, in_value;
+} Token;
+
+static void
+token_reset(Token *t)
+{
+    t->head_len = 0;
+    t->dslash = t->query = t->slash = 0;
+    t->last = -1;
+    t->form = 1;
+    t->name_len = t->value_len = 0;
+    t->name_alpha = t->in_value = 0;
+}
+
+static int
+is_alpha(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+/* url.py _NAME and _VALUE: [A-Za-z0-9_.~%+-] and the same with ":" */
+static int
+is_name_char(unsigned char c)
+{
+    return is_alnum[c] || in_set(c, "_.~%+-");
+}
+
+/* TokenContext.feed of d[0:n] (n > 0, no token stop inside) */
+static void
+token_feed(Token *t, const unsigned char *d, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n && t->head_len < SCHEME_LIMIT; i++)
+        t->head[t->head_len++] = d[i];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = d[i];
+        if (c == '/' && (i > 0 ? d[i - 1] == '/' : t->last == '/'))
+            t->dslash = 1;
+        t->query |= c == '?';
+        t->slash |= c == '/';
+        if (!t->form)
+            continue;
+        /* _feed_form, a byte at a time */
+        if (c == '&') {
+            if (!(t->in_value && t->name_len))
+                t->form = 0;  /* a parameter without "name=" */
+            t->name_len = t->value_len = 0;
+            t->name_alpha = t->in_value = 0;
+        }
+        else if (!t->in_value) {
+            if (c == '=')
+                t->in_value = 1;
+            else if (!is_name_char(c))
+                t->form = 0;
+            else {
+                if (t->name_len == 0)
+                    t->name_alpha = is_alpha(c);
+                t->name_len++;
+            }
+        }
+        else if (is_name_char(c) || c == ':')
+            t->value_len++;
+        else
+            t->form = 0;
+    }
+    t->last = d[n - 1];
+}
+
+/* TokenContext.embedded: 1 inside a URL, 2 in form parameters, 0 neither */
+static int
+token_embedded(const Token *t)
+{
+    if (t->last < 0)
+        return 0;
+    Py_ssize_t k = 0;
+    if (t->head_len && is_alpha(t->head[0])) {  /* _SCHEME: [A-Za-z][A-Za-z0-9+.-]*: */
+        k = 1;
+        while (k < t->head_len && (is_alnum[t->head[k]] || in_set(t->head[k], "+.-")))
+            k++;
+        if (k < t->head_len && t->head[k] == ':') {
+            static const char magnet[] = "magnet:";
+            int is_magnet = t->head_len >= 7;
+            for (int j = 0; j < 7 && is_magnet; j++)
+                is_magnet = (t->head[j] | (is_alpha(t->head[j]) ? 0x20 : 0)) == (unsigned char)magnet[j];
+            if (t->dslash || t->query || is_magnet)
+                return 1;
+        }
+    }
+    if (in_set((unsigned char)t->last, "/?=") && (t->slash || t->query))
+        return 1;
+    if (t->form && t->in_value && !t->value_len && t->name_alpha)
+        return 2;
+    return 0;
+}
+
+/* extract/chars.py TOKEN_STOP */
+static int
+is_token_stop(unsigned char c)
+{
+    return in_set(c, " \t\r\n\"'<>()[]{}|\\^`");
+}
+
+/* StreamContext, read by plain_reads: the token state at buffer index at */
+typedef struct {
+    Token token;
+    Py_ssize_t at;
+    int moved;  /* whether it was read or restarted here (then stored back) */
+} Stream;
+
+/* StreamContext.restart(base + p) */
+static void
+stream_restart(Stream *st, Py_ssize_t p)
+{
+    if (p > st->at) {
+        token_reset(&st->token);
+        st->at = p;
+        st->moved = 1;
+    }
+}
+
+/* StreamContext.skip_to(base + p): the token restarts after the last
+   token stop read */
+static void
+stream_skip_to(Stream *st, const unsigned char *s, Py_ssize_t p)
+{
+    if (p <= st->at)
+        return;
+    Py_ssize_t a = st->at > 0 ? st->at : 0, stop = a;
+    for (Py_ssize_t k = p - 1; k >= a; k--)
+        if (is_token_stop(s[k])) {
+            stop = k + 1;
+            break;
+        }
+    if (stop > a)
+        token_reset(&st->token);
+    if (p > stop)
+        token_feed(&st->token, s + stop, p - stop);
+    st->at = p;
+    st->moved = 1;
 }
 
 /* the candidate at p as read_all reads it, when none but the plain path's
    rules shape it: 1 and *r, or 0 where read_all would do anything else */
 static int
 read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned char *table, Py_ssize_t cap,
-         Py_ssize_t wrapper_limit, long flags, Read *r)
+         Py_ssize_t wrapper_limit, long flags, Stream *st, Read *r)
 {
     unsigned char before = s[p - 1];
-    int pair;
-    if (before == '<')
+    int pair, url = 0;
+    if (is_token_stop(before))
+        stream_restart(st, p);  /* a token starts at p: not inside a URL */
+    else {
+        stream_skip_to(st, s, p);
+        url = token_embedded(&st->token);
+    }
+    if (url) {
+        if (!(flags & READ_EMBEDDED))
+            return 0;
+        pair = NO_PAIR;
+    }
+    else if (before == '<')
         return read_wrapped(s, p, hi, table, wrapper_limit, r);
-    if (before == '\'' || before == '(') {
+    else if (before == '\'' || before == '(') {
         if (!(flags & READ_PAIR))
             return 0;
         pair = before == '(' ? PAIR_PAREN : PAIR_QUOTE;
     }
-    else if (is_blank(before) || before == '\n' || before == '\r' || before == '>' || before == '"')
+    else if (is_blank(before) || before == '\n' || before == '\r' || before == '>' || before == '"'
+             || before == '=' || before == ',' || before == ';')
         pair = NO_PAIR;
     else
         return 0;
@@ -579,10 +743,17 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     if (nss_start < 0)
         return 0;
     Py_ssize_t e = runs(s, nss_start, hi, table, pair, &r->lit_end);
-    if (pair == NO_PAIR ? !nothing_follows(s, e, hi) : !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))
-        return 0;
-    if (e - p > cap || s[e - 1] == ':' || e <= nss_start)
-        return 0;
+    if (url) {
+        /* inside a URL the run ends at "&", and nothing more is asked */
+        if (e - p > cap || e <= nss_start)
+            return 0;
+    }
+    else {
+        if (pair == NO_PAIR ? !nothing_follows(s, e, hi) : !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))
+            return 0;
+        if (e - p > cap || s[e - 1] == ':' || e <= nss_start)
+            return 0;
+    }
     /* the closer of a quote or parenthesis, right after the run */
     int quoted = pair == PAIR_QUOTE || before == '"';
     int closed = pair != NO_PAIR || (before == '"' && e < hi && s[e] == '"');
@@ -592,6 +763,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     unsigned char last = s[e - 1];
     if (flags & READ_CODE) {
         int after = e < hi ? s[e] : -1;
+        if (before == '^' || before == ':')
+            return 0;  /* "^urn:...", "(?:urn:...": maybe a pattern */
         if (after == 0xE2 || after == '{' || after == '[' || after == '\\')
             return 0;
         if (after == '<' && in_set(last, ":/=-(") && !(e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!')))
@@ -608,6 +781,7 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;
     }
     r->pair = pair;
+    r->url = url;
     r->trimmed = -1;
     if ((flags & READ_TRIM) && (table[last] & CLASS_TRIMMABLE)) {
         /* trim.py trim() of one mark that no other mark or ")" precedes */
@@ -622,15 +796,17 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     return 1;
 }
 
-/* a Candidate (reading.py): (start, end, form, False, False, urn, literal,
-   urn, rules); consts = (Candidate, "bare", "wrapped", pair:quote,
-   pair:paren, wrap:1995, per byte the trimming rule or None) */
+/* a Candidate (reading.py): (start, end, form, False, embedded, urn,
+   literal, urn, rules); consts = (Candidate, "bare", "wrapped", pair:quote,
+   pair:paren, wrap:1995, per byte the trimming rule or None, embedded:url,
+   embedded:form) */
 static PyObject *
 new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_ssize_t p, const Read *r)
 {
     PyTypeObject *type = (PyTypeObject *)PyTuple_GET_ITEM(consts, 0);
     PyObject *form = PyTuple_GET_ITEM(consts, r->pair == WRAP ? 2 : 1);
-    PyObject *opener_rule = r->pair == NO_PAIR ? NULL : PyTuple_GET_ITEM(consts, 2 + r->pair);
+    PyObject *opener_rule = r->url ? PyTuple_GET_ITEM(consts, 6 + r->url)
+                            : r->pair == NO_PAIR ? NULL : PyTuple_GET_ITEM(consts, 2 + r->pair);
     PyObject *trim_rule = r->trimmed < 0 ? NULL : PyTuple_GET_ITEM(PyTuple_GET_ITEM(consts, 6), r->trimmed);
     if (trim_rule == Py_None)
         trim_rule = NULL;
@@ -660,7 +836,7 @@ new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_s
     PyTuple_SET_ITEM(cand, 1, end);
     PyTuple_SET_ITEM(cand, 2, Py_NewRef(form));
     PyTuple_SET_ITEM(cand, 3, Py_NewRef(Py_False));
-    PyTuple_SET_ITEM(cand, 4, Py_NewRef(Py_False));
+    PyTuple_SET_ITEM(cand, 4, Py_NewRef(r->url ? Py_True : Py_False));
     PyTuple_SET_ITEM(cand, 5, Py_NewRef(urn));
     PyTuple_SET_ITEM(cand, 6, literal);
     PyTuple_SET_ITEM(cand, 7, urn);
@@ -668,15 +844,102 @@ new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_s
     return cand;
 }
 
+/* a StreamContext's state (url.py: pos, and its TokenContext's slots) */
+static int
+get_int(PyObject *obj, const char *name, Py_ssize_t *out)
+{
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (v == NULL)
+        return -1;
+    *out = PyNumber_AsSsize_t(v, NULL);
+    Py_DECREF(v);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+static int
+get_flag(PyObject *obj, const char *name, int *out)
+{
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (v == NULL)
+        return -1;
+    *out = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    return *out < 0 ? -1 : 0;
+}
+
+static int
+stream_load(PyObject *context, Py_ssize_t base, Stream *st)
+{
+    Py_ssize_t pos, last;
+    Token *t = &st->token;
+    PyObject *token = PyObject_GetAttrString(context, "token");
+    if (token == NULL)
+        return -1;
+    PyObject *head = PyObject_GetAttrString(token, "head");
+    int ok = head != NULL && PyBytes_Check(head) && get_int(context, "pos", &pos) == 0
+             && get_int(token, "last", &last) == 0 && get_flag(token, "dslash", &t->dslash) == 0
+             && get_flag(token, "query", &t->query) == 0 && get_flag(token, "slash", &t->slash) == 0
+             && get_flag(token, "form", &t->form) == 0 && get_int(token, "name_len", &t->name_len) == 0
+             && get_int(token, "value_len", &t->value_len) == 0
+             && get_flag(token, "name_alpha", &t->name_alpha) == 0 && get_flag(token, "in_value", &t->in_value) == 0;
+    if (ok) {
+        t->head_len = PyBytes_GET_SIZE(head) < SCHEME_LIMIT ? PyBytes_GET_SIZE(head) : SCHEME_LIMIT;
+        memcpy(t->head, PyBytes_AS_STRING(head), (size_t)t->head_len);
+        t->last = (int)last;
+        st->at = pos - base;
+        st->moved = 0;
+    }
+    else if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "plain_reads: context must be a StreamContext");
+    Py_XDECREF(head);
+    Py_DECREF(token);
+    return ok ? 0 : -1;
+}
+
+static int
+set_value(PyObject *obj, const char *name, PyObject *v)
+{
+    if (v == NULL)
+        return -1;
+    int r = PyObject_SetAttrString(obj, name, v);
+    Py_DECREF(v);
+    return r;
+}
+
+static int
+stream_store(PyObject *context, Py_ssize_t base, const Stream *st)
+{
+    if (!st->moved)
+        return 0;
+    const Token *t = &st->token;
+    PyObject *token = PyObject_GetAttrString(context, "token");
+    if (token == NULL)
+        return -1;
+    int r = set_value(context, "pos", PyLong_FromSsize_t(base + st->at)) < 0
+            || set_value(token, "head", PyBytes_FromStringAndSize((const char *)t->head, t->head_len)) < 0
+            || set_value(token, "dslash", PyBool_FromLong(t->dslash)) < 0
+            || set_value(token, "query", PyBool_FromLong(t->query)) < 0
+            || set_value(token, "slash", PyBool_FromLong(t->slash)) < 0
+            || set_value(token, "last", PyLong_FromLong(t->last)) < 0
+            || set_value(token, "form", PyBool_FromLong(t->form)) < 0
+            || set_value(token, "name_len", PyLong_FromSsize_t(t->name_len)) < 0
+            || set_value(token, "name_alpha", PyBool_FromLong(t->name_alpha)) < 0
+            || set_value(token, "in_value", PyBool_FromLong(t->in_value)) < 0
+            || set_value(token, "value_len", PyLong_FromSsize_t(t->value_len)) < 0 ? -1 : 0;
+    Py_DECREF(token);
+    return r;
+}
+
 PyDoc_STRVAR(plain_reads_doc,
 "plain_reads($module, buf, positions, i, pos, n, final, window, table, cap,\n"
-"            wrapper_limit, flags, consts, found, /)\n--\n\n"
+"            wrapper_limit, flags, consts, found, context, base, /)\n--\n\n"
 "Read the candidates at positions[i:] as extract.fast's read_all reads them,\n"
 "appending a Candidate to found for each, while they are plain ones; stop at\n"
 "the first position read_all would read otherwise.  Returns (index of that\n"
 "position or len(positions), pos, start of the last candidate read or -1).\n"
 "table holds 256 bytes of class flags, flags the Reading options, consts\n"
-"the objects a Candidate is made of.");
+"the objects a Candidate is made of; context (a StreamContext at absolute\n"
+"offset base of buf[0]) is read and left as read_all leaves it.");
 
 static PyObject *
 plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -684,16 +947,19 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t i, pos, n, window, cap, wrapper_limit;
     Py_buffer view, table_view;
 
-    if (nargs != 13) {
-        PyErr_Format(PyExc_TypeError, "plain_reads expected 13 arguments, got %zd", nargs);
+    if (nargs != 15) {
+        PyErr_Format(PyExc_TypeError, "plain_reads expected 15 arguments, got %zd", nargs);
         return NULL;
     }
-    PyObject *positions = args[1], *consts = args[11], *found = args[12];
-    if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 7
+    PyObject *positions = args[1], *consts = args[11], *found = args[12], *context = args[13];
+    Py_ssize_t base;
+    if (index_arg(args[14], &base) < 0)
+        return NULL;
+    if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 9
             || !PyType_Check(PyTuple_GET_ITEM(consts, 0))
             || !PyType_IsSubtype((PyTypeObject *)PyTuple_GET_ITEM(consts, 0), &PyTuple_Type)
             || !PyTuple_Check(PyTuple_GET_ITEM(consts, 6)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(consts, 6)) != 256) {
-        PyErr_SetString(PyExc_TypeError, "plain_reads: positions and found must be lists, consts the 7 constants");
+        PyErr_SetString(PyExc_TypeError, "plain_reads: positions and found must be lists, consts the 9 constants");
         return NULL;
     }
     if (index_arg(args[2], &i) < 0 || index_arg(args[3], &pos) < 0 || index_arg(args[4], &n) < 0
@@ -719,6 +985,12 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyBuffer_Release(&table_view);
         return NULL;
     }
+    Stream st;
+    if (stream_load(context, base, &st) < 0) {
+        PyBuffer_Release(&view);
+        PyBuffer_Release(&table_view);
+        return NULL;
+    }
     PyObject *no_rules = PyTuple_New(0);
     PyObject *result = NULL;
     if (no_rules == NULL)
@@ -737,7 +1009,7 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         /* read_all reads up to hi */
         Py_ssize_t hi = final || p > n - window ? n : p + window;
         Read r;
-        if (p <= 0 || p + 4 > hi || !read_one(s, p, hi, table, cap, wrapper_limit, flags, &r))
+        if (p <= 0 || p + 4 > hi || !read_one(s, p, hi, table, cap, wrapper_limit, flags, &st, &r))
             break;
         PyObject *cand = new_candidate(consts, no_rules, s, p, &r);
         if (cand == NULL || PyList_Append(found, cand) < 0) {
@@ -748,7 +1020,8 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         pos = r.end;
         last = p;
     }
-    result = Py_BuildValue("(nnn)", i, pos, last);
+    if (stream_store(context, base, &st) == 0)
+        result = Py_BuildValue("(nnn)", i, pos, last);
 done:
     Py_XDECREF(no_rules);
     PyBuffer_Release(&view);

@@ -10,11 +10,12 @@ reference reading ends with.  Every other case is read by
 generated and real text.
 
 Where the compiled accelerator is built (:mod:`urnscan.accel`), its
-``plain_reads`` takes the plainest of these candidates -- after a token
-stop (so outside any URL), with no rule to apply after the match but the
-pair's and the trimming of one mark -- a run of them at a time, and hands
-back the first position it does not take; tests/test_accel.py proves the
-two loops equal.
+``plain_reads`` takes the plainest of these candidates -- with no rule to
+apply after the match but the pair's, the URL's and the trimming of one
+mark -- a run of them at a time, reading the URL context as
+:class:`.url.StreamContext` does and leaving it as this loop would, and
+hands back the first position it does not take; tests/test_accel.py
+proves the two loops equal.
 """
 from __future__ import annotations
 
@@ -103,9 +104,11 @@ def batch_reader(profile: str, reading: Reading, cap: int):
 #: the accelerator's ``plain_reads``, or None where it is not built
 PLAIN_READS = getattr(COMPILED, "plain_reads", None)
 #: what plain_reads makes a Candidate of: its type, its forms, the rules of
-#: a quote, a parenthesis and a wrapper, and per byte the rule that trims it
+#: a quote, a parenthesis and a wrapper, per byte the rule that trims it,
+#: and the rules of a URN inside a URL and in form parameters
 PLAIN_CONSTS = (Candidate, "bare", "wrapped", Rule.PAIR_QUOTE.value, Rule.PAIR_PAREN.value, Rule.WRAP_1995.value,
-                tuple(TRAILING_RULES[c].value if c in TRAILING_RULES else None for c in range(256)))
+                tuple(TRAILING_RULES[c].value if c in TRAILING_RULES else None for c in range(256)),
+                Rule.EMBEDDED_URL.value, Rule.EMBEDDED_FORM.value)
 
 
 @lru_cache(maxsize=None)
@@ -128,7 +131,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
     closers = {0x22: 0x22, 0x27: 0x27, 0x28: 0x29}  # the closer of each opener the fast path takes
     table = _class_table(profile)
     flags = ((1 if reading.code else 0) | (2 if reading.trim else 0) | (4 if reading.fold else 0)
-             | (8 if pairs else 0))
+             | (8 if pairs else 0) | (16 if in_urls else 0))
 
     def read_all(buf, positions, pos, n, final, window, context, base):
         found = []
@@ -138,10 +141,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
         i, count = 0, len(positions)
         while i < count:
             if plain_reads is not None:
-                i, pos, last = plain_reads(buf, positions, i, pos, n, final, window, table, cap, WRAPPER_LIMIT,
-                                           flags, PLAIN_CONSTS, found)
-                if last >= 0:
-                    context.restart(base + last)  # its "urn:" follows a token stop
+                i, pos, _ = plain_reads(buf, positions, i, pos, n, final, window, table, cap, WRAPPER_LIMIT, flags,
+                                        PLAIN_CONSTS, found, context, base)
                 if i >= count:
                     break
             p = positions[i]
