@@ -728,3 +728,19 @@ def test_the_packaged_registry_is_read_beside_the_module_or_through_importlib(mo
     assert beside.lstrip()[:1] == b"{"
     monkeypatch.setattr(registry, "_PACKAGED_PATH", str(tmp_path / "not-there.json"))  # not a directory install
     assert registry._packaged_json() == beside
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["example", "oasis", "isbn", "ietf", "uuid", "lex", "doi", "x-y", "nbn", "Example"]),
+       st.text(alphabet="abc019-./:%AF{}", max_size=20))
+def test_namespace_keys_quick_exit_is_the_whole_computation(nid, nss):
+    """A key no rule or heuristic applies to leaves namespace_keys at once,
+    with what the rounds of rules would give."""
+    from urnscan.namespaces.heuristic import NamespaceKeys, _apply_heuristics, namespace_keys
+    from urnscan.namespaces.normative import rewrite_key
+
+    key = f"urn:{nid}:{nss}"
+    normalised, rules = rewrite_key(key)
+    applied = list(rules)
+    assert namespace_keys(key) == NamespaceKeys(normalised, rules, _apply_heuristics(normalised, applied),
+                                                tuple(applied))

@@ -37,9 +37,13 @@ _WS_1995 = _abnf.Lazy("[" + _abnf.DRAFT1995_WHITESPACE + "]+")
 def check_profile(profile: str) -> Profile:
     """``profile`` as a :class:`Profile`, or :class:`ProfileError`."""
     try:
-        return Profile(profile)
-    except ValueError:
+        return _PROFILE_OF[profile]
+    except (KeyError, TypeError):  # (TypeError: an unhashable value)
         raise ProfileError(f"unknown profile {profile!r}; choose one of {', '.join(PROFILES)}") from None
+
+
+#: check_profile's table (a dict lookup: it runs for every URN judged)
+_PROFILE_OF = {p.value: p for p in Profile}
 
 
 def _judge(s: str, profile: str) -> Verdict:

@@ -13,7 +13,7 @@ import unicodedata
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ._text import ascii_lower, join_key, pct_decode, pct_encode, split_key
-from .normative import ISBN10_PATTERN, ISBN13_PATTERN, ISNI_PATTERN, rewrite_key
+from .normative import ISBN10_PATTERN, ISBN13_PATTERN, ISNI_PATTERN, NAMESPACE_RULES, rewrite_key
 
 #: A heuristic: an NSS in, a whole key out (it may move to another NID), or
 #: ``None`` when it does not apply.
@@ -307,6 +307,10 @@ def namespace_keys(key: str) -> NamespaceKeys:
     NamespaceKeys(ns_key='urn:isbn:9780451450524', ns_rules=('isbn-hyphens', 'isbn-10-to-13'),
                   dedup_key='urn:isbn:9780451450524', dedup_rules=('isbn-hyphens', 'isbn-10-to-13'))
     """
+    parts = split_key(key)
+    if (parts is not None and parts.nid not in NAMESPACE_RULES and parts.nid not in NAMESPACE_HEURISTICS
+            and not parts.nss.endswith("/")):
+        return NamespaceKeys(key, (), key, ())  # no rule of any kind applies (most namespaces)
     normalised, rules = rewrite_key(key)
     applied = list(rules)
     return NamespaceKeys(normalised, rules, _apply_heuristics(normalised, applied), tuple(applied))
