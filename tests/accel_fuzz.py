@@ -80,7 +80,25 @@ def main(path: str, count: int) -> None:
                 assert accel.looks_binary(exact(buf[:cut])) is looks_binary_py(buf[:cut]), buf[:cut]
                 checked += 1
         checked += check_reads(accel, rng, whole)
+        checked += check_scans(accel, rng, whole)
     print(checked)
+
+
+def check_scans(accel, rng: random.Random, buf: bytes) -> int:
+    """A whole scan in random chunks, with this build's plain_reads and
+    place_rows, gives the Python code's hits."""
+    from urnscan import scanner
+    from urnscan.extract import fast
+
+    size, context = rng.randrange(1, 80), rng.choice([0, 3, 50])
+    results = []
+    for loops in ((accel.plain_reads, accel.place_rows), (None, None)):
+        fast.PLAIN_READS, scanner.PLACE_ROWS = loops
+        scanner._reader_of.cache_clear()
+        results.append(list(scanner.scan_bytes((buf[i:i + size] for i in range(0, len(buf), size)),
+                                               context=context)))
+    assert results[0] == results[1], (buf, size, context)
+    return 1
 
 
 def check_reads(accel, rng: random.Random, buf: bytes) -> int:

@@ -376,39 +376,53 @@ def test_pure_python_variable(value, compiled):
     compiled = compiled and importlib.util.find_spec("urnscan._accel") is not None
     code = ("import urnscan.accel as a, urnscan.scanner as s, urnscan.sources as so, urnscan.sources.reader as r\n"
             "import urnscan.context as c\n"
+            "import urnscan.extract.fast as f\n"
             "print(a.COMPILED is not None, s.urn_positions is not s.urn_positions_py,"
             " so.looks_binary is not r.looks_binary_py, c.context_snippet is not c.context_snippet_py,"
-            " s.count_breaks is not s.count_breaks_py)")
+            " s.count_breaks is not s.count_breaks_py, f.PLAIN_READS is not None, s.PLACE_ROWS is not None)")
     env = dict(os.environ, URNSCAN_PURE_PYTHON=value)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env, cwd=ROOT)
-    assert out.stdout.split() == [str(compiled)] * 5
+    assert out.stdout.split() == [str(compiled)] * 7
 
 
-def _scan_in_chunks(data: bytes, size: int, plain_reads) -> list:
-    """The hits of a scan of ``data`` in chunks of ``size`` bytes, the
-    reading loop taking ``plain_reads`` (None: the Python loop alone)."""
+def _scan_in_chunks(data: bytes, size: int, compiled: bool, context: int = 0) -> list:
+    """The hits of a scan of ``data`` in chunks of ``size`` bytes, with the
+    compiled reading and row loops (``plain_reads``, ``place_rows``) or with
+    the Python code alone."""
     from urnscan import scanner
     from urnscan.extract import fast
 
-    saved = fast.PLAIN_READS
-    fast.PLAIN_READS = plain_reads
+    saved = fast.PLAIN_READS, scanner.PLACE_ROWS
+    fast.PLAIN_READS, scanner.PLACE_ROWS = (accel.plain_reads, accel.place_rows) if compiled else (None, None)
     scanner._reader_of.cache_clear()
     try:
-        return list(scanner.scan_bytes(data[i:i + size] for i in range(0, len(data), size)))
+        return list(scanner.scan_bytes((data[i:i + size] for i in range(0, len(data), size)), context=context))
     finally:
-        fast.PLAIN_READS = saved
+        fast.PLAIN_READS, scanner.PLACE_ROWS = saved
         scanner._reader_of.cache_clear()
 
 
-def test_scans_in_chunks_agree():
-    """Chunk by chunk, the URL context plain_reads leaves is the one the
-    next chunk reads on from: the hits are the Python loop's at every chunk
-    size."""
+def _corpus_text() -> bytes:
     texts = [p.read_bytes() for p in SAMPLES]
     gold = SHARED / "eval" / "gold-public.jsonl"
     if gold.exists():
         texts.append(b"\n".join(json.loads(line)["text"].encode("utf-8")
                                 for line in gold.read_text(encoding="utf-8").splitlines() if line.strip()))
-    data = b"\n".join(texts) + b" a=urn:x:1&b magnet:?xt=urn:btih:ab&dn=x http://h/p?q=urn:a:b&c " * 40
-    for size in (7, 500, 1 << 16):
-        assert _scan_in_chunks(data, size, accel.plain_reads) == _scan_in_chunks(data, size, None), size
+    return b"\n".join(texts) + b" a=urn:x:1&b magnet:?xt=urn:btih:ab&dn=x http://h/p?q=urn:a:b&c " * 40
+
+
+@pytest.mark.parametrize("breaks", [b"\n", b"\r\n", b"\r"])
+def test_scans_in_chunks_agree(breaks):
+    """Chunk by chunk, the compiled loops give the Python code's hits: the
+    URL context plain_reads leaves is the one the next chunk reads on from,
+    and place_rows counts lines (LF, CRLF or CR) and keeps context as
+    ByteScanner._hits does."""
+    data = _corpus_text().replace(b"\r\n", b"\n").replace(b"\n", breaks)
+    for size, context in ((7, 0), (500, 40), (1 << 16, 0), (1 << 16, 200)):
+        assert _scan_in_chunks(data, size, True, context) == _scan_in_chunks(data, size, False, context), size
+
+
+@settings(deadline=None, max_examples=300)
+@given(READING_TEXTS, st.integers(1, 64), st.sampled_from([0, 5, 60]))
+def test_generated_scans_agree(data, size, context):
+    assert _scan_in_chunks(data, size, True, context) == _scan_in_chunks(data, size, False, context)

@@ -249,6 +249,60 @@ is_space(unsigned char c)
     return c == ' ' || (c >= '\t' && c <= '\r');  /* [ \t\n\v\f\r] */
 }
 
+/* context_snippet's text of s[0:n] (its arguments checked) */
+static PyObject *
+snippet_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t size, Py_ssize_t lo)
+{
+    Py_ssize_t a = clip_sub(start, size);
+    if (lo > a)
+        a = lo;
+    Py_ssize_t before_at = a, mid_at = start, after_at = stop;
+    Py_ssize_t before_len = slice(n, &before_at, start);
+    Py_ssize_t mid_len = slice(n, &mid_at, stop);
+    Py_ssize_t after_len = slice(n, &after_at, clip_add(stop, size));
+    if (a > 0) {  /* cut into the text: drop a character cut by the window */
+        Py_ssize_t k = 0;
+        while (k < 3 && k < before_len && s[before_at + k] >= 0x80 && s[before_at + k] < 0xC0)
+            k++;
+        before_at += k;
+        before_len -= k;
+    }
+    /* drop a character cut short at the end of the window */
+    for (Py_ssize_t back = 1; back <= 4 && back <= after_len; back++) {
+        unsigned char b = s[after_at + after_len - back];
+        if (b < 0x80)
+            break;
+        if (b >= 0xC0) {
+            Py_ssize_t width = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+            if (back < width)
+                after_len -= back;
+            break;
+        }
+    }
+
+    char *text = PyMem_Malloc((size_t)(before_len + mid_len + after_len) + 1);
+    if (text == NULL)
+        return PyErr_NoMemory();
+    /* runs of white space become one space; spaces at both ends go */
+    Py_ssize_t len = 0;
+    const struct { Py_ssize_t at, len; } parts[3] = {
+        {before_at, before_len}, {mid_at, mid_len}, {after_at, after_len}};
+    for (int part = 0; part < 3; part++) {
+        const unsigned char *p = s + parts[part].at;
+        for (Py_ssize_t i = 0; i < parts[part].len; i++) {
+            if (!is_space(p[i]))
+                text[len++] = (char)p[i];
+            else if (len > 0 && text[len - 1] != ' ')
+                text[len++] = ' ';
+        }
+    }
+    if (len > 0 && text[len - 1] == ' ')
+        len--;
+    PyObject *out = PyUnicode_DecodeUTF8(text, len, "replace");
+    PyMem_Free(text);
+    return out;
+}
+
 PyDoc_STRVAR(context_snippet_doc,
 "context_snippet($module, buf, start, stop, size, lo=0, /)\n--\n\n"
 "buf[start:stop] with up to size bytes each side (never before lo), white\n"
@@ -278,60 +332,7 @@ context_snippet(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
         return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len;
-
-    Py_ssize_t a = clip_sub(start, size);
-    if (lo > a)
-        a = lo;
-    Py_ssize_t before_at = a, mid_at = start, after_at = stop;
-    Py_ssize_t before_len = slice(n, &before_at, start);
-    Py_ssize_t mid_len = slice(n, &mid_at, stop);
-    Py_ssize_t after_len = slice(n, &after_at, clip_add(stop, size));
-    if (a > 0) {  /* cut into the text: drop a character cut by the window */
-        Py_ssize_t k = 0;
-        while (k < 3 && k < before_len && s[before_at + k] >= 0x80 && s[before_at + k] < 0xC0)
-            k++;
-        before_at += k;
-        before_len -= k;
-    }
-    /* drop a character cut short at the end of the window */
-    for (Py_ssize_t back = 1; back <= 4 && back <= after_len; back++) {
-        unsigned char b = s[after_at + after_len - back];
-        if (b < 0x80)
-            break;
-        if (b >= 0xC0) {
-            Py_ssize_t width = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-            if (back < width)
-                after_len -= back;
-            break;
-        }
-    }
-
-    PyObject *out = NULL;
-    char *text = PyMem_Malloc((size_t)(before_len + mid_len + after_len) + 1);
-    if (text == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    /* runs of white space become one space; spaces at both ends go */
-    Py_ssize_t len = 0;
-    const struct { Py_ssize_t at, len; } parts[3] = {
-        {before_at, before_len}, {mid_at, mid_len}, {after_at, after_len}};
-    for (int part = 0; part < 3; part++) {
-        const unsigned char *p = s + parts[part].at;
-        for (Py_ssize_t i = 0; i < parts[part].len; i++) {
-            if (!is_space(p[i]))
-                text[len++] = (char)p[i];
-            else if (len > 0 && text[len - 1] != ' ')
-                text[len++] = ' ';
-        }
-    }
-    if (len > 0 && text[len - 1] == ' ')
-        len--;
-    out = PyUnicode_DecodeUTF8(text, len, "replace");
-    PyMem_Free(text);
-done:
+    PyObject *out = snippet_of(view.buf, view.len, start, stop, size, lo);
     PyBuffer_Release(&view);
     return out;
 }
@@ -1029,12 +1030,164 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------
+ * place_rows: scanner.py ByteScanner._hits and judge.py UrnJudge.rows in
+ * one loop -- each candidate placed (offsets, line, column, context) and
+ * made a Hit with the judged fields its URN has in the judge's cache; it
+ * stops at the first URN not there, for the Python code to judge.
+ * ---------------------------------------------------------------------- */
+
+/* the line breaks in s[a:b] (LF, CR and CRLF one each when cr, else LF)
+   and where the last one ends (-1: none) */
+static Py_ssize_t
+breaks_in(const unsigned char *s, Py_ssize_t a, Py_ssize_t b, int cr, Py_ssize_t *last_end)
+{
+    Py_ssize_t count = count_byte(s + a, b - a, '\n');
+    if (cr) {
+        Py_ssize_t crs = count_byte(s + a, b - a, '\r');
+        if (crs)
+            count += crs - count_crlf(s + a, b - a);
+    }
+    *last_end = -1;
+    if (count)
+        for (Py_ssize_t k = b - 1; k >= a; k--)
+            if (s[k] == '\n' || (cr && s[k] == '\r')) {
+                *last_end = k + 1;
+                break;
+            }
+    return count;
+}
+
+static int
+ssize_item(PyObject *tuple, Py_ssize_t k, Py_ssize_t *out)
+{
+    *out = PyNumber_AsSsize_t(PyTuple_GET_ITEM(tuple, k), PyExc_OverflowError);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+PyDoc_STRVAR(place_rows_doc,
+"place_rows($module, buf, found, i, base, pos, line, line_start, has_cr, source,\n"
+"           document, size, tails, hit, hits, /)\n--\n\n"
+"Append to hits a Hit for each Candidate of found[i:], placed as\n"
+"ByteScanner._hits places it (buf[0] at absolute offset base, lines counted\n"
+"up to pos: line, line_start) with the judged fields tails (a dict) holds\n"
+"for its URN; stop at the first URN tails lacks.  Returns (index of that\n"
+"candidate or len(found), pos, line, line_start).");
+
+static PyObject *
+place_rows(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t i, base, pos, line, line_start, size;
+    Py_buffer view;
+
+    if (nargs != 14) {
+        PyErr_Format(PyExc_TypeError, "place_rows expected 14 arguments, got %zd", nargs);
+        return NULL;
+    }
+    PyObject *found = args[1], *source = args[8], *document = args[9], *tails = args[11], *hits = args[13];
+    PyTypeObject *hit_type = (PyTypeObject *)args[12];
+    if (!PyList_Check(found) || !PyList_Check(hits) || !PyDict_Check(tails) || !PyType_Check(args[12])
+            || !PyType_IsSubtype(hit_type, &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "place_rows: found and hits must be lists, tails a dict, hit a tuple type");
+        return NULL;
+    }
+    if (index_arg(args[2], &i) < 0 || index_arg(args[3], &base) < 0 || index_arg(args[4], &pos) < 0
+            || index_arg(args[5], &line) < 0 || index_arg(args[6], &line_start) < 0
+            || index_arg(args[10], &size) < 0)
+        return NULL;
+    int cr = PyObject_IsTrue(args[7]);
+    if (cr < 0)
+        return NULL;
+    if (i < 0 || size < 0 || pos < base) {
+        PyErr_SetString(PyExc_ValueError, "place_rows: i and size must not be negative, nor pos before base");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *s = view.buf;
+    Py_ssize_t n = view.len, count = PyList_GET_SIZE(found), at = pos - base;
+    PyObject *result = NULL;
+    for (; i < count; i++) {
+        PyObject *cand = PyList_GET_ITEM(found, i);
+        Py_ssize_t start, end;
+        if (!PyTuple_Check(cand) || PyTuple_GET_SIZE(cand) != 9) {
+            PyErr_SetString(PyExc_TypeError, "place_rows: found holds Candidate tuples");
+            goto done;
+        }
+        if (ssize_item(cand, 0, &start) < 0 || ssize_item(cand, 1, &end) < 0)
+            goto done;
+        if (!(0 <= start && start <= end && end <= n)) {
+            PyErr_SetString(PyExc_ValueError, "place_rows: a candidate outside the buffer");
+            goto done;
+        }
+        PyObject *tail = PyDict_GetItemWithError(tails, PyTuple_GET_ITEM(cand, 5));
+        if (tail == NULL) {
+            if (PyErr_Occurred())
+                goto done;
+            break;  /* not judged yet */
+        }
+        if (!PyTuple_Check(tail)) {
+            PyErr_SetString(PyExc_TypeError, "place_rows: tails maps a URN to a tuple");
+            goto done;
+        }
+        if (start > at) {  /* _Lines.advance */
+            Py_ssize_t last_end, breaks = breaks_in(s, at, start, cr, &last_end);
+            if (breaks) {
+                line += breaks;
+                line_start = base + last_end;
+            }
+            at = start;
+        }
+        PyObject *context = size ? snippet_of(s, n, start, end, size, 0) : Py_NewRef(Py_None);
+        Py_ssize_t tail_len = PyTuple_GET_SIZE(tail);
+        PyObject *hit = hit_type->tp_alloc(hit_type, 14 + tail_len);
+        PyObject *fields[6] = {PyLong_FromSsize_t(base + start), PyLong_FromSsize_t(base + end),
+                               PyLong_FromSsize_t(line), PyLong_FromSsize_t(base + start - line_start + 1),
+                               context, hit};
+        int failed = 0;
+        for (int k = 0; k < 6; k++)
+            failed |= fields[k] == NULL;
+        if (failed) {
+            for (int k = 0; k < 6; k++)
+                Py_XDECREF(fields[k]);
+            goto done;
+        }
+        /* (source, document, start, end, line, column, form, folded, embedded,
+           raw, urn, literal, rules, context) + the judged fields */
+        PyTuple_SET_ITEM(hit, 0, Py_NewRef(source));
+        PyTuple_SET_ITEM(hit, 1, Py_NewRef(document));
+        PyTuple_SET_ITEM(hit, 2, fields[0]);
+        PyTuple_SET_ITEM(hit, 3, fields[1]);
+        PyTuple_SET_ITEM(hit, 4, fields[2]);
+        PyTuple_SET_ITEM(hit, 5, fields[3]);
+        PyTuple_SET_ITEM(hit, 6, Py_NewRef(PyTuple_GET_ITEM(cand, 2)));
+        PyTuple_SET_ITEM(hit, 7, Py_NewRef(PyTuple_GET_ITEM(cand, 3)));
+        PyTuple_SET_ITEM(hit, 8, Py_NewRef(PyTuple_GET_ITEM(cand, 4)));
+        PyTuple_SET_ITEM(hit, 9, Py_NewRef(PyTuple_GET_ITEM(cand, 7)));
+        PyTuple_SET_ITEM(hit, 10, Py_NewRef(PyTuple_GET_ITEM(cand, 5)));
+        PyTuple_SET_ITEM(hit, 11, Py_NewRef(PyTuple_GET_ITEM(cand, 6)));
+        PyTuple_SET_ITEM(hit, 12, Py_NewRef(PyTuple_GET_ITEM(cand, 8)));
+        PyTuple_SET_ITEM(hit, 13, context);
+        for (Py_ssize_t k = 0; k < tail_len; k++)
+            PyTuple_SET_ITEM(hit, 14 + k, Py_NewRef(PyTuple_GET_ITEM(tail, k)));
+        int appended = PyList_Append(hits, hit);
+        Py_DECREF(hit);
+        if (appended < 0)
+            goto done;
+    }
+    result = Py_BuildValue("(nnnn)", i, base + at > pos ? base + at : pos, line, line_start);
+done:
+    PyBuffer_Release(&view);
+    return result;
+}
+
 static PyMethodDef accel_methods[] = {
     {"urn_positions", (PyCFunction)(void (*)(void))urn_positions, METH_FASTCALL, urn_positions_doc},
     {"looks_binary", (PyCFunction)looks_binary, METH_O, looks_binary_doc},
     {"context_snippet", (PyCFunction)(void (*)(void))context_snippet, METH_FASTCALL, context_snippet_doc},
     {"count_breaks", (PyCFunction)(void (*)(void))count_breaks, METH_VARARGS | METH_KEYWORDS, count_breaks_doc},
     {"plain_reads", (PyCFunction)(void (*)(void))plain_reads, METH_FASTCALL, plain_reads_doc},
+    {"place_rows", (PyCFunction)(void (*)(void))place_rows, METH_FASTCALL, place_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 

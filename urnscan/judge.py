@@ -145,6 +145,11 @@ class UrnJudge:
             tails[urn] = t
         return t
 
+    def young_tails(self) -> Dict[str, tuple]:
+        """The younger generation of the shared cache: URN -> the fields
+        :meth:`tail` gives (read by the accelerator's ``place_rows``)."""
+        return _SHARED_TAILS[self._cache_key]
+
     def rows(self, spans: List[tuple], hits: List[Hit]) -> None:
         """Append to ``hits`` one row per span: a span is the fields of a
         :class:`Hit` up to ``context`` (where the scanner found it), the

@@ -17,7 +17,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
-from .accel import accelerated
+from .accel import COMPILED, accelerated
 from .extract import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
 from .context import context_snippet
 from .judge import UrnJudge
@@ -225,6 +225,10 @@ class _Lines:
         self.pos = target
 
 
+#: the accelerator's ``place_rows``, or None where it is not built
+PLACE_ROWS = getattr(COMPILED, "place_rows", None)
+
+
 @lru_cache(maxsize=64)
 def _reader_of(options: ScanOptions):
     """The reading function of ``options`` (one per options, not per file)."""
@@ -319,8 +323,20 @@ class ByteScanner:
     def _hits(self, buf: bytes, found: list, hits: List[Hit]) -> None:
         """Append the hits of ``found`` (extract.Candidate tuples, in
         buffer order) to ``hits``: the scanner places each (offsets, line,
-        column, context), the judge makes the row (:meth:`UrnJudge.rows`)."""
+        column, context), the judge makes the row (:meth:`UrnJudge.rows`).
+        The accelerator's ``place_rows`` does both in one loop for the URNs
+        already judged (tests/test_accel.py compares it with this code)."""
         lines = self._lines
+        if PLACE_ROWS is not None:
+            judge = self.judge
+            i, count = 0, len(found)
+            while True:
+                i, lines.pos, lines.line, lines.line_start = PLACE_ROWS(
+                    buf, found, i, self._base, lines.pos, lines.line, lines.line_start, lines.has_cr, self.source,
+                    self.document, self.options.context, judge.young_tails(), Hit, hits)
+                if i >= count:
+                    return
+                judge.tail(found[i][5])  # judged now: the next call finds it
         base = self._base
         source = self.source
         document = self.document
