@@ -318,7 +318,7 @@ def test_worker_pool_reports_a_dead_worker_and_goes_on():
 def _die_on_b(send, refs, config, arrow):
     from urnscan import runner
 
-    if any(r.path.endswith("b.txt") for r in refs):
+    if any(r[0].endswith("b.txt") for r in refs):  # (InputRef fields: the path first)
         os.kill(os.getpid(), signal.SIGKILL)
     runner._task_files.__wrapped__(send, refs, config, arrow)
 
