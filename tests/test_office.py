@@ -122,3 +122,20 @@ def test_odt_and_epub(tmp_path):
     # the same member in an EPUB is XHTML, read as it is: the span cuts the URN
     (tmp_path / "b.epub").write_bytes(zip_bytes([("mimetype", b"application/epub+zip"), ("content.xml", body)]))
     assert _scan(tmp_path / "b.epub")[1] == []
+
+
+def test_a_bomb_in_an_office_member_is_stopped(tmp_path):
+    """The ratio limit holds the member's XML, not only the little text it
+    gives: 40 MiB of XML without text (white space between elements) is
+    stopped as a bomb, as the same bytes in a plain member are."""
+    from urnscan.sinks.status import ERROR
+
+    words = "<w:p><w:r><w:t>" + "word " * 3000 + "</w:t></w:r></w:p>"  # the hit is decided before the bomb
+    xml = (f'<w:document {W}><w:body><w:p><w:r><w:t>{ISBN}</w:t></w:r></w:p>{words}'.encode()
+           + b" " * (40 << 20) + b"</w:body></w:document>")
+    path = tmp_path / "bomb.docx"
+    path.write_bytes(zip_bytes([("word/document.xml", xml)]))
+    hits = []
+    status = scan_input(InputRef(str(path)), ScanConfig(), hits.extend)
+    assert status.status == ERROR and "over the limit" in status.reason, status
+    assert [(h.document, h.urn) for h in hits] == [("word/document.xml", ISBN)]

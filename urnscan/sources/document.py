@@ -3,7 +3,7 @@
 :mod:`.documents`, which opens the input and picks the reader."""
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Optional
+from typing import Callable, Iterable, Iterator, NamedTuple, Optional
 
 
 class Document(NamedTuple):
@@ -12,7 +12,9 @@ class Document(NamedTuple):
     ``id`` is None for a plain input; ``chunks`` its content (in
     ``charset``, or as its byte-order mark says); ``skipped`` the reason it
     is not scanned (then ``chunks`` is not read); ``encoded_size`` the size
-    it was decoded from, when known (for the ratio limit).
+    it was decoded from, when known (for the ratio limit); ``text_of``, when
+    set, turns ``chunks`` into the text to scan (an office document's XML
+    into its words): the ratio limit holds ``chunks``, the bytes decoded.
     """
 
     id: Optional[str]
@@ -20,6 +22,7 @@ class Document(NamedTuple):
     charset: Optional[str] = None
     skipped: Optional[str] = None
     encoded_size: Optional[int] = None
+    text_of: Optional[Callable[[Iterable[bytes]], Iterator[bytes]]] = None
 
 
 _BINARY_TYPES = ("image/", "audio/", "video/", "font/")

@@ -204,7 +204,14 @@ class DocumentReader:
         yield text
 
     def _text(self, doc: Document, guard: bool = True) -> Optional[Document]:
-        """``doc`` as UTF-8 chunks, or None (counted) when it is binary."""
+        """``doc`` as UTF-8 chunks, or None (counted) when it is binary.
+        The text an office document's XML gives (``text_of``) is text: it
+        is not sniffed, which would read on until it held a block of it --
+        maybe through the whole member -- before the first word is scanned;
+        the ratio limit holds the XML read, not the text drawn from it."""
+        if doc.text_of is not None:
+            return doc._replace(chunks=as_utf8(doc.text_of(self._guarded(doc.chunks, doc) if guard else doc.chunks),
+                                               doc.charset))
         chunks = as_utf8(doc.chunks, doc.charset)
         if guard:
             chunks = self._guarded(chunks, doc)

@@ -31,7 +31,9 @@ the standard library's expat parser, so memory stays bounded by a chunk;
 where a member is not well-formed XML, the rest of it from its last tag
 before the break is handed on as it is (the scanner reads raw XML as well,
 just without the joining).  Expat expands no external entity and bounds
-the expansion of internal ones.
+the expansion of internal ones; the decompression ratio limit
+(:mod:`.limits`) holds the member's XML as it is read, not the text drawn
+from it, so XML that holds little text is no way around it.
 Every other member of the container is read as it is.
 """
 from __future__ import annotations

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import zipfile
 import zlib
+from functools import partial
 from typing import BinaryIO, Iterator
 
 from ..errors import SourceError
@@ -63,7 +64,8 @@ def zip_documents(fileobj: BinaryIO, chunk_size: int) -> Iterator[Document]:
             chunks = _member_chunks(member, name, chunk_size)
             flavor = flavor_of(name, opendocument)
             if flavor is not None:
-                yield Document(name, office_text(chunks, flavor), charset="utf-8", encoded_size=info.compress_size)
+                yield Document(name, chunks, charset="utf-8", encoded_size=info.compress_size,
+                               text_of=partial(office_text, flavor=flavor))
             else:
                 yield Document(name, chunks, encoded_size=info.compress_size)
 
