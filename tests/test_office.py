@@ -26,6 +26,9 @@ TEXT_TABLE = [
      f'<w:r><w:rPr><w:b/></w:rPr><w:t>9780451450524</w:t></w:r><w:r><w:t xml:space="preserve">. Next</w:t></w:r>'
      f'</w:p><w:p><w:r><w:t>two</w:t></w:r></w:p></w:body></w:document>',
      Flavor.WORDPROCESSING, f"See {ISBN}. Next\ntwo\n"),
+    # a non-breaking hyphen inside a URN
+    ('<w:document><w:p><w:r><w:t>urn:isbn:978</w:t><w:noBreakHyphen/><w:t>0451450523</w:t></w:r></w:p>'
+     '</w:document>', Flavor.WORDPROCESSING, "urn:isbn:978-0451450523\n"),
     # field codes, breaks and tabs; deleted text is not text
     ('<w:document><w:p><w:r><w:instrText> HYPERLINK "urn:ietf:rfc:8141" </w:instrText></w:r>'
      '<w:r><w:t>a</w:t><w:tab/><w:t>b</w:t><w:br/><w:t>c</w:t></w:r>'

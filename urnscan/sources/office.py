@@ -11,7 +11,8 @@ member                 text                            breaks
 =====================  ==============================  =========================
 DOCX ``word/*.xml``    ``w:t``, ``w:instrText``        ``w:p`` ends a line;
 (ECMA-376 part 1,      (field codes: ``HYPERLINK``)    ``w:br``, ``w:cr`` a line
-section 17.3.3)                                        break, ``w:tab`` a tab
+section 17.3.3)                                        break, ``w:tab`` a tab,
+                                                       ``w:noBreakHyphen`` "-"
 PPTX ``ppt/*.xml``     ``a:t`` (DrawingML, 21.1.2)     ``a:p`` ends a line,
                                                        ``a:br`` a line break
 XLSX                   ``t`` of each shared string     ``si`` ends a line
@@ -68,7 +69,9 @@ _LINE_END = {
     Flavor.OPENDOCUMENT: frozenset({"p", "h"}),
 }
 _CHARACTER = {
-    Flavor.WORDPROCESSING: {"br": "\n", "cr": "\n", "tab": "\t"},
+    # noBreakHyphen: a hyphen the line is not broken at (17.3.3.18), as
+    # typed inside an ISBN or a date
+    Flavor.WORDPROCESSING: {"br": "\n", "cr": "\n", "tab": "\t", "noBreakHyphen": "-"},
     Flavor.DRAWING: {"br": "\n"},
     Flavor.SHARED_STRINGS: {},
     Flavor.OPENDOCUMENT: {"line-break": "\n", "tab": "\t", "s": " "},
