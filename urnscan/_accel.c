@@ -182,6 +182,19 @@ count_crlf(const unsigned char *s, Py_ssize_t n)
     return total;
 }
 
+/* the line breaks in s[0:n]: LF, and when cr, CR and CRLF, one each */
+static Py_ssize_t
+line_breaks(const unsigned char *s, Py_ssize_t n, int cr)
+{
+    Py_ssize_t breaks = count_byte(s, n, '\n');
+    if (cr) {
+        Py_ssize_t crs = count_byte(s, n, '\r');
+        if (crs)
+            breaks += crs - count_crlf(s, n);
+    }
+    return breaks;
+}
+
 PyDoc_STRVAR(count_breaks_doc,
 "count_breaks($module, /, buf, a, b, may_have_cr=True)\n--\n\n"
 "The line breaks in buf[a:b]: LF, CR and CRLF count one each (see\n"
@@ -205,13 +218,7 @@ count_breaks(PyObject *module, PyObject *args, PyObject *kwargs)
         return NULL;
     /* the span bytes.count(sub, a, b) reads */
     Py_ssize_t n = PySlice_AdjustIndices(view.len, &a, &b, 1);
-    const unsigned char *s = (const unsigned char *)view.buf + a;
-    Py_ssize_t breaks = count_byte(s, n, '\n');
-    if (may_have_cr) {
-        Py_ssize_t cr = count_byte(s, n, '\r');
-        if (cr)
-            breaks += cr - count_crlf(s, n);
-    }
+    Py_ssize_t breaks = line_breaks((const unsigned char *)view.buf + a, n, may_have_cr);
     PyBuffer_Release(&view);
     return PyLong_FromSsize_t(breaks);
 }
@@ -342,10 +349,11 @@ context_snippet(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
  * here.  Its reference is read_all itself: for the positions it takes it
  * builds the same Candidate read_all builds, and it stops, handing the
  * position back, wherever read_all would do anything else.  The candidates
- * it takes all follow a token stop, so none is inside a URL: a "urn:" after
- * a blank, a line break, ">" or '"' whose plain-path match (fast.py
- * _patterns: NID token, literal run, run, _NOTHING_FOLLOWS), or after "'"
- * or "(" whose paired match, no rule after it changes but the trimming of
+ * it takes: a "urn:" after a blank, a line break, ">", '"', "=", "," or ";"
+ * whose plain-path match (fast.py _patterns: NID token, literal run, run,
+ * _NOTHING_FOLLOWS), after "'" or "(" whose paired match, or inside a URL
+ * or form parameters (the URL context read as url.py's StreamContext
+ * reads it) whose run to "&", no rule after it changes but the trimming of
  * one mark -- no code pattern, template, placeholder, elision, adjacent
  * literal or concatenation, and a non-empty NSS; and a "<urn:...>" wrapper
  * without white space.
@@ -373,11 +381,34 @@ is_blank(unsigned char c)
     return c == ' ' || c == '\t';
 }
 
+static int
+is_alpha(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
 /* whether c is one of the (non-NUL) bytes of set */
 static int
 in_set(unsigned char c, const char *set)
 {
     return c != 0 && strchr(set, c) != NULL;
+}
+
+/* the index after the blanks of s[i:lim] ([ \t]*) */
+static Py_ssize_t
+skip_blanks(const unsigned char *s, Py_ssize_t i, Py_ssize_t lim)
+{
+    while (i < lim && is_blank(s[i]))
+        i++;
+    return i;
+}
+
+/* whether s[i:i+4] (inside s[0:hi]) is "urn:", ASCII case folded */
+static int
+urn_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
+{
+    return i + 4 <= hi && (s[i] | 0x20) == 'u' && (s[i + 1] | 0x20) == 'r' && (s[i + 2] | 0x20) == 'n'
+           && s[i + 3] == ':';
 }
 
 /* fast.py _NOTHING_FOLLOWS at e in s[0:hi] (e > 0), alternative by
@@ -396,9 +427,7 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
         return 1;  /* (?=<[/!]) */
     if (c == '<' && !in_set(s[e - 1], ":/=(-"))
         return 1;  /* (?<![:/=(-])(?=<) */
-    Py_ssize_t j = e;
-    while (j < hi && is_blank(s[j]))
-        j++;
+    Py_ssize_t j = skip_blanks(s, e, hi);
     if (j >= hi || (s[j] != '\r' && s[j] != '\n'))
         return 0;
     Py_ssize_t k = j + 1;
@@ -410,17 +439,19 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
            "\n" and holds */
         if (k == j + 2)
             return 1;
-        Py_ssize_t m = k;
-        while (m < hi && is_blank(s[m]))
-            m++;
+        Py_ssize_t m = skip_blanks(s, k, hi);
         if (!(m < hi && (s[m] == ':' || s[m] == '&')))
             return 1;
     }
     /* (?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:) */
-    while (k < hi && is_blank(s[k]))
-        k++;
-    return k + 4 <= hi && (s[k] | 0x20) == 'u' && (s[k + 1] | 0x20) == 'r' && (s[k + 2] | 0x20) == 'n'
-           && s[k + 3] == ':';
+    return urn_at(s, skip_blanks(s, k, hi), hi);
+}
+
+/* [A-Za-z_(]: what may follow "%" or " ." in a concatenation */
+static int
+starts_operand(unsigned char c)
+{
+    return is_alpha(c) || c == '_' || c == '(';
 }
 
 /* code.py concatenated(): an operator after the quote closing at q */
@@ -431,40 +462,22 @@ concatenated_after(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
     if (i >= hi || !in_set(s[i], " \t+.|%"))
         return 0;
     Py_ssize_t lim = hi < i + CONCATENATION_SPAN ? hi : i + CONCATENATION_SPAN;
-    Py_ssize_t j = i;
-    while (j < lim && is_blank(s[j]))
-        j++;
-    if (j < lim) {
-        unsigned char c = s[j];
-        if (c == '+' && !(j + 1 < lim && s[j + 1] == '+'))
-            return 1;  /* \+(?!\+) */
-        if (c == '.' && j + 1 < lim && s[j + 1] == '.' && !(j + 2 < lim && s[j + 2] == '.'))
-            return 1;  /* \.\.(?!\.) */
-        if (c == '.') {
-            Py_ssize_t m = j + 1;
-            while (m < lim && is_blank(s[m]))
-                m++;
-            if (m < lim && s[m] == '$')
-                return 1;  /* \.[ \t]*\$ */
-        }
-        if (c == '|' && j + 1 < lim && s[j + 1] == '|')
-            return 1;  /* \|\| */
-        if (c == '%') {
-            Py_ssize_t m = j + 1;
-            while (m < lim && is_blank(s[m]))
-                m++;
-            if (m < lim && (s[m] == '(' || s[m] == '_' || is_alnum[s[m]]) && !(s[m] >= '0' && s[m] <= '9'))
-                return 1;  /* %[ \t]*[(A-Za-z_] */
-        }
-        if (c == '.' && j > i) {
-            Py_ssize_t m = j + 1;
-            while (m < lim && is_blank(s[m]))
-                m++;
-            if (m < lim && (s[m] == '(' || s[m] == '_' || is_alnum[s[m]]) && !(s[m] >= '0' && s[m] <= '9'))
-                return 1;  /* [ \t]+\.[ \t]*[A-Za-z_(] */
-        }
-    }
-    return 0;
+    Py_ssize_t j = skip_blanks(s, i, lim);
+    if (j >= lim)
+        return 0;
+    unsigned char c = s[j];
+    Py_ssize_t m = skip_blanks(s, j + 1, lim);  /* after the operator's first byte and blanks */
+    if (c == '+' && !(j + 1 < lim && s[j + 1] == '+'))
+        return 1;  /* \+(?!\+) */
+    if (c == '.' && j + 1 < lim && s[j + 1] == '.' && !(j + 2 < lim && s[j + 2] == '.'))
+        return 1;  /* \.\.(?!\.) */
+    if (c == '.' && m < lim && s[m] == '$')
+        return 1;  /* \.[ \t]*\$ */
+    if (c == '|' && j + 1 < lim && s[j + 1] == '|')
+        return 1;  /* \|\| */
+    if (c == '%' && m < lim && starts_operand(s[m]))
+        return 1;  /* %[ \t]*[(A-Za-z_] */
+    return c == '.' && j > i && m < lim && starts_operand(s[m]);  /* [ \t]+\.[ \t]*[A-Za-z_(] */
 }
 
 /* fold.py adjacent_literal() may find a literal after the quote closing at
@@ -473,19 +486,13 @@ static int
 may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
 {
     Py_ssize_t lim = hi < q + 1 + 2 * INDENT_LIMIT ? hi : q + 1 + 2 * INDENT_LIMIT;
-    Py_ssize_t j = q + 1;
-    while (j < lim && is_blank(s[j]))
-        j++;
-    if (j < lim && (s[j] == '\r' || s[j] == '\n')) {
-        j += (s[j] == '\r' && j + 1 < lim && s[j + 1] == '\n') ? 2 : 1;
-        while (j < lim && is_blank(s[j]))
-            j++;
-    }
+    Py_ssize_t j = skip_blanks(s, q + 1, lim);
+    if (j < lim && (s[j] == '\r' || s[j] == '\n'))
+        j = skip_blanks(s, j + ((s[j] == '\r' && j + 1 < lim && s[j + 1] == '\n') ? 2 : 1), lim);
     if (j + 1 >= hi || s[j] != s[q])
         return 0;
     /* buf[q+1:q+5].lower() == b"urn:": a URN of its own, not a piece */
-    return !(j + 5 <= hi && (s[j + 1] | 0x20) == 'u' && (s[j + 2] | 0x20) == 'r' && (s[j + 3] | 0x20) == 'n'
-             && s[j + 4] == ':');
+    return !urn_at(s, j + 1, hi);
 }
 
 /* whether text s[a:b] holds the two bytes x y in a row */
@@ -545,7 +552,7 @@ static int
 read_wrapped(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned char *table,
              Py_ssize_t wrapper_limit, Read *r)
 {
-    if (p + 4 > hi || (s[p] | 0x20) != 'u' || (s[p + 1] | 0x20) != 'r' || (s[p + 2] | 0x20) != 'n' || s[p + 3] != ':')
+    if (!urn_at(s, p, hi))
         return 0;
     Py_ssize_t nss_start = nid_token(s, p + 4, hi, 0);
     if (nss_start < 0)
@@ -581,12 +588,6 @@ token_reset(Token *t)
     t->form = 1;
     t->name_len = t->value_len = 0;
     t->name_alpha = t->in_value = 0;
-}
-
-static int
-is_alpha(unsigned char c)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
 }
 
 /* url.py _NAME and _VALUE: [A-Za-z0-9_.~%+-] and the same with ":" */
@@ -937,7 +938,7 @@ PyDoc_STRVAR(plain_reads_doc,
 "Read the candidates at positions[i:] as extract.fast's read_all reads them,\n"
 "appending a Candidate to found for each, while they are plain ones; stop at\n"
 "the first position read_all would read otherwise.  Returns (index of that\n"
-"position or len(positions), pos, start of the last candidate read or -1).\n"
+"position or len(positions), pos).\n"
 "table holds 256 bytes of class flags, flags the Reading options, consts\n"
 "the objects a Candidate is made of; context (a StreamContext at absolute\n"
 "offset base of buf[0]) is read and left as read_all leaves it.");
@@ -1000,7 +1001,7 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const unsigned char *table = table_view.buf;
     if (n > view.len)
         n = view.len;
-    Py_ssize_t count = PyList_GET_SIZE(positions), last = -1;
+    Py_ssize_t count = PyList_GET_SIZE(positions);
     for (; i < count; i++) {
         Py_ssize_t p = PyNumber_AsSsize_t(PyList_GET_ITEM(positions, i), NULL);
         if (p == -1 && PyErr_Occurred())
@@ -1019,10 +1020,9 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         Py_DECREF(cand);
         pos = r.end;
-        last = p;
     }
     if (stream_store(context, base, &st) == 0)
-        result = Py_BuildValue("(nnn)", i, pos, last);
+        result = Py_BuildValue("(nn)", i, pos);
 done:
     Py_XDECREF(no_rules);
     PyBuffer_Release(&view);
@@ -1042,12 +1042,7 @@ done:
 static Py_ssize_t
 breaks_in(const unsigned char *s, Py_ssize_t a, Py_ssize_t b, int cr, Py_ssize_t *last_end)
 {
-    Py_ssize_t count = count_byte(s + a, b - a, '\n');
-    if (cr) {
-        Py_ssize_t crs = count_byte(s + a, b - a, '\r');
-        if (crs)
-            count += crs - count_crlf(s + a, b - a);
-    }
+    Py_ssize_t count = line_breaks(s + a, b - a, cr);
     *last_end = -1;
     if (count)
         for (Py_ssize_t k = b - 1; k >= a; k--)

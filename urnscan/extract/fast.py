@@ -141,8 +141,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
         i, count = 0, len(positions)
         while i < count:
             if plain_reads is not None:
-                i, pos, _ = plain_reads(buf, positions, i, pos, n, final, window, table, cap, WRAPPER_LIMIT, flags,
-                                        PLAIN_CONSTS, found, context, base)
+                i, pos = plain_reads(buf, positions, i, pos, n, final, window, table, cap, WRAPPER_LIMIT, flags,
+                                     PLAIN_CONSTS, found, context, base)
                 if i >= count:
                     break
             p = positions[i]
