@@ -10,8 +10,8 @@ buffers (NumPy for the arithmetic), which loads neither and is quicker.
   ``dictionary_encode`` gives) and :func:`name_lists`
   (``list<dictionary<int32, string>>``) build a column;
 * :func:`take` repeats the rows of such a column: a column that is a
-  function of a few distinct rows is built once per distinct row, then
-  taken.
+  function of a few distinct rows (:func:`factorize`) is built once per
+  distinct row, then taken.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from ..errors import SinkError
 
-__all__ = ["DICT", "NAME_LISTS", "clean", "strings", "fixed", "dictionary", "name_lists", "take"]
+__all__ = ["DICT", "NAME_LISTS", "clean", "strings", "fixed", "dictionary", "name_lists", "factorize", "take"]
 
 DICT = pa.dictionary(pa.int32(), pa.string())
 NAME_LISTS = pa.list_(pa.field("element", DICT, nullable=False))
@@ -124,20 +124,25 @@ def dictionary(values: Sequence[Optional[str]]) -> pa.Array:
 def name_lists(rows: Sequence[Sequence[str]]) -> pa.Array:
     """``list<dictionary<string>>`` of sequences of names (never null)."""
     rows = [r if isinstance(r, tuple) else tuple(r) for r in rows]
-    first = dict.fromkeys(rows)
-    if len(first) < len(rows):  # built once per distinct row
-        return take(name_lists(list(first)), _codes_of(rows, first))
+    distinct, codes = factorize(rows)
+    if codes is not None:  # built once per distinct row
+        return take(name_lists(distinct), codes)
     lengths = np.fromiter(map(len, rows), np.int64, len(rows))
     values = dictionary([name for row in rows for name in row])
     return pa.ListArray.from_arrays(pa.Array.from_buffers(pa.int32(), len(rows) + 1, [None, _offsets(lengths)]),
                                     values, type=NAME_LISTS)
 
 
-def _codes_of(rows: List[Any], first: dict):
-    """The index in ``first`` (distinct rows, in order) of each row."""
-    for i, r in enumerate(first):
-        first[r] = i
-    return np.fromiter(map(first.__getitem__, rows), np.intp, len(rows))
+def factorize(rows: List[Any]):
+    """The distinct ``rows`` (hashable) in order of first appearance, and
+    the index in them of each row as a NumPy array for :func:`take`, or
+    None when every row is distinct."""
+    first: dict = {}
+    setdefault = first.setdefault
+    codes = [setdefault(r, len(first)) for r in rows]
+    if len(first) == len(rows):
+        return rows, None
+    return list(first), np.array(codes, np.intp)
 
 
 def take(array: pa.Array, codes) -> pa.Array:

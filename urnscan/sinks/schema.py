@@ -238,17 +238,11 @@ def _distinct_judgements(hits: List[Hit]):
     """The distinct tuples of judged attributes of ``hits``, in order of
     first appearance, and the index in them of each hit's (``None`` when
     every hit has its own)."""
-    first: dict = {}
-    setdefault, judged = first.setdefault, _JUDGED
+    judgements = [h[_JUDGED:] for h in hits]
     try:
-        codes = [setdefault(h[judged:], len(first)) for h in hits]
+        return arrays.factorize(judgements)
     except TypeError:  # an unhashable value: nothing shared
-        return [h[_JUDGED:] for h in hits], None
-    if len(first) == len(hits):
-        return list(first), None
-    import numpy as np
-
-    return list(first), np.array(codes, np.intp)
+        return judgements, None
 
 
 def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
