@@ -712,10 +712,11 @@ class _Expander:
 _name = operator.attrgetter("name")
 
 
-def _list(path: str) -> Union[List["os.DirEntry[str]"], InputRef]:
-    """The entries of a directory sorted by name, or an error ref."""
+def _list(path: str, fd: Optional[int] = None) -> Union[List["os.DirEntry[str]"], InputRef]:
+    """The entries of the directory ``path`` (read through its descriptor
+    ``fd`` when given) sorted by name, or an error ref."""
     try:
-        with os.scandir(path) as it:
+        with os.scandir(path if fd is None else fd) as it:
             entries = list(it)
     except OSError as exc:
         return InputRef(path, _os_reason(exc), None)
@@ -749,14 +750,11 @@ def _open_listing(path: str, depth: int, parent_fd: Optional[int] = None
             fd = os.open(path.rsplit(os.sep, 1)[-1], _DIR_FLAGS, dir_fd=parent_fd)
     except OSError as exc:
         return InputRef(path, _os_reason(exc), None)
-    try:
-        with os.scandir(fd) as it:
-            entries = list(it)
-    except OSError as exc:
+    listing = _list(path, fd)
+    if isinstance(listing, InputRef):
         os.close(fd)
-        return InputRef(path, _os_reason(exc), None)
-    entries.sort(key=_name)
-    return entries, fd
+        return listing
+    return listing, fd
 
 
 #: what :meth:`_Expander._enter` says of a glob match: walk it from there
