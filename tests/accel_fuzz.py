@@ -11,6 +11,7 @@ from urnscan.context import context_snippet_py
 from urnscan.extract import Reading, StreamContext
 from urnscan.extract.fast import PLAIN_CONSTS, _class_table, make_batch
 from urnscan.scanner import count_breaks_py, urn_positions_py
+from urnscan.sinks.arrays import int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
 from tests.accel_build import load
 
@@ -81,7 +82,42 @@ def main(path: str, count: int) -> None:
                 checked += 1
         checked += check_reads(accel, rng, whole)
         checked += check_scans(accel, rng, whole)
+        checked += check_columns(accel, rng, whole)
     print(checked)
+
+
+def check_columns(accel, rng: random.Random, buf: bytes) -> int:
+    """The index's column helpers on random rows of ``buf``, read from
+    allocations of exactly their size."""
+    checked = 0
+    for width in (1, 4, 8):
+        rows = len(buf) // width
+        data = buf[:rows * width]
+        codes = [rng.randrange(rows) for _ in range(rng.randrange(20))] if rows else []
+        assert accel.take_fixed(exact(data), width, codes) == take_fixed_py(data, width, codes), (data, codes)
+        cuts = sorted(rng.randrange(rows + 1) for _ in range(rng.randrange(6)))
+        lengths = [b - a for a, b in zip([0, *cuts], [*cuts, rows])]
+        offsets = int32_offsets_py(lengths)
+        assert accel.int32_offsets(lengths) == offsets, lengths
+        codes = [rng.randrange(len(lengths)) for _ in range(rng.randrange(20))]
+        got = accel.take_segments(exact(offsets), exact(data), width, codes)
+        assert got == take_segments_py(offsets, data, width, codes), (data, lengths, codes)
+        checked += 3
+    text = buf.decode("utf-8", "replace")
+    cuts = sorted(rng.randrange(len(text) + 1) for _ in range(rng.randrange(6)))
+    values = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)])]
+    assert accel.string_buffers(values) == string_buffers_py(values), values
+    escaped = [buf.decode("utf-8", "surrogateescape")]
+    try:
+        want = string_buffers_py(escaped)
+    except UnicodeEncodeError:
+        want = UnicodeEncodeError
+    try:
+        got = accel.string_buffers(escaped)
+    except UnicodeEncodeError:
+        got = UnicodeEncodeError
+    assert got == want, buf
+    return checked + 2
 
 
 def check_scans(accel, rng: random.Random, buf: bytes) -> int:

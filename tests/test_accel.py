@@ -426,3 +426,82 @@ def test_scans_in_chunks_agree(breaks):
 @given(READING_TEXTS, st.integers(1, 64), st.sampled_from([0, 5, 60]))
 def test_generated_scans_agree(data, size, context):
     assert _scan_in_chunks(data, size, True, context) == _scan_in_chunks(data, size, False, context)
+
+
+# --- the index's column helpers (urnscan/sinks/arrays.py) -----------------
+
+from urnscan.sinks.arrays import (  # noqa: E402
+    int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py,
+)
+
+ROWS = st.lists(st.binary(max_size=9), max_size=12)
+
+
+@settings(deadline=None, max_examples=400)
+@given(ROWS, st.sampled_from([1, 2, 4, 8]), st.data())
+def test_column_helpers_agree(rows, width, data):
+    blob = b"".join(rows)
+    blob = blob[:len(blob) // width * width]
+    n = len(blob) // width
+    codes = data.draw(st.lists(st.integers(0, n - 1), max_size=30)) if n else []
+    assert accel.take_fixed(blob, width, codes) == take_fixed_py(blob, width, codes)
+    lengths = [len(r) // width for r in rows]
+    offsets = int32_offsets_py(lengths)
+    assert accel.int32_offsets(lengths) == offsets
+    data_ = b"".join(r[:len(r) // width * width] for r in rows)
+    codes = data.draw(st.lists(st.integers(0, len(rows) - 1), max_size=30)) if rows else []
+    assert accel.take_segments(offsets, data_, width, codes) == take_segments_py(offsets, data_, width, codes)
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.lists(st.text(max_size=8), max_size=12))
+def test_string_buffers_agree(values):
+    assert accel.string_buffers(values) == string_buffers_py(values)
+
+
+def _outcome(fn, *args):
+    try:
+        return fn(*args)
+    except (IndexError, TypeError, ValueError, OverflowError) as exc:
+        return type(exc)
+
+
+@pytest.mark.parametrize("name, args, expected", [
+    ("int32_offsets", ([1, 2, 3],), (b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 1, 3, 6)))),
+    ("int32_offsets", ([], ), b"\0\0\0\0"),
+    ("int32_offsets", ([2 ** 31 - 1],), (b"\0\0\0\0" + (2 ** 31 - 1).to_bytes(4, sys.byteorder))),
+    ("int32_offsets", ([2 ** 30, 2 ** 30],), OverflowError),
+    ("int32_offsets", ([3, -1],), ValueError),
+    ("int32_offsets", (["3"],), TypeError),
+    ("string_buffers", (["ab", "", "\u00e9"],), (b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 2, 2, 4)),
+                                                 b"ab\xc3\xa9")),
+    ("string_buffers", (["a", None],), TypeError),
+    ("string_buffers", (["\udcff"],), UnicodeEncodeError),
+    ("take_fixed", (b"abcdef", 2, [2, 0, 2]), b"efabef"),
+    ("take_fixed", (b"abcdef", 2, [3]), IndexError),
+    ("take_fixed", (b"abcdef", 2, [-1]), IndexError),
+    ("take_fixed", (b"abcdef", 2, ["0"]), TypeError),
+    ("take_fixed", (b"abcdef", 2, []), b""),
+    ("take_segments", (b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 1, 3)), b"abc", 1, [1, 0, 1]),
+     (b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 2, 3, 5)), b"bcabc")),
+    ("take_segments", (b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 1, 3)), b"abc", 1, [2]), IndexError),
+])
+def test_column_helpers_table(name, args, expected):
+    from urnscan.sinks import arrays
+
+    for fn in (getattr(accel, name), getattr(arrays, f"{name}_py")):
+        if expected is UnicodeEncodeError:
+            with pytest.raises(UnicodeEncodeError):
+                fn(*args)
+        else:
+            assert _outcome(fn, *args) == expected, fn
+
+
+def test_take_segments_refuses_offsets_outside_its_data():
+    """The compiled loop never reads past the data, whatever the offsets."""
+    offsets = b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 2, 9))
+    with pytest.raises(ValueError):
+        accel.take_segments(offsets, b"abc", 1, [1])
+    backwards = b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 3, 1))
+    with pytest.raises(ValueError):
+        accel.take_segments(backwards, b"abc", 1, [1])

@@ -1,5 +1,4 @@
 """The sink's arrays, built from buffers, equal what ``pa.array`` builds."""
-import numpy as np
 import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -77,6 +76,32 @@ COLUMNS = [
 @given(st.sampled_from(COLUMNS), st.lists(st.integers(0, 4), max_size=40))
 def test_take_equals_arrow_take(column, rows):
     array = column()
-    got = take(array, np.array(rows, np.intp))
+    got = take(array, rows)
     got.validate(full=True)
     assert got.equals(array.take(pa.array(rows, pa.int64())))
+
+
+@settings(deadline=None)
+@given(st.lists(st.booleans()), st.integers(0, 20), st.integers(0, 20))
+def test_true_runs_and_int64_values_of_a_slice(flags, skip, cut):
+    """A column sliced at any offset, as pieces of hits are."""
+    from urnscan.sinks.arrays import int64_values, true_runs
+
+    column = fixed(flags, pa.bool_()).slice(skip, max(0, len(flags) - skip - cut))
+    kept = [i for i, flag in enumerate(column.to_pylist()) if flag]
+    assert [a + k for a, n in true_runs(column) for k in range(n)] == kept
+    assert all(n > 0 for _, n in true_runs(column))
+    numbers = [i * 7 - 3 for i in range(len(flags))]
+    ints = fixed(numbers, pa.int64()).slice(skip, max(0, len(flags) - skip - cut))
+    assert list(int64_values(ints)) == ints.to_pylist()
+
+
+@settings(deadline=None)
+@given(st.lists(st.booleans(), max_size=30), st.integers(0, 5))
+def test_keep_valid_equals_arrow_filter(flags, skip):
+    from urnscan.pieces import ARROW_PIECES
+
+    batch = pa.RecordBatch.from_arrays([fixed(flags, pa.bool_()), fixed(list(range(len(flags))), pa.int64())],
+                                       names=["valid", "n"]).slice(skip)
+    got = ARROW_PIECES.keep_valid(batch)
+    assert got.to_pylist() == batch.filter(batch.column("valid")).to_pylist()

@@ -1,4 +1,5 @@
 """The core stays light: importing it loads neither pandas nor pyarrow."""
+import os
 import subprocess
 import sys
 
@@ -42,8 +43,19 @@ def _modules_loaded_by(*args: str) -> set:
     return _import_log(*args) - _import_log("-c", "pass")
 
 
+def _numpy_optional() -> bool:
+    from urnscan.sinks.loading import NUMPY_OPTIONAL_SINCE, installed_major
+
+    return (installed_major() or 0) >= NUMPY_OPTIONAL_SINCE
+
+
+#: what the command line's scan never loads: NumPy too, where pyarrow can
+#: do without it (urnscan.sinks.loading)
+NEVER_FOR_A_SCAN = ("pandas", "pyarrow.compute", "dask", *(("numpy",) if _numpy_optional() else ()))
+
+
 #: what a scan that finds nothing, to Parquet, leaves unloaded
-NOT_FOR_AN_EMPTY_SCAN = ["pandas", "dask", "pyarrow.compute", "secrets", "urnscan.namespaces.findings",
+NOT_FOR_AN_EMPTY_SCAN = [*NEVER_FOR_A_SCAN, "secrets", "urnscan.namespaces.findings",
                          "urnscan.namespaces.heuristic", "urnscan.namespaces.normative", "xml.etree.ElementTree",
                          "urnscan.sources.mail", "urnscan.sources.warc", "urnscan.sources.zipped",
                          "urnscan.sources.pdf", "email.parser", "zipfile", "warcio", "pypdfium2"]
@@ -68,10 +80,66 @@ def test_the_command_line_scan_never_loads_pandas_or_pyarrow_compute(tmp_path, j
     loaded = _modules_loaded_by("-m", "urnscan", "scan", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
                                 "-o", str(tmp_path / "o.parquet"), "-q", "--jobs", jobs)
     assert "urnscan.sinks.parquet" in loaded and "urnscan.namespaces.heuristic" in loaded
-    assert [m for m in ("pandas", "pyarrow.compute", "dask") if m in loaded] == []
+    assert [m for m in NEVER_FOR_A_SCAN if m in loaded] == []
     import pyarrow.parquet as pq
 
     assert pq.read_table(tmp_path / "o.parquet").num_rows == 4 * 2000
+
+
+def _scan_in_a_process(tmp_path, name: str, *args: str, before: str = "") -> tuple:
+    """The hits table of ``urnscan scan`` run by a fresh interpreter (after
+    the statements ``before``), and whether that process loaded NumPy."""
+    import pyarrow.parquet as pq
+
+    out = tmp_path / f"{name}.parquet"
+    code = (f"import sys\n{before}\nfrom urnscan.cli import main\n"
+            f"rc = main([*{list(args)!r}, '-o', {str(out)!r}, '--force', '-q'])\n"
+            "print(rc, 'numpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "URNSCAN_SPLIT_BYTES": "4096"})
+    assert done.returncode == 0, done.stderr[-2000:]
+    rc, numpy_loaded = done.stdout.split()
+    assert rc == "0"
+    return pq.read_table(out).drop_columns(["source"]), numpy_loaded == "True"
+
+
+def test_pyarrow_without_numpy_writes_the_same_index(tmp_path):
+    """The scan's pyarrow without NumPy (where it allows) and with it write
+    the same rows: byte ranges of a file split (``URNSCAN_SPLIT_BYTES``)
+    relocated and stitched, ``--valid-only`` filtering pieces, at
+    ``--jobs 2``."""
+    text = "".join(f"line {i}: urn:isbn:04514505{i % 97:02d} <urn:ietf:rfc:{i % 50}> caf\u00e9 urn:foo:{i}%zz\n"
+                   for i in range(600))
+    (tmp_path / "big.txt").write_text(text)
+    for args in (["--jobs", "2"], ["--jobs", "2", "--valid-only"], ["--jobs", "1"]):
+        scan = ["scan", str(tmp_path / "big.txt"), *args]
+        lean, lean_numpy = _scan_in_a_process(tmp_path, "lean", *scan)
+        usual, usual_numpy = _scan_in_a_process(tmp_path, "usual", *scan, before="import numpy")
+        assert usual_numpy and lean_numpy is not _numpy_optional()
+        assert lean.num_rows > 600 and lean.equals(usual)
+
+
+def test_an_older_pyarrow_is_loaded_as_usual(tmp_path):
+    (tmp_path / "a.txt").write_text("urn:isbn:0451450523 and urn:ietf:rfc:2141\n")
+    older = "import urnscan.sinks.loading as loading\nloading.installed_major = lambda package='pyarrow': 17"
+    table, numpy_loaded = _scan_in_a_process(tmp_path, "older", "scan", str(tmp_path / "a.txt"), before=older)
+    assert numpy_loaded and table.column("urn").to_pylist() == ["urn:isbn:0451450523", "urn:ietf:rfc:2141"]
+
+
+def test_the_installed_major_version_is_read_from_the_dist_info_name(tmp_path, monkeypatch):
+    from urnscan.sinks.loading import installed_major
+
+    site = tmp_path / "site"
+    (site / "fakepkg").mkdir(parents=True)
+    (site / "fakepkg" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(site))
+    assert installed_major("fakepkg") is None  # no metadata
+    (site / "fakepkg-19.0.1.dist-info").mkdir()
+    (site / "fakepkg_other-3.0.dist-info").mkdir()
+    assert installed_major("fakepkg") == 19
+    (site / "fakepkg-20.0.0.dist-info").mkdir()
+    assert installed_major("fakepkg") is None  # two installs: cannot tell
+    assert installed_major("no_such_package_here") is None
 
 
 PACKAGE_FACE = [

@@ -2,13 +2,15 @@
  * Compiled versions of the scanner's byte loops.
  *
  * Each function here has a pure-Python reference of the same name that
- * defines its behaviour (urnscan/scanner.py, urnscan/sources/reader.py);
+ * defines its behaviour (urnscan/scanner.py, urnscan/sources/reader.py,
+ * urnscan/sinks/arrays.py);
  * urnscan/accel.py picks this module when it was built.  The tests compare
  * the two on generated and real input, and build this file under
  * AddressSanitizer.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 /* extract/chars.py: BOUNDARY_BYTES = ALNUM | "+-." ; a "urn:" after one of
@@ -1176,6 +1178,291 @@ done:
     return result;
 }
 
+/* ---- columns of the index (urnscan/sinks/arrays.py) -------------------- */
+
+/* the length of a row of Arrow's int32 offsets; the caller checks bounds */
+static int32_t
+offset_at(const unsigned char *offsets, Py_ssize_t i)
+{
+    int32_t v;
+    memcpy(&v, offsets + 4 * i, 4);
+    return v;
+}
+
+static int
+too_long(long long total)
+{
+    if (total <= INT32_MAX)
+        return 0;
+    PyErr_SetString(PyExc_OverflowError, "more than 2**31 - 1 bytes or items in one column");
+    return 1;
+}
+
+PyDoc_STRVAR(int32_offsets_doc,
+"int32_offsets($module, lengths, /)\n--\n\n"
+"The int32 offsets (native order, len(lengths) + 1 of them) of consecutive\n"
+"pieces of the given lengths (see urnscan.sinks.arrays.int32_offsets_py).");
+
+static PyObject *
+int32_offsets(PyObject *module, PyObject *lengths)
+{
+    PyObject *seq = PySequence_Fast(lengths, "lengths must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (n + 1) * 4);
+    if (out == NULL)
+        goto fail;
+    char *o = PyBytes_AS_STRING(out);
+    long long total = 0;
+    int32_t v = 0;
+    memcpy(o, &v, 4);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyLong_Check(items[i])) {  /* read without running Python code */
+            PyErr_SetString(PyExc_TypeError, "lengths must be int");
+            goto fail;
+        }
+        long long length = PyLong_AsLongLong(items[i]);
+        if (length == -1 && PyErr_Occurred())
+            goto fail;
+        if (length < 0) {
+            PyErr_SetString(PyExc_ValueError, "a length is negative");
+            goto fail;
+        }
+        total += length;
+        if (too_long(total))
+            goto fail;
+        v = (int32_t)total;
+        memcpy(o + 4 * (i + 1), &v, 4);
+    }
+    Py_DECREF(seq);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_DECREF(seq);
+    return NULL;
+}
+
+PyDoc_STRVAR(string_buffers_doc,
+"string_buffers($module, values, /)\n--\n\n"
+"(int32 offsets, UTF-8 data) of a list of str; UnicodeEncodeError for a\n"
+"lone surrogate (see urnscan.sinks.arrays.string_buffers_py).");
+
+static PyObject *
+string_buffers(PyObject *module, PyObject *values)
+{
+    if (!PyList_Check(values)) {
+        PyErr_SetString(PyExc_TypeError, "values must be a list of str");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(values);
+    PyObject *offsets = PyBytes_FromStringAndSize(NULL, (n + 1) * 4);
+    if (offsets == NULL)
+        return NULL;
+    char *o = PyBytes_AS_STRING(offsets);
+    long long total = 0;
+    int32_t v = 0;
+    memcpy(o, &v, 4);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(values, i);
+        Py_ssize_t size;
+        if (!PyUnicode_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "values must be a list of str");
+            goto fail;
+        }
+        if (PyUnicode_IS_ASCII(item))
+            size = PyUnicode_GET_LENGTH(item);
+        else if (PyUnicode_AsUTF8AndSize(item, &size) == NULL)
+            goto fail;
+        total += size;
+        if (too_long(total))
+            goto fail;
+        v = (int32_t)total;
+        memcpy(o + 4 * (i + 1), &v, 4);
+    }
+    PyObject *data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)total);
+    if (data == NULL)
+        goto fail;
+    char *d = PyBytes_AS_STRING(data);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(values, i);
+        Py_ssize_t size;
+        const char *utf8;
+        if (PyUnicode_IS_ASCII(item)) {
+            size = PyUnicode_GET_LENGTH(item);
+            utf8 = (const char *)PyUnicode_DATA(item);
+        } else {
+            utf8 = PyUnicode_AsUTF8AndSize(item, &size);  /* made above: cached in the str */
+        }
+        memcpy(d, utf8, (size_t)size);
+        d += size;
+    }
+    PyObject *pair = PyTuple_Pack(2, offsets, data);
+    Py_DECREF(offsets);
+    Py_DECREF(data);
+    return pair;
+fail:
+    Py_DECREF(offsets);
+    return NULL;
+}
+
+/* the row number codes[i], checked against rows */
+static int
+row_at(PyObject **codes, Py_ssize_t i, Py_ssize_t rows, Py_ssize_t *out)
+{
+    /* an int's value is read without running Python code, so the list
+       of codes cannot change under the loop */
+    if (!PyLong_Check(codes[i])) {
+        PyErr_SetString(PyExc_TypeError, "row numbers must be int");
+        return -1;
+    }
+    Py_ssize_t c = PyLong_AsSsize_t(codes[i]);
+    if (c == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        c = -1;
+    }
+    if (c < 0 || c >= rows) {
+        PyErr_SetString(PyExc_IndexError, "row number out of range");
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+/* a row width: a positive int */
+static int
+width_arg(PyObject *arg, Py_ssize_t *width)
+{
+    if (index_arg(arg, width) < 0)
+        return -1;
+    if (*width <= 0) {
+        PyErr_SetString(PyExc_ValueError, "width must be positive");
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(take_fixed_doc,
+"take_fixed($module, data, width, codes, /)\n--\n\n"
+"The rows codes (a sequence of row numbers) of data, rows of width bytes\n"
+"each (see urnscan.sinks.arrays.take_fixed_py).");
+
+static PyObject *
+take_fixed(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "take_fixed takes data, width and codes");
+        return NULL;
+    }
+    Py_ssize_t width;
+    if (width_arg(args[1], &width) < 0)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *out = NULL;
+    PyObject *seq = PySequence_Fast(args[2], "codes must be a sequence");
+    if (seq == NULL)
+        goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), rows = view.len / width, c;
+    PyObject **codes = PySequence_Fast_ITEMS(seq);
+    if (n > PY_SSIZE_T_MAX / width) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = PyBytes_FromStringAndSize(NULL, n * width);
+    if (out == NULL)
+        goto done;
+    char *o = PyBytes_AS_STRING(out);
+    const char *d = view.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (row_at(codes, i, rows, &c) < 0) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        memcpy(o + i * width, d + c * width, (size_t)width);
+    }
+done:
+    Py_XDECREF(seq);
+    PyBuffer_Release(&view);
+    return out;
+}
+
+PyDoc_STRVAR(take_segments_doc,
+"take_segments($module, offsets, data, width, codes, /)\n--\n\n"
+"(int32 offsets, data) of the rows codes of a variable-length column: its\n"
+"int32 offsets (one more than its rows) and data, items of width bytes\n"
+"(see urnscan.sinks.arrays.take_segments_py).");
+
+static PyObject *
+take_segments(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "take_segments takes offsets, data, width and codes");
+        return NULL;
+    }
+    Py_ssize_t width;
+    if (width_arg(args[2], &width) < 0)
+        return NULL;
+    Py_buffer ov, dv;
+    if (PyObject_GetBuffer(args[0], &ov, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[1], &dv, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&ov);
+        return NULL;
+    }
+    PyObject *result = NULL, *offsets = NULL, *data = NULL;
+    PyObject *seq = PySequence_Fast(args[3], "codes must be a sequence");
+    if (seq == NULL)
+        goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq), rows = ov.len / 4 - 1, items = dv.len / width, c;
+    PyObject **codes = PySequence_Fast_ITEMS(seq);
+    const unsigned char *in = ov.buf;
+    if (rows < 0)
+        rows = 0;
+    offsets = PyBytes_FromStringAndSize(NULL, (n + 1) * 4);
+    if (offsets == NULL)
+        goto done;
+    char *o = PyBytes_AS_STRING(offsets);
+    long long total = 0;
+    int32_t v = 0;
+    memcpy(o, &v, 4);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (row_at(codes, i, rows, &c) < 0)
+            goto done;
+        int32_t a = offset_at(in, c), b = offset_at(in, c + 1);
+        if (a < 0 || b < a || b > items) {
+            PyErr_SetString(PyExc_ValueError, "offsets outside the data");
+            goto done;
+        }
+        total += b - a;
+        if (too_long(total))
+            goto done;
+        v = (int32_t)total;
+        memcpy(o + 4 * (i + 1), &v, 4);
+    }
+    data = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(total * width));
+    if (data == NULL)
+        goto done;
+    char *d = PyBytes_AS_STRING(data);
+    const char *src = dv.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        c = PyLong_AsSsize_t(codes[i]);  /* an int in range, checked above */
+        int32_t a = offset_at(in, c), b = offset_at(in, c + 1);
+        memcpy(d, src + (Py_ssize_t)a * width, (size_t)(b - a) * width);
+        d += (Py_ssize_t)(b - a) * width;
+    }
+    result = PyTuple_Pack(2, offsets, data);
+done:
+    Py_XDECREF(offsets);
+    Py_XDECREF(data);
+    Py_XDECREF(seq);
+    PyBuffer_Release(&ov);
+    PyBuffer_Release(&dv);
+    return result;
+}
+
 static PyMethodDef accel_methods[] = {
     {"urn_positions", (PyCFunction)(void (*)(void))urn_positions, METH_FASTCALL, urn_positions_doc},
     {"looks_binary", (PyCFunction)looks_binary, METH_O, looks_binary_doc},
@@ -1183,6 +1470,10 @@ static PyMethodDef accel_methods[] = {
     {"count_breaks", (PyCFunction)(void (*)(void))count_breaks, METH_VARARGS | METH_KEYWORDS, count_breaks_doc},
     {"plain_reads", (PyCFunction)(void (*)(void))plain_reads, METH_FASTCALL, plain_reads_doc},
     {"place_rows", (PyCFunction)(void (*)(void))place_rows, METH_FASTCALL, place_rows_doc},
+    {"int32_offsets", (PyCFunction)int32_offsets, METH_O, int32_offsets_doc},
+    {"string_buffers", (PyCFunction)string_buffers, METH_O, string_buffers_doc},
+    {"take_fixed", (PyCFunction)(void (*)(void))take_fixed, METH_FASTCALL, take_fixed_doc},
+    {"take_segments", (PyCFunction)(void (*)(void))take_segments, METH_FASTCALL, take_segments_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -79,11 +79,9 @@ class ArrowPieces:
 
     @staticmethod
     def valid(piece) -> int:
-        import numpy as np
-
         column = piece.column("valid")  # never null
-        bits = np.unpackbits(np.frombuffer(column.buffers()[1], np.uint8), bitorder="little")
-        return int(np.count_nonzero(bits[column.offset:column.offset + len(column)]))
+        bits = int.from_bytes(memoryview(column.buffers()[1])[:(column.offset + len(column) + 7) // 8], "little")
+        return ((bits >> column.offset) & ((1 << len(column)) - 1)).bit_count()
 
     @staticmethod
     def starts(piece) -> List[int]:
@@ -99,16 +97,28 @@ class ArrowPieces:
 
     @staticmethod
     def keep_valid(piece):
-        return piece.filter(piece.column("valid"))
+        """The valid rows, as one batch (``filter`` would load
+        ``pyarrow.compute``)."""
+        import pyarrow as pa
+
+        from .sinks.arrays import true_runs
+
+        runs = true_runs(piece.column("valid"))
+        if runs == [(0, piece.num_rows)]:
+            return piece
+        if not runs:
+            return piece.slice(0, 0)
+        kept = pa.Table.from_batches([piece.slice(a, n) for a, n in runs], schema=piece.schema)
+        return kept.combine_chunks().to_batches()[0]
 
     @staticmethod
     def relocate(piece, lines_before: int, line_start: int):
-        import numpy as np
-
-        line = _numpy(piece, "line")
-        column = np.where(line == 1, _numpy(piece, "start") - line_start + 1, _numpy(piece, _COL))
+        line = _int64_column(piece, "line")
+        column = [start - line_start + 1 if n == 1 else col
+                  for n, start, col in zip(line, _int64_column(piece, "start"), _int64_column(piece, _COL))]
         schema = piece.schema
-        piece = piece.set_column(schema.get_field_index("line"), schema.field("line"), _int64s(line + lines_before))
+        piece = piece.set_column(schema.get_field_index("line"), schema.field("line"),
+                                 _int64s([n + lines_before for n in line]))
         return piece.set_column(schema.get_field_index(_COL), schema.field(_COL), _int64s(column))
 
 
@@ -116,21 +126,17 @@ class ArrowPieces:
 _STOP, _COL = COLUMN_OF_FIELD["end"], COLUMN_OF_FIELD["column"]
 
 
-def _numpy(piece, name: str):
-    """An int64 column (never null) as a NumPy view; ``to_numpy`` would
-    import pandas."""
-    import numpy as np
+def _int64_column(piece, name: str):
+    from .sinks.arrays import int64_values
 
-    column = piece.column(name)
-    return np.frombuffer(column.buffers()[1], np.int64)[column.offset:column.offset + len(column)]
+    return int64_values(piece.column(name))
 
 
 def _int64s(values):
-    import numpy as np
+    from .sinks.arrays import fixed
     import pyarrow as pa
 
-    values = np.ascontiguousarray(values, np.int64)
-    return pa.Array.from_buffers(pa.int64(), len(values), [None, pa.py_buffer(values)])
+    return fixed(values, pa.int64())
 
 
 HIT_PIECES = HitPieces()

@@ -93,6 +93,9 @@ def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color:
 
 @contextlib.contextmanager
 def _parquet_sink(out: str, force: bool, params: dict, guard: _OwnOutputs):
+    from ..sinks.loading import load_pyarrow_for_writing
+
+    load_pyarrow_for_writing()
     from ..sinks.parquet import ParquetSink
 
     with ParquetSink(out, params=params, force=force) as sink:

@@ -3,7 +3,9 @@
 ``pa.array`` of a Python list imports pandas (0.3 s of start-up) to ask
 whether the list is one of pandas' objects, and ``dictionary_encode`` and
 ``take`` load ``pyarrow.compute``; the arrays here are assembled from
-buffers (NumPy for the arithmetic), which loads neither and is quicker.
+buffers with the standard library's :mod:`array`, which loads neither, is
+quicker, and needs no NumPy (so ``urnscan scan`` can load pyarrow without
+it: :mod:`urnscan.sinks.loading`).
 
 * :func:`strings`, :func:`fixed` (int64, int32, bool), :func:`dictionary`
   (``dictionary<int32, string>``, values in order of first appearance, as
@@ -15,14 +17,17 @@ buffers (NumPy for the arithmetic), which loads neither and is quicker.
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence
+from array import array
+from itertools import accumulate
+from typing import Any, List, Optional, Sequence, Tuple
 
-import numpy as np  # loaded by pyarrow in any case
 import pyarrow as pa
 
+from ..accel import accelerated
 from ..errors import SinkError
 
-__all__ = ["DICT", "NAME_LISTS", "clean", "strings", "fixed", "dictionary", "name_lists", "factorize", "take"]
+__all__ = ["DICT", "NAME_LISTS", "clean", "strings", "fixed", "dictionary", "name_lists", "factorize", "take",
+           "int64_values", "true_runs"]
 
 DICT = pa.dictionary(pa.int32(), pa.string())
 NAME_LISTS = pa.list_(pa.field("element", DICT, nullable=False))
@@ -30,6 +35,14 @@ NAME_LISTS = pa.list_(pa.field("element", DICT, nullable=False))
 _FILLERS = {pa.string(): "", pa.bool_(): False, pa.int64(): 0, pa.int32(): 0}
 #: string and list offsets are int32
 _MAX_OFFSET = (1 << 31) - 1
+#: the :mod:`array` type codes of Arrow's int32 and int64 (native order, as
+#: Arrow's buffers in this process)
+_INT32 = next(code for code in "ilh" if array(code).itemsize == 4)
+_INT64 = next(code for code in "qlL" if array(code).itemsize == 8)
+_CODES = {pa.int32(): _INT32, pa.int64(): _INT64}
+#: a byte per flag (0: false, anything else: true) as a binary digit, and back
+_TO_DIGITS = bytes.maketrans(bytes(range(256)), b"0" + b"1" * 255)
+_FROM_DIGITS = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def clean(value: Optional[str]) -> Optional[str]:
@@ -42,21 +55,126 @@ def clean(value: Optional[str]) -> Optional[str]:
 
 def _validity(values: List[Any]):
     """(validity buffer, null count) of a list that holds ``None``."""
-    valid = np.fromiter((v is not None for v in values), bool, len(values))
-    return _bits(valid), len(values) - int(np.count_nonzero(valid))
+    flags = bytes([v is not None for v in values])
+    return _bits(flags), flags.count(0)
 
 
-def _bits(flags) -> pa.Buffer:
-    return pa.py_buffer(np.packbits(flags, bitorder="little"))
+def _flag_bytes(flags: Sequence[Any]) -> bytes:
+    """A byte per flag: the flag itself when it is a bool (or 0 to 255)."""
+    if isinstance(flags, bytes):
+        return flags
+    try:
+        return bytes(flags)
+    except (TypeError, ValueError):
+        return bytes(map(bool, flags))
 
 
-def _offsets(lengths) -> pa.Buffer:
-    """int32 offsets of consecutive pieces of ``lengths``."""
-    offsets = np.zeros(len(lengths) + 1, np.int64)
-    np.cumsum(lengths, out=offsets[1:])
+def _bits(flags: Sequence[Any]) -> pa.Buffer:
+    """The little-endian bitmap of ``flags`` (truth values): one binary
+    number read from its digits, last flag first (linear: the base is a
+    power of two)."""
+    if not len(flags):
+        return pa.py_buffer(b"")
+    digits = _flag_bytes(flags)[::-1].translate(_TO_DIGITS)
+    return pa.py_buffer(int(digits, 2).to_bytes((len(flags) + 7) // 8, "little"))
+
+
+def _unbits(buffer: pa.Buffer, n: int) -> bytes:
+    """The first ``n`` bits of a bitmap, a byte (0 or 1) each."""
+    value = int.from_bytes(memoryview(buffer)[:(n + 7) // 8], "little")
+    return format(value, f"0{n}b")[::-1][:n].encode("ascii").translate(_FROM_DIGITS)
+
+
+def _numbers(buffer: pa.Buffer, code: str, n: int) -> array:
+    """The first ``n`` fixed-width numbers of a buffer."""
+    values = array(code)
+    values.frombytes(memoryview(buffer)[:n * values.itemsize])
+    return values
+
+
+def int64_values(column: pa.Array) -> array:
+    """The numbers of an int64 column without nulls (``to_numpy`` or
+    ``to_pylist`` of a large one cost more, and the first loads pandas)."""
+    return _numbers(column.buffers()[1], _INT64, column.offset + len(column))[column.offset:]
+
+
+def true_runs(column: pa.Array) -> List[tuple]:
+    """(start, length) of each run of true rows of a bool column without
+    nulls, in order (to keep them without ``pyarrow.compute``'s filter)."""
+    flags = _unbits(column.buffers()[1], column.offset + len(column))[column.offset:]
+    runs, start = [], flags.find(1)
+    while start >= 0:
+        end = flags.find(0, start)
+        if end < 0:
+            end = len(flags)
+        runs.append((start, end - start))
+        start = flags.find(1, end)
+    return runs
+
+
+def int32_offsets(lengths: Sequence[int]) -> bytes:
+    """The int32 offsets (native order, one more than ``lengths``) of
+    consecutive pieces of ``lengths``; OverflowError past 2**31 - 1.
+
+    ``urnscan/_accel.c`` holds a compiled version (:mod:`urnscan.accel`),
+    as of the three functions below; ``NAME_py`` stays this one."""
+    offsets = list(accumulate(lengths, initial=0))
+    if lengths and min(lengths) < 0:
+        raise ValueError("a length is negative")
     if offsets[-1] > _MAX_OFFSET:
-        raise SinkError(f"more than {_MAX_OFFSET} bytes or items in one column of a batch")
-    return pa.py_buffer(offsets.astype(np.int32))
+        raise OverflowError("more than 2**31 - 1 bytes or items in one column")
+    return array(_INT32, offsets).tobytes()
+
+
+def string_buffers(values: List[str]) -> Tuple[bytes, bytes]:
+    """(int32 offsets, UTF-8 data) of a list of str; UnicodeEncodeError
+    for a lone surrogate."""
+    text = "".join(values)
+    data = text.encode("utf-8")
+    if len(data) == len(text):
+        lengths = list(map(len, values))
+    else:  # not ASCII: the wide values' lengths in bytes
+        lengths = [len(v) if v.isascii() else len(v.encode("utf-8")) for v in values]
+    return int32_offsets(lengths), data
+
+
+def take_fixed(data, width: int, codes: Sequence[int]) -> bytes:
+    """The rows ``codes`` of ``data`` (a buffer of rows of ``width`` bytes)."""
+    data = bytes(data)
+    rows = [data[i:i + width] for i in range(0, len(data) - width + 1, width)]
+    if codes and min(codes) < 0:
+        raise IndexError("row number out of range")
+    return b"".join(map(rows.__getitem__, codes))
+
+
+def take_segments(offsets, data, width: int, codes: Sequence[int]) -> Tuple[bytes, bytes]:
+    """(int32 offsets, data) of the rows ``codes`` of a variable-length
+    column given by its int32 ``offsets`` (one more than its rows) and its
+    ``data``, items of ``width`` bytes."""
+    ends = array(_INT32)
+    ends.frombytes(memoryview(offsets)[:len(offsets) // 4 * 4])
+    data = bytes(data)
+    pieces = [data[a * width:b * width] for a, b in zip(ends, ends[1:])]
+    lengths = [b - a for a, b in zip(ends, ends[1:])]
+    if codes and min(codes) < 0:
+        raise IndexError("row number out of range")
+    return int32_offsets([lengths[c] for c in codes]), b"".join(map(pieces.__getitem__, codes))
+
+
+int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py = (
+    int32_offsets, string_buffers, take_fixed, take_segments)
+int32_offsets = accelerated(int32_offsets_py)
+string_buffers = accelerated(string_buffers_py)
+take_fixed = accelerated(take_fixed_py)
+take_segments = accelerated(take_segments_py)
+
+
+def _offsets(lengths: Sequence[int]) -> pa.Buffer:
+    """int32 offsets of consecutive pieces of ``lengths``."""
+    try:
+        return pa.py_buffer(int32_offsets(lengths))
+    except OverflowError:
+        raise SinkError(f"more than {_MAX_OFFSET} bytes or items in one column of a batch") from None
 
 
 def strings(values: Sequence[Optional[str]]) -> pa.Array:
@@ -67,18 +185,14 @@ def strings(values: Sequence[Optional[str]]) -> pa.Array:
     if None in values:
         validity, nulls = _validity(values)
         values = ["" if v is None else v for v in values]
-    text = "".join(values)
     try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        values = [clean(v) for v in values]
-        text = "".join(values)
-        data = text.encode("utf-8")
-    lengths = np.fromiter(map(len, values), np.int64, n)
-    if len(data) != len(text):  # not ASCII: the wide values' lengths in bytes
-        wide = np.flatnonzero(~np.fromiter(map(str.isascii, values), bool, n))
-        lengths[wide] = [len(values[i].encode("utf-8")) for i in wide.tolist()]
-    return pa.Array.from_buffers(pa.string(), n, [validity, _offsets(lengths), pa.py_buffer(data)], nulls)
+        try:
+            offsets, data = string_buffers(values)
+        except UnicodeEncodeError:
+            offsets, data = string_buffers([clean(v) for v in values])
+    except OverflowError:
+        raise SinkError(f"more than {_MAX_OFFSET} bytes in one column of a batch") from None
+    return pa.Array.from_buffers(pa.string(), n, [validity, pa.py_buffer(offsets), pa.py_buffer(data)], nulls)
 
 
 def fixed(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
@@ -91,9 +205,9 @@ def fixed(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
         filler = _FILLERS[type_]
         values = [filler if v is None else v for v in values]
     if type_ == pa.bool_():
-        data = _bits(np.fromiter(values, bool, n))
+        data = _bits(values)
     else:
-        data = pa.py_buffer(np.fromiter(values, type_.to_pandas_dtype(), n))
+        data = pa.py_buffer(array(_CODES[type_], values))
     return pa.Array.from_buffers(type_, n, [validity, data], nulls)
 
 
@@ -108,15 +222,11 @@ def dictionary(values: Sequence[Optional[str]]) -> pa.Array:
     for i, v in enumerate(code):
         code[v] = i
     words = list(code)
-    if nulls:
-        code[None] = -1
-    indices = np.fromiter(map(code.__getitem__, values), np.int32, len(values))
     validity, null_count = None, 0
     if nulls:
-        valid = indices >= 0
-        null_count = len(values) - int(np.count_nonzero(valid))
-        validity = _bits(valid)
-        indices[~valid] = 0
+        validity, null_count = _validity(values)
+        code[None] = 0  # under a null bit
+    indices = array(_INT32, map(code.__getitem__, values))
     indices = pa.Array.from_buffers(pa.int32(), len(values), [validity, pa.py_buffer(indices)], null_count)
     return pa.DictionaryArray.from_arrays(indices, strings(words))
 
@@ -127,61 +237,63 @@ def name_lists(rows: Sequence[Sequence[str]]) -> pa.Array:
     distinct, codes = factorize(rows)
     if codes is not None:  # built once per distinct row
         return take(name_lists(distinct), codes)
-    lengths = np.fromiter(map(len, rows), np.int64, len(rows))
     values = dictionary([name for row in rows for name in row])
-    return pa.ListArray.from_arrays(pa.Array.from_buffers(pa.int32(), len(rows) + 1, [None, _offsets(lengths)]),
+    return pa.ListArray.from_arrays(pa.Array.from_buffers(pa.int32(), len(rows) + 1,
+                                                          [None, _offsets(list(map(len, rows)))]),
                                     values, type=NAME_LISTS)
 
 
 def factorize(rows: List[Any]):
     """The distinct ``rows`` (hashable) in order of first appearance, and
-    the index in them of each row as a NumPy array for :func:`take`, or
+    the index in them of each row (a list of ints, for :func:`take`), or
     None when every row is distinct."""
     first: dict = {}
     setdefault = first.setdefault
     codes = [setdefault(r, len(first)) for r in rows]
     if len(first) == len(rows):
         return rows, None
-    return list(first), np.array(codes, np.intp)
+    return list(first), codes
 
 
-def take(array: pa.Array, codes) -> pa.Array:
-    """``array.take(codes)`` for the arrays built here (offset 0), without
-    ``pyarrow.compute``: ``codes`` is a NumPy array of row numbers."""
+def take(array_: pa.Array, codes: Sequence[int]) -> pa.Array:
+    """``array_.take(codes)`` for the arrays built here (offset 0), without
+    ``pyarrow.compute``: ``codes`` are row numbers."""
     n = len(codes)
-    type_ = array.type
-    buffers = array.buffers()
-    if array.null_count == len(array) and not pa.types.is_dictionary(type_):
+    type_ = array_.type
+    buffers = array_.buffers()
+    if array_.null_count == len(array_) and not pa.types.is_dictionary(type_):
         return pa.nulls(n, type_)
     validity, nulls = None, 0
-    if array.null_count:
-        valid = np.unpackbits(np.frombuffer(buffers[0], np.uint8), count=len(array), bitorder="little")
-        valid = valid.astype(bool)[codes]
-        nulls = n - int(np.count_nonzero(valid))
-        validity = _bits(valid)
+    if array_.null_count:
+        flags = take_fixed(_unbits(buffers[0], len(array_)), 1, codes)
+        nulls = flags.count(0)
+        validity = _bits(flags)
     if pa.types.is_dictionary(type_):
-        return pa.DictionaryArray.from_arrays(take(array.indices, codes), array.dictionary)
+        return pa.DictionaryArray.from_arrays(take(array_.indices, codes), array_.dictionary)
     if pa.types.is_list(type_):
-        offsets, values = _segments(array, buffers[1], array.values.indices.buffers()[1], 4, codes)
+        offsets, values = _segments(array_, buffers[1], array_.values.indices.buffers()[1], 4, codes)
         indices = pa.Array.from_buffers(pa.int32(), len(values) // 4, [None, pa.py_buffer(values)])
         return pa.ListArray.from_arrays(pa.Array.from_buffers(pa.int32(), n + 1, [None, offsets]),
-                                        pa.DictionaryArray.from_arrays(indices, array.values.dictionary),
+                                        pa.DictionaryArray.from_arrays(indices, array_.values.dictionary),
                                         type=NAME_LISTS)
     if type_ == pa.string():
-        offsets, data = _segments(array, buffers[1], buffers[2], 1, codes)
+        offsets, data = _segments(array_, buffers[1], buffers[2], 1, codes)
         return pa.Array.from_buffers(type_, n, [validity, offsets, pa.py_buffer(data)], nulls)
     if type_ == pa.bool_():
-        bits = np.unpackbits(np.frombuffer(buffers[1], np.uint8), count=len(array), bitorder="little")
-        return pa.Array.from_buffers(type_, n, [validity, _bits(bits.astype(bool)[codes])], nulls)
-    values = np.frombuffer(buffers[1], type_.to_pandas_dtype(), len(array))[codes]
-    return pa.Array.from_buffers(type_, n, [validity, pa.py_buffer(values)], nulls)
+        bits = take_fixed(_unbits(buffers[1], len(array_)), 1, codes)
+        return pa.Array.from_buffers(type_, n, [validity, _bits(bits)], nulls)
+    width = array(_CODES[type_]).itemsize
+    data = take_fixed(memoryview(buffers[1])[:len(array_) * width], width, codes)
+    return pa.Array.from_buffers(type_, n, [validity, pa.py_buffer(data)], nulls)
 
 
-def _segments(array: pa.Array, offsets_buffer: pa.Buffer, data_buffer: Optional[pa.Buffer], width: int, codes):
-    """(offsets, data) of the variable-length rows ``codes`` of ``array``
+def _segments(array_: pa.Array, offsets_buffer: pa.Buffer, data_buffer: Optional[pa.Buffer], width: int,
+              codes: Sequence[int]):
+    """(offsets, data) of the variable-length rows ``codes`` of ``array_``
     (items of ``width`` bytes)."""
-    offsets = np.frombuffer(offsets_buffer, np.int32, len(array) + 1).astype(np.int64)
-    data = b"" if data_buffer is None else data_buffer.to_pybytes()
-    ends = (offsets * width).tolist()
-    pieces = [data[a:b] for a, b in zip(ends, ends[1:])]
-    return _offsets(np.diff(offsets)[codes]), b"".join(map(pieces.__getitem__, codes.tolist()))
+    try:
+        offsets, data = take_segments(memoryview(offsets_buffer)[:(len(array_) + 1) * 4],
+                                      b"" if data_buffer is None else data_buffer, width, codes)
+    except OverflowError:
+        raise SinkError(f"more than {_MAX_OFFSET} bytes or items in one column of a batch") from None
+    return pa.py_buffer(offsets), data
