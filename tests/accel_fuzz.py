@@ -20,7 +20,8 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           # what the reading rules look at around a candidate
           b" urn:a:", b'"', b"'", b"(", b")", b"<", b">", b"</", b"{", b"&", b";", b"=", b"%s", b"$", b"..", b" + ",
           b"\\", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*", b"http://x/", b"?",
-          b"magnet:?xt=", b"a=1&k=", b"/"]
+          b"magnet:?xt=", b"a=1&k=", b"/", b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"'+x+'", b"'\n  '",
+          b'"\n  "', b"'{x}'"]
 READINGS = [Reading(), Reading(False, False, False, False, False), Reading(code=False), Reading(fold=False)]
 
 

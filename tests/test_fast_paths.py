@@ -21,6 +21,8 @@ PIECES = [
     b"(urn:", b"`", "\u2018".encode(), "\u201c".encode(), b" + ", b" . $x", b" .. ", b" || ", b" % (", b"%s", b"%d",
     b"%02d", b"$x", b"${x}", b"#{x}", b"$(x)", b"@V@", b".*", b"(?P<", b"\\d", b"^", b"$", b"</", b"key:", b"+\\\n",
     b"\n  k: v", b"Abstract", b"x-1_2",
+    # lists, a URL's query and path, literals joined or concatenated
+    b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=40).map(b"".join)
 readings = st.builds(Reading, st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.booleans())

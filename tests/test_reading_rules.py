@@ -283,3 +283,50 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     args = [sys.executable, "-m", "urnscan", "scan", str(path), "--format", "jsonl", "-s"] + option.split()
     rows = [json.loads(line) for line in subprocess.run(args, capture_output=True, check=True).stdout.splitlines()]
     assert [(r["urn"], r["rules"]) for r in rows] == expected
+
+
+# --- lists, URLs' queries and paths, literals the URN starts inside -----------
+@pytest.mark.parametrize("text, expected", [
+    # a comma before another URN or a URL separates the items of a list
+    ('<MPD profiles="urn:mpeg:dash:profile:isoff-live:2011,urn:com:dashif:dash264">',
+     [("urn:mpeg:dash:profile:isoff-live:2011", ("cut:list",)), ("urn:com:dashif:dash264", ())]),
+    ('profiles="urn:mpeg:dash:profile:isoff-live:2011,http://dashif.org/guidelines/dash-if-simple"',
+     [("urn:mpeg:dash:profile:isoff-live:2011", ("cut:list",))]),
+    ("Accept: urn:example:a,URN:example:b", [("urn:example:a", ("cut:list",)), ("URN:example:b", ())]),
+    # ... but not before a name that is no scheme: OGC compound references
+    ('"urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714"', [("urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714", ())]),
+    ("urn:example:a,b:c", [("urn:example:a,b:c", ())]),
+    # inside a URL a "?" that starts no RFC 8141 component starts the query
+    ("https://h.example/images/urn:ard:image:aee7cbf8f06de976?w=960&ch=1",
+     [("urn:ard:image:aee7cbf8f06de976", ("embedded:url", "cut:url-query"))]),
+    ("https://h.example/r?u=urn:example:a?=q&x=1", [("urn:example:a?=q", ("embedded:url",))]),
+    ("https://h.example/r/urn:example:a?+r?=q", [("urn:example:a?+r?=q", ("embedded:url",))]),
+    # ... and a "/" after the URN is the next path separator
+    ("https://h.example/feed/update/urn:li:activity:7016901149999955968/?utm_source=share&x=1",
+     [("urn:li:activity:7016901149999955968", ("embedded:url", "cut:url-query", "trim:url-slash"))]),
+    ("'https://h.example/episode/urn:ard:episode:eabead1add170e93/'",
+     [("urn:ard:episode:eabead1add170e93", ("embedded:url", "trim:quote", "trim:url-slash"))]),
+    # outside a URL neither applies
+    ("see urn:example:a/b/ and urn:example:c?x", [("urn:example:a/b/", ()), ("urn:example:c?x", ())]),
+])
+def test_lists_and_urls(text, expected):
+    assert rules_of(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # Python and C join adjacent literals: a URN that starts inside the first
+    ("xml = ('<a xmlns:upnp=\"urn:schemas-upnp-org:metadata'\n       '-1-0/upnp/\" b=\"1\">')",
+     ["urn:schemas-upnp-org:metadata-1-0/upnp/"]),
+    ('s = "<id>urn:example:ab"\n    "cd</id>";', ["urn:example:abcd"]),
+    ("x = ('<a>urn:example:p:'\n     'q' 'r</a>')", ["urn:example:p:qr"]),
+    # the next literal opens a placeholder: a template
+    ("t = ('<u:{action} xmlns:u=\"urn:schemas-upnp-org:service:'\n     '{service_type}:{version}\">')", []),
+    # a quote inside the run closes the string, a concatenation follows
+    ("opf += '<dc:identifier>urn:uuid:'+self.BookId+'</dc:identifier>\\n'", []),
+    ("s = '<id>urn:uuid:' + book_id + '</id>'", []),
+    # a literal that does not go on the URN is left alone
+    ("msg = ('see urn:example:ab'\n       ' and more')", ["urn:example:ab"]),
+    ("see urn:example:o'brien:1 now", ["urn:example:o'brien:1"]),
+])
+def test_literals_a_urn_starts_inside(text, expected):
+    assert urns(text) == expected

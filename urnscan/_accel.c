@@ -497,6 +497,38 @@ may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
     return !urn_at(s, j + 1, hi);
 }
 
+/* lists.py list_end(): a "," in s[a:b] right before "urn:" or a URL's
+   "scheme://" (inside the run, so before b) */
+static int
+has_list_comma(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
+{
+    for (Py_ssize_t i = a; i < b; i++) {
+        if (s[i] != ',')
+            continue;
+        if (urn_at(s, i + 1, b))
+            return 1;
+        Py_ssize_t k = i + 1;
+        if (k < b && is_alpha(s[k])) {
+            while (k < b && k - i <= 31 && (is_alnum[s[k]] || in_set(s[k], "+.-")))
+                k++;
+            if (k + 2 < b && s[k] == ':' && s[k + 1] == '/' && s[k + 2] == '/')
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* lists.py url_query_start(): a "?" in s[a:b] that "+" or "=" does not
+   follow */
+static int
+has_url_query(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
+{
+    for (Py_ssize_t i = a; i < b; i++)
+        if (s[i] == '?' && !(i + 1 < b && (s[i + 1] == '+' || s[i + 1] == '=')))
+            return 1;
+    return 0;
+}
+
 /* whether text s[a:b] holds the two bytes x y in a row */
 static int
 has_pair(const unsigned char *s, Py_ssize_t a, Py_ssize_t b, unsigned char x, unsigned char y)
@@ -747,9 +779,11 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     if (nss_start < 0)
         return 0;
     Py_ssize_t e = runs(s, nss_start, hi, table, pair, &r->lit_end);
+    if (has_list_comma(s, nss_start, e))
+        return 0;  /* reading.py finish(): the rule of lists */
     if (url) {
-        /* inside a URL the run ends at "&", and nothing more is asked */
-        if (e - p > cap || e <= nss_start)
+        /* inside a URL the run ends at "&" (or at the URL's query) */
+        if (e - p > cap || e <= nss_start || has_url_query(s, nss_start, e))
             return 0;
     }
     else {
@@ -763,6 +797,11 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     int closed = pair != NO_PAIR || (before == '"' && e < hi && s[e] == '"');
     if (closed && pair != PAIR_PAREN && (flags & READ_FOLD) && e + 1 < hi && in_set(s[e + 1], " \t\r\n\"'")
             && may_adjoin_literal(s, e, hi))
+        return 0;
+    /* fold.py literal_closer(): a URN that starts inside a literal */
+    Py_ssize_t q = e < hi && s[e] == '"' ? e : (e - 1 > nss_start && s[e - 1] == '\'' ? e - 1 : -1);
+    if (!closed && !url && q >= 0 && (flags & READ_FOLD) && q + 1 < hi && in_set(s[q + 1], " \t\r\n\"'")
+            && may_adjoin_literal(s, q, hi))
         return 0;
     unsigned char last = s[e - 1];
     if (flags & READ_CODE) {
@@ -783,6 +822,9 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* "...", ".*", ".+", "(?" */
         if (closed && quoted && concatenated_after(s, e, hi))
             return 0;
+        for (Py_ssize_t k = p; k < e; k++)
+            if (s[k] == '\'' && concatenated_after(s, k, hi))
+                return 0;  /* "urn:uuid:'+book_id+'": the string closed inside the run */
     }
     r->pair = pair;
     r->url = url;
@@ -796,6 +838,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         r->trimmed = last;
         e--;
     }
+    if (url && s[e - 1] == '/')
+        return 0;  /* reading.py finish(): a URL path's "/" after the URN */
     r->end = e;
     return 1;
 }

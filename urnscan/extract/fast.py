@@ -27,7 +27,7 @@ from ..accel import COMPILED
 from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body
 from .options import Reading
 from .pairing import Opener
-from .fold import adjacent_literal
+from .fold import adjacent_literal, literal_closer, next_literal
 from .reading import Candidate, OverLong, Rejected, finish, read_at
 from .rules import Rule
 from .trim import TRAILING_RULES, TRIMMABLE
@@ -192,9 +192,13 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                     e = m.end()
                     if e - p <= cap and buf[e - 1] != 0x3A:
                         closer_at = e if e < hi and buf[e] == closers.get(before) else -1
+                        quote_at = literal_closer(buf, m.end(1), e, hi) if folds and closer_at < 0 else -1
                         if (closer_at >= 0 and folds and opener is not Opener.PAREN and e + 1 < hi
                                 and buf[e + 1] in may_adjoin and adjacent(buf, e, hi, run, opener)):
                             pass  # adjacent string literals: the fold rule reads them
+                        elif quote_at >= 0 and quote_at + 1 < hi and buf[quote_at + 1] in may_adjoin and \
+                                next_literal(buf, quote_at, hi) >= 0:
+                            pass  # the URN started inside a literal that others follow
                         else:
                             cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
                                           buf[p:m.end(2)].decode("ascii"), rules, None, False, reading)

@@ -120,12 +120,33 @@ def adjacent_literal(buf: bytes, closer_at: int, hi: int, run, opener: Opener) -
     right after the one closing at ``closer_at`` (blanks and at most one
     line break between them), holding URN characters only and not starting
     a URN of its own; ``None`` when there is none."""
+    a = next_literal(buf, closer_at, hi)
+    if a < 0:
+        return None
+    t = paired_run(buf, a, hi, run, opener)[0]
+    return (a, t) if a < t < hi and buf[t] == buf[closer_at] else None
+
+
+def next_literal(buf: bytes, closer_at: int, hi: int) -> int:
+    """Where the text of a string literal in the same quotes as the one
+    closing at ``closer_at`` starts, right after it (blanks and at most one
+    line break between them: C and Python join such literals), when it
+    does not start a URN of its own; -1 when there is none."""
     quote = buf[closer_at]
     q = _ADJACENT.match(buf, closer_at + 1, min(hi, closer_at + 1 + 2 * INDENT_LIMIT)).end()
     if q + 1 >= hi or buf[q] != quote or buf[q + 1:q + 5].lower() == b"urn:":
-        return None
-    t = paired_run(buf, q + 1, hi, run, opener)[0]
-    return (q + 1, t) if q + 1 < t < hi and buf[t] == quote else None
+        return -1
+    return q + 1
+
+
+def literal_closer(buf: bytes, nss_start: int, e: int, hi: int) -> int:
+    """The quote that may close the string literal a run of URN characters
+    ending at ``e`` is in, when no opener says so: a double quote right
+    after the run, or a single quote ending it (a URN character of RFC
+    2141); -1 when neither."""
+    if e < hi and buf[e] == 0x22:
+        return e
+    return e - 1 if e - 1 > nss_start and buf[e - 1] == 0x27 else -1
 
 
 #: blanks and at most one line break between adjacent literals

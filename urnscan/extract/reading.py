@@ -13,8 +13,9 @@ from .chars import BOUNDARY_BYTES, LITERAL_RUN, NID_SCAN_LIMIT, NID_TOKEN, RUNS
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .entity import entity_cut
-from .fold import fold, literals
+from .fold import fold, literal_closer, literals, next_literal
 from .layout import yaml_key
+from .lists import list_end, url_query_start
 from .options import Reading
 from .pairing import Opener, opener_before, pair_rule, paired_run
 from .rules import Rule
@@ -107,7 +108,27 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
         rules.append(context)
     else:
         yaml = reading.trim and buf[e - 1] == 0x3A and yaml_key(buf, p, e, hi)
-        if reading.fold and not closed and not yaml:
+        quote_at = literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and not yaml else -1
+        if quote_at >= 0 and next_literal(buf, quote_at, hi) >= 0:
+            # adjacent literals after a URN that starts inside the first one
+            # ('<x xmlns="urn:a:b' '-c">'); one that opens a placeholder
+            # makes the whole a template
+            if reading.code and buf[next_literal(buf, quote_at, hi)] in _TEMPLATE_START:
+                return Rejected(e)
+            quote = Opener.DOUBLE_QUOTE if buf[quote_at] == 0x22 else Opener.SINGLE_QUOTE
+            joined = [(p, quote_at)]
+            closer, limit = quote_at, min(hi, p + cap + 1)
+            while closer >= 0:  # each literal the URN reaches the end of may be followed by another
+                a = next_literal(buf, closer, hi)
+                t = paired_run(buf, a, limit, RUNS[profile], quote)[0] if 0 <= a < limit else a
+                if t <= a or t > p + cap:
+                    break
+                joined.append((a, t))
+                closer = t if t < hi and buf[t] == buf[quote_at] else -1
+            if len(joined) > 1:
+                segments = joined
+                rules.append(Rule.FOLD_LITERAL)
+        if reading.fold and not closed and not yaml and len(segments) == 1:
             segments = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
         elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):
             segments = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
@@ -120,8 +141,19 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     """The rules that judge an extent once it is known: character
     references, code, YAML keys, trimming and the empty NSS.  ``closer_at``
     is where the opener's closer ends the first line (-1 when it does not)."""
+    if reading.trim:
+        cut = list_end(buf, nss_start, segments[0][1])
+        if cut >= 0:
+            segments, closer_at = [(p, cut)], -1
+            rules.append(Rule.CUT_LIST)
     end = segments[-1][1]
     text = buf[p:end] if len(segments) == 1 else b"".join([buf[a:b] for a, b in segments])
+    if context is not None:
+        query = url_query_start(text, nss_start - p)
+        if query >= 0:
+            end -= len(text) - query
+            text = text[:query]
+            rules.append(Rule.CUT_URL_QUERY)
     entity = False
     if b"&" in text:
         kept = entity_cut(text)
@@ -143,6 +175,11 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         end -= len(text) - len(trimmed)
         text = trimmed
         rules.extend(cut_by)
+    if context is not None and len(text) > nss_start - p + 1 and text[-1] == 0x2F:
+        kept = len(text.rstrip(b"/"))
+        end -= len(text) - kept
+        text = text[:kept]
+        rules.append(Rule.TRIM_URL_SLASH)
     if len(text) <= nss_start - p:
         return None  # "urn:" NID ":" and nothing after it
     folded = len(segments) > 1
@@ -173,5 +210,14 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
     if ((p and buf[p - 1] in _PATTERN_BEFORE) or after == 0x5C or text[-1] in _PATTERN_LAST or b".*" in text
             or b".+" in text or b"(?" in text) and is_pattern(buf, p, 0, text, end, hi):
         return True
-    return closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
-                               or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi)
+    if closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
+                           or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi):
+        return True
+    # a quote inside the run that a concatenation follows closes the string
+    # the URN started in ("<id>urn:uuid:'+book_id+'</id>")
+    quote = buf.find(b"'", p, end)
+    while quote >= 0:
+        if concatenated(buf, quote, hi):
+            return True
+        quote = buf.find(b"'", quote + 1, end)
+    return False

@@ -1,0 +1,33 @@
+"""Where a run of URN characters holds more than one URI.
+
+* A comma right before ``urn:`` or before a URL's ``scheme://`` separates
+  the items of a list (``profiles="urn:mpeg:dash:profile:isoff-live:2011,
+  urn:com:dashif:dash264"``, a DASH manifest; ``Accept`` and ``Link``
+  headers): RFC 8141 section 2 lets an NSS hold ``,`` but not a second
+  ``urn:`` scheme after one in a list.  A comma before a name that is not
+  a scheme stays (``urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714``, OGC's
+  compound references).
+* Inside a URL (``https://h/images/urn:ard:image:aee7?w=960``), a ``?``
+  that starts no RFC 8141 component (``?+``, ``?=``, section 2.3) starts the
+  URL's query, and a ``/`` after the URN is the next path separator
+  (``.../episode/urn:ard:episode:eabead1add170e93/``).
+"""
+from __future__ import annotations
+
+import re
+
+_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)")
+_URL_QUERY = re.compile(rb"\?(?![+=])")
+
+
+def list_end(buf: bytes, start: int, end: int) -> int:
+    """Where the first item of a list in ``buf[start:end]`` ends, or -1."""
+    m = _LIST_ITEM.search(buf, start, end)
+    return -1 if m is None else m.start()
+
+
+def url_query_start(text: bytes, start: int) -> int:
+    """The index in ``text`` of a "?" from ``start`` on that starts a URL's
+    query rather than an RFC 8141 component, or -1."""
+    m = _URL_QUERY.search(text, start)
+    return -1 if m is None else m.start()
