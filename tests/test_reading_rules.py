@@ -330,3 +330,24 @@ def test_lists_and_urls(text, expected):
 ])
 def test_literals_a_urn_starts_inside(text, expected):
     assert urns(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a string literal of code keeps a final mark: its quote delimits it
+    ('X500ATTR_OID = "urn:oid:2.5.4."', ["urn:oid:2.5.4."]),
+    ("MAP = {'urn:oid:1.3.6.1.4.1.5923.1.1.1.': 'eduPerson'}", ["urn:oid:1.3.6.1.4.1.5923.1.1.1."]),
+    ('perms = ["urn:xmpp:delegation:2:bare:disco#info:*"]', ["urn:xmpp:delegation:2:bare:disco#info:*"]),
+    ('{"id": "urn:example:a."}', ["urn:example:a."]),
+    # ... a quotation in prose does not
+    ('see "urn:isbn:0451450523." Then', ["urn:isbn:0451450523"]),
+    ('He wrote: "urn:isbn:0451450523." Then', ["urn:isbn:0451450523"]),
+    ('(see "urn:isbn:0451450523.")', ["urn:isbn:0451450523"]),
+    # a docstring wrapped after a ":" inside a URN, a camel-case name going on
+    ('    """The urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken:\n    PhysicalVerification element"""',
+     ["urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken:PhysicalVerification"]),
+    # ... a sentence after a prefix is not its continuation
+    ("   the prefix urn:ietf:params:xml:ns:\n   The registration follows.", ["urn:ietf:params:xml:ns:"]),
+    ("   the prefix urn:ietf:params:xml:ns:\n   Note that it ends.", ["urn:ietf:params:xml:ns:"]),
+])
+def test_code_literals_and_wrapped_names(text, expected):
+    assert urns(text) == expected

@@ -168,7 +168,13 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bo
             return False  # "2." or "3)" starting a numbered list item
         if buf[e - 2:e - 1].isdigit() and token[:1].isdigit():
             return True  # a dotted number (an OID) broken after "."
-    return closes or b":" in word
+    return closes or b":" in word or (last == 0x3A and _CAMEL_CASE.fullmatch(word) is not None)
+
+
+#: a name in camel case ("PhysicalVerification", "ZonePlayer"), not a word
+#: of prose, after a ":" ending a line (a docstring or comment wrapped
+#: inside a URN)
+_CAMEL_CASE = re.compile(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
 
 
 def _lone_name(token: bytes) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import List, NamedTuple, Optional, Tuple, Union
 
-from .chars import BOUNDARY_BYTES, LITERAL_RUN, NID_SCAN_LIMIT, NID_TOKEN, RUNS
+from .chars import BOUNDARY_BYTES, HSPACE, INDENT_LIMIT, LITERAL_RUN, NID_SCAN_LIMIT, NID_TOKEN, RUNS
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .entity import entity_cut
@@ -168,7 +168,7 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     if yaml:
         text, end = text[:-1], end - 1
         rules.append(Rule.YAML_KEY)
-    if trimming and text[-1] in TRIMMABLE:
+    if trimming and text[-1] in TRIMMABLE and not (closer_at == end and _code_literal(buf, p, opener)):
         trimmed, cut_by = trim(text)
         if code and trimmed.endswith(b"("):
             return Rejected(end)  # a pattern such as "urn:ietf:id:(\\S+)"
@@ -187,6 +187,26 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     return _new(Candidate, (p, end, "bare", folded, context is not None, urn, literal,
                             buf[p:end].decode("ascii") if folded else urn,
                             tuple([r._value_ for r in rules]) if rules else ()))
+
+
+#: what stands before the opening quote of a string literal of code: an
+#: assignment, a call, a list or a map ("X = 'urn:oid:2.5.4.'", a JSON
+#: value after its key's closing quote and ":")
+_CODE_BEFORE_QUOTE = frozenset(b"=([{")
+
+
+def _code_literal(buf: bytes, p: int, opener: Optional[Opener]) -> bool:
+    """Whether the quote before the ``urn:`` at p opens a string literal of
+    code, whose closing quote, right after the URN, delimits it: a final
+    ``.`` or ``*`` there is the literal's own, not a sentence's."""
+    if opener is not Opener.DOUBLE_QUOTE and opener is not Opener.SINGLE_QUOTE:
+        return False
+    k = p - 2
+    while k >= max(0, p - 2 - INDENT_LIMIT) and buf[k] in HSPACE:
+        k -= 1
+    if k < 0:
+        return False
+    return buf[k] in _CODE_BEFORE_QUOTE or (buf[k] == 0x3A and k > 0 and buf[k - 1] in b"\"'")
 
 
 _TEMPLATE_START = frozenset(b"{[<")
