@@ -21,7 +21,7 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           b" urn:a:", b'"', b"'", b"(", b")", b"<", b">", b"</", b"{", b"&", b";", b"=", b"%s", b"$", b"..", b" + ",
           b"\\", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*", b"http://x/", b"?",
           b"magnet:?xt=", b"a=1&k=", b"/", b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"'+x+'", b"'\n  '",
-          b'"\n  "', b"'{x}'"]
+          b'"\n  "', b"'{x}'", "\u00e9".encode(), "\u2014".encode(), b"\xc3"]
 READINGS = [Reading(), Reading(False, False, False, False, False), Reading(code=False), Reading(fold=False)]
 
 

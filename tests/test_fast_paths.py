@@ -23,6 +23,8 @@ PIECES = [
     b"\n  k: v", b"Abstract", b"x-1_2",
     # lists, a URL's query and path, literals joined or concatenated
     b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
+    # letters and other characters outside ASCII, whole and broken
+    "\u00e9".encode(), "\u00fc".encode(), "\u2014".encode(), "\u00e9".encode()[:1], "\u4e2d".encode(),
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=40).map(b"".join)
 readings = st.builds(Reading, st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.booleans())

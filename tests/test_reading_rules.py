@@ -351,3 +351,22 @@ def test_literals_a_urn_starts_inside(text, expected):
 ])
 def test_code_literals_and_wrapped_names(text, expected):
     assert urns(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a letter outside ASCII goes on the name: reported whole, judged invalid
+    ('x = "urn:example:\u00e9"', [("urn:example:\u00e9", False)]),
+    ("see urn:example:caf\u00e9 now", [("urn:example:caf\u00e9", False)]),
+    ("(urn:example:na\u00efve)", [("urn:example:na\u00efve", False)]),
+    ("https://h.example/r?u=urn:example:caf\u00e9&x=1", [("urn:example:caf\u00e9", False)]),
+    # punctuation outside ASCII ends it
+    ("urn:isbn:0451450523\u2014next", [("urn:isbn:0451450523", True)]),
+    ("\u201curn:isbn:0451450523\u201d", [("urn:isbn:0451450523", True)]),
+    ("urn:isbn:0451450523\u2026", [("urn:isbn:0451450523", True)]),
+    ("the urn:isbn:0451450523 \u00fc", [("urn:isbn:0451450523", True)]),
+    # a script written without spaces starts the next word
+    ("\u53c2\u89c1urn:isbn:0451450523\u4e2d\u6587", [("urn:isbn:0451450523", True)]),
+])
+def test_letters_outside_ascii(text, expected):
+    assert [(h.urn, h.valid) for h in scan_text(text)] == expected
+    assert [(h.urn, h.valid) for h in scan_bytes([text.encode()])] == expected

@@ -779,6 +779,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     if (nss_start < 0)
         return 0;
     Py_ssize_t e = runs(s, nss_start, hi, table, pair, &r->lit_end);
+    if (e < hi && s[e] >= 0x80)
+        return 0;  /* reading.py letters_on(): a letter outside ASCII may go on the name */
     if (has_list_comma(s, nss_start, e))
         return 0;  /* reading.py finish(): the rule of lists */
     if (url) {

@@ -38,13 +38,14 @@ from .wrapper import WRAPPER_LIMIT
 _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, b">"[0]: None, b"="[0]: None,
                  b","[0]: None, b";"[0]: None, b'"'[0]: Opener.DOUBLE_QUOTE}
 #: what rules out every fold, template, ellipsis and table cell after the
-#: run: another character but a blank, line break, "\\", "{", "[", "<",
-#: "&", "|" or the first byte of U+2026; one blank before a word; "<" of an
+#: run: another ASCII character but a blank, line break, "\\", "{", "[",
+#: "<", "&" or "|" (any other byte may start U+2026 or a letter that goes
+#: on the name); one blank before a word; "<" of an
 #: end tag, or after a character no template ends with; a line break after
 #: a character no fold ends with, the next line starting with neither ":"
 #: nor "&"; a line break before a line starting a URN of its own; or the
 #: end of what may be read
-_NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\xe2])|(?=[ \t][^ \t\r\n|])|(?=<[/!])|(?<![:/=(-])(?=<)"
+_NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])|(?<![:/=(-])(?=<)"
                     rb"|(?<![-:./])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&]))"
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)|\Z)")
 
@@ -160,7 +161,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             if url is not None and in_urls:
                 # inside a URL: the run ends at "&"; no pairing, fold or YAML
                 m = embedded(buf, p + 4, hi)
-                if m is not None and m.end() - p <= cap:
+                if m is not None and m.end() - p <= cap and (m.end() >= hi or buf[m.end()] < 0x80):
                     e = m.end()
                     cand = finish(buf, p, hi, m.end(1), [(p, e)], None, -1, buf[p:m.end(2)].decode("ascii"), [url],
                                   url, False, reading)

@@ -81,12 +81,46 @@ def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap:
     embedded = context is not None and reading.embedded
     if embedded:
         amp = buf.find(b"&", nss_start, limit)  # inside a URL a URN ends at "&"
-        e, cut = run.match(buf, nss_start, limit if amp < 0 else amp).end(), False
+        stop = limit if amp < 0 else amp
+        e, cut = run.match(buf, nss_start, stop).end(), False
+        e = letters_on(buf, e, stop, lambda i: run.match(buf, i, stop).end())
     else:
-        e, cut = paired_run(buf, nss_start, limit, run, opener if reading.pair else None)
+        paired = opener if reading.pair else None
+        e, cut = paired_run(buf, nss_start, limit, run, paired)
+        if not cut:
+            e = letters_on(buf, e, limit, lambda i: paired_run(buf, i, limit, run, paired)[0])
     if e - p > cap:
         return OverLong(p)
     return _bare(buf, p, hi, nss_start, e, cut, opener, profile, reading, cap, context if embedded else None)
+
+
+def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
+    """The end of a run of URN characters that ends at ``e``, carried over
+    the Latin, Greek and Cyrillic letters and digits outside ASCII that
+    follow it (``urn:example:café``:
+    a reader sees one name, which RFC 8141 section 2 asks to percent-encode,
+    so it is reported whole and judged invalid, never cut before the
+    ``é``); ``run_from(i)`` is where the run from i ends.  Stops before
+    anything else, a broken UTF-8 sequence or ``limit``."""
+    while e < limit and buf[e] >= 0x80:
+        lead = buf[e]
+        n = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if 0xF0 <= lead <= 0xF4 else 0
+        if not n or e + n > limit:
+            return e
+        try:
+            char = buf[e:e + n].decode("utf-8")
+        except UnicodeDecodeError:
+            return e
+        if not (char.isalnum() and ord(char) < _WORD_SCRIPTS_END):
+            return e
+        e = run_from(e + n)
+    return e
+
+
+#: letters of the scripts that separate words with spaces, Latin, Greek and
+#: Cyrillic (U+0000-U+052F); a letter of a script written without spaces
+#: (Chinese, Japanese) after a URN starts the next word
+_WORD_SCRIPTS_END = 0x530
 
 
 def _literal(buf: bytes, p: int, e: int) -> str:
@@ -183,9 +217,9 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     if len(text) <= nss_start - p:
         return None  # "urn:" NID ":" and nothing after it
     folded = len(segments) > 1
-    urn = text.decode("ascii")
+    urn = text.decode("utf-8")
     return _new(Candidate, (p, end, "bare", folded, context is not None, urn, literal,
-                            buf[p:end].decode("ascii") if folded else urn,
+                            buf[p:end].decode("utf-8", "replace") if folded else urn,
                             tuple([r._value_ for r in rules]) if rules else ()))
 
 
