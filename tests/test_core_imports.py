@@ -59,11 +59,11 @@ def _numpy_unused() -> bool:
 
 #: what the command line's scan never loads: NumPy too, where nothing needs
 #: it (urnscan.sinks.loading)
-NEVER_FOR_A_SCAN = ("pandas", "pyarrow.compute", "dask", *(("numpy",) if _numpy_unused() else ()))
+NEVER_FOR_A_SCAN = ("pandas", "pyarrow.compute", "dask", "cloudpickle", *(("numpy",) if _numpy_unused() else ()))
 
 
 #: what a scan that finds nothing, to Parquet, leaves unloaded
-NOT_FOR_AN_EMPTY_SCAN = [*NEVER_FOR_A_SCAN, "secrets", "urnscan.namespaces.findings",
+NOT_FOR_AN_EMPTY_SCAN = [*NEVER_FOR_A_SCAN, "pyarrow.fs", "pyarrow.parquet", "secrets", "urnscan.namespaces.findings",
                          "urnscan.namespaces.heuristic", "urnscan.namespaces.normative", "xml.etree.ElementTree",
                          "urnscan.sources.mail", "urnscan.sources.warc", "urnscan.sources.zipped",
                          "urnscan.sources.pdf", "email.parser", "zipfile", "warcio", "pypdfium2"]

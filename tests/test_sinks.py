@@ -652,3 +652,37 @@ def test_a_forced_rerun_removes_the_files_table_of_an_older_version(tmp_path):
         sink.write_hits(HITS)
     assert sorted(os.listdir(out)) == ["_files.pq", "hits-00000.parquet"]
     assert pl.scan_parquet(f"{out}/**/*.parquet").select(pl.len()).collect().item() == len(HITS)
+
+
+def test_the_compiled_parquet_writer_writes_the_same_file(tmp_path):
+    """urnscan.sinks.writer opens a file for pyarrow's compiled writer with
+    pyarrow.parquet.ParquetWriter's defaults: the same bytes, without
+    loading pyarrow.parquet (and pyarrow.fs)."""
+    from urnscan import scan_text
+    from urnscan.sinks.schema import HIT_SCHEMA, hits_to_record_batch
+    from urnscan.sinks.writer import ParquetFileWriter
+
+    batch = hits_to_record_batch(list(scan_text("see urn:isbn:0451450523 and <urn:ietf:rfc:2141> caf\u00e9\n" * 50)))
+    schema = HIT_SCHEMA.with_metadata({b"urnscan": b"{}"})
+    files = []
+    for compiled in (True, False):
+        path = tmp_path / f"{compiled}.parquet"
+        writer = ParquetFileWriter(str(path), schema, compression="zstd", compression_level=None, compiled=compiled)
+        assert writer.compiled is compiled
+        writer.write(batch, 64)
+        writer.write(batch.slice(3, 10), 64)
+        writer.close()
+        files.append(path.read_bytes())
+    assert files[0] == files[1]
+    import pyarrow.parquet as pq
+
+    assert pq.read_table(tmp_path / "True.parquet").num_rows == batch.num_rows + 10
+
+
+def test_the_parquet_writer_names_a_file_it_cannot_open(tmp_path):
+    from urnscan.sinks.schema import HIT_SCHEMA
+    from urnscan.sinks.writer import ParquetFileWriter
+
+    with pytest.raises(OSError):
+        ParquetFileWriter(str(tmp_path / "no" / "such" / "dir.parquet"), HIT_SCHEMA, compression="zstd",
+                          compression_level=None)

@@ -27,7 +27,6 @@ import queue
 import signal
 import sys
 import threading
-import traceback
 from collections import deque
 from typing import Any, Callable, Deque, Iterator, List, NamedTuple, Optional
 
@@ -105,6 +104,8 @@ def _worker_main(parent_pid: int, tasks, results) -> None:
         try:
             fn(send, *args)
         except BaseException:  # reported to the reader, who decides
+            import traceback  # (loaded when needed: a third of this module's import)
+
             results.put((number, (_FAILED, traceback.format_exc(limit=20))))
         else:
             results.put((number, (_DONE, None)))

@@ -12,10 +12,8 @@ import enum
 import functools
 import os
 import json
-from dataclasses import dataclass
-from functools import cached_property
 from os import PathLike
-from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Dict, FrozenSet, Iterable, List, NamedTuple, Optional, Tuple, Union
 
 from ..errors import SourceError, UrnscanError
 
@@ -50,8 +48,7 @@ class RegistryError(UrnscanError, ValueError):
     """A registry file is neither a usable IANA XML nor a registry JSON."""
 
 
-@dataclass(frozen=True)
-class NamespaceEntry:
+class NamespaceEntry(NamedTuple):
     """One NID of the IANA registry.
 
     ``references`` are the registry's Reference column (``RFC5279``, an
@@ -68,27 +65,42 @@ class NamespaceEntry:
     updated: Optional[str] = None
 
 
-@dataclass(frozen=True)
 class Registry:
-    """A snapshot of the URN namespace registries.  NIDs are lower case."""
+    """A snapshot of the URN namespace registries.  NIDs are lower case.
 
-    date: str
-    entries: Tuple[NamespaceEntry, ...]
-    ietf_subnamespaces: FrozenSet[str] = frozenset()
-    ietf_params: FrozenSet[str] = frozenset()
-    ietf_date: Optional[str] = None
+    Read-only, compared and hashed by its fields; ``formal`` and
+    ``informal`` (the NIDs of each kind) are worked out once.  (A plain
+    class: the ``dataclasses`` module would cost the command line's start-up
+    as much as all the scanner's modules.)"""
 
-    @cached_property
-    def formal(self) -> FrozenSet[str]:
-        return frozenset(e.nid for e in self.entries if e.kind == FORMAL)
+    __slots__ = ("date", "entries", "ietf_subnamespaces", "ietf_params", "ietf_date", "formal", "informal",
+                 "_by_nid")
 
-    @cached_property
-    def informal(self) -> FrozenSet[str]:
-        return frozenset(e.nid for e in self.entries if e.kind == INFORMAL)
+    def __init__(self, date: str, entries: Tuple[NamespaceEntry, ...],
+                 ietf_subnamespaces: FrozenSet[str] = frozenset(), ietf_params: FrozenSet[str] = frozenset(),
+                 ietf_date: Optional[str] = None):
+        fields = {"date": date, "entries": entries, "ietf_subnamespaces": ietf_subnamespaces,
+                  "ietf_params": ietf_params, "ietf_date": ietf_date,
+                  "formal": frozenset(e.nid for e in entries if e.kind == FORMAL),
+                  "informal": frozenset(e.nid for e in entries if e.kind == INFORMAL),
+                  "_by_nid": {e.nid: e for e in entries}}
+        for name, value in fields.items():
+            object.__setattr__(self, name, value)
 
-    @cached_property
-    def _by_nid(self) -> Dict[str, NamespaceEntry]:
-        return {e.nid: e for e in self.entries}
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError(f"a Registry is read-only: cannot set {name!r}")
+
+    def _fields(self) -> tuple:
+        return self.date, self.entries, self.ietf_subnamespaces, self.ietf_params, self.ietf_date
+
+    def __eq__(self, other) -> bool:
+        return self._fields() == other._fields() if isinstance(other, Registry) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Registry(date={self.date!r}, entries=<{len(self.entries)}>, ietf_date={self.ietf_date!r})"
 
     def entry(self, nid: str) -> Optional[NamespaceEntry]:
         """The registry record of ``nid`` (any case), or ``None``."""

@@ -7,8 +7,8 @@ library).  Since pyarrow 18, NumPy is an optional dependency of pyarrow:
 :func:`load_pyarrow_for_writing` then imports pyarrow with NumPy hidden.
 
 pyarrow loaded this way has no NumPy conversions for the life of the
-process (``to_numpy``, ``to_pandas``), so only the command line's scan to
-Parquet asks for it, never a library call; a process that has already
+process (``to_numpy``, ``to_pandas``) and pickles with :mod:`pickle`, so
+only the command line's scan to Parquet asks for it, never a library call; a process that has already
 loaded NumPy or pyarrow, an older pyarrow, or one whose version cannot be
 told from its installed metadata, imports pyarrow as usual.
 """
@@ -45,19 +45,29 @@ def installed_major(package: str = "pyarrow") -> Optional[int]:
 
 
 def load_pyarrow_for_writing() -> bool:
-    """Import ``pyarrow`` and ``pyarrow.parquet``; with NumPy hidden when
-    nothing has loaded either yet and the installed pyarrow allows it.
-    True when pyarrow was loaded without NumPy."""
-    if "pyarrow" in sys.modules or "numpy" in sys.modules:
+    """Import ``pyarrow`` and its Parquet writer; with NumPy hidden when
+    nothing has loaded either yet and the installed pyarrow allows it, and
+    cloudpickle hidden (where it is installed, pyarrow pickles its objects
+    with it, else with :mod:`pickle`, every version alike; it loads logging,
+    dataclasses and inspect, a tenth of the start-up).  True when pyarrow
+    was loaded without NumPy."""
+    if "pyarrow" in sys.modules:
         return False
     major = installed_major()
-    if major is None or major < NUMPY_OPTIONAL_SINCE:
-        return False
-    sys.modules["numpy"] = None  # type: ignore[assignment]  # import numpy raises ImportError
+    without_numpy = "numpy" not in sys.modules and major is not None and major >= NUMPY_OPTIONAL_SINCE
+    hidden = [name for name in ("numpy", "cloudpickle")
+              if name not in sys.modules and (without_numpy or name != "numpy")]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # importing it raises ImportError
     try:
         import pyarrow  # noqa: F401
-        import pyarrow.parquet  # noqa: F401
+
+        try:  # the compiled writer (urnscan.sinks.writer)
+            import pyarrow._parquet  # noqa: F401
+        except ImportError:
+            pass
     finally:
-        if sys.modules.get("numpy", 0) is None:
-            del sys.modules["numpy"]
-    return True
+        for name in hidden:
+            if sys.modules.get(name, 0) is None:
+                del sys.modules[name]
+    return without_numpy

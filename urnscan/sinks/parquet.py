@@ -73,7 +73,6 @@ import os
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .._version import __version__
 from ..errors import SinkError
@@ -83,6 +82,7 @@ from .layout import (
     FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME, PART_GLOB, OutputLayout, _our_dataset_files, _part_name,
     check_dir_writable, check_writable, plan_output,
 )
+from .writer import ParquetFileWriter
 from .schema import (
     FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, FileStatus, files_to_record_batch,
     hits_to_record_batch,
@@ -102,6 +102,8 @@ DEFAULT_PART_ROWS = 1 << 20
 
 def read_metadata(path: Union[str, os.PathLike]) -> Dict[str, Any]:
     """The urnscan metadata (versions, scan parameters) of a Parquet file."""
+    import pyarrow.parquet as pq
+
     md = pq.read_metadata(os.fspath(path)).metadata or {}
     raw = md.get(METADATA_KEY.encode())
     if raw is None:
@@ -147,10 +149,8 @@ class _AtomicParquet:
         metadata = dict(schema.metadata or {})
         metadata[METADATA_KEY.encode()] = meta
         try:
-            self._writer = pq.ParquetWriter(
-                tmp, schema.with_metadata(metadata), compression=compression,
-                compression_level=compression_level, use_dictionary=True,
-                write_statistics=True)
+            self._writer = ParquetFileWriter(tmp, schema.with_metadata(metadata), compression=compression,
+                                             compression_level=compression_level)
         except BaseException as exc:
             self._unlink()
             if isinstance(exc, OSError):
@@ -167,7 +167,7 @@ class _AtomicParquet:
         if batch.num_rows == 0:
             return
         try:
-            self._writer.write(batch, row_group_size=self._row_group_size)
+            self._writer.write(batch, self._row_group_size)
         except OSError as exc:
             raise SinkError(f"{self.target}: write failed: {self._reason(exc)}") from exc
         self.rows += batch.num_rows
