@@ -301,6 +301,7 @@ class _Parallel:
         batch = _new_batch(0)
         try:
             for ref in inputs:
+                queued = len(pending)
                 plan, layout = _plan(ref, self.config)
                 if plan.kind == "files":
                     if batch.add(ref, layout):
@@ -315,8 +316,9 @@ class _Parallel:
                         pending.append((plan, [pool.submit(_task_range, r, self.config, arrow) for r in plan.ranges]))
                     else:
                         pending.append((plan, None))
-                while pending and (pending[0][1] is None or not pool.has_room()):
-                    self._drain(*pending.popleft())
+                if len(pending) != queued:  # (room only shrinks when something is queued)
+                    while pending and (pending[0][1] is None or not pool.has_room()):
+                        self._drain(*pending.popleft())
             if batch.refs:
                 if self.started:
                     self._submit_files(batch.refs)
