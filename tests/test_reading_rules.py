@@ -41,7 +41,8 @@ def rules_of(text, **options):
     ("Use `urn:example:md:code` in the header.", ["urn:example:md:code"]),
     # no opener: an apostrophe inside the NSS stays
     ("see urn:example:o'brien:1 now", ["urn:example:o'brien:1"]),
-    ("the name urn:example:dog's.", ["urn:example:dog's"]),
+    ("the name urn:example:dog's.", ["urn:example:dog"]),  # an English possessive
+    ("urn:xmpp:mam:2's semantics", ["urn:xmpp:mam:2"]),
 ])
 def test_pairing(text, expected):
     assert urns(text) == expected
@@ -370,3 +371,29 @@ def test_code_literals_and_wrapped_names(text, expected):
 def test_letters_outside_ascii(text, expected):
     assert [(h.urn, h.valid) for h in scan_text(text)] == expected
     assert [(h.urn, h.valid) for h in scan_bytes([text.encode()])] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a paginated RFC or Internet-Draft: the URN goes on after the page break
+    ("   namespace is urn:ietf:params:xml:ns:yang:ietf-restconf-\n\n\n\n"
+     "Tester                   Expires September 2, 2024                [Page 7]\n\f\n"
+     "Internet-Draft         Module Dependencies                  March 2024\n\n\n   monitoring for its types.\n",
+     ["urn:ietf:params:xml:ns:yang:ietf-restconf-monitoring"]),
+    ("   urn:example:a:\n\nBray, et al.                Standards Track                    [Page 12]\n"
+     "\fRFC 8141                     URNs                           April 2017\n\n\n   b:c\n", ["urn:example:a:b:c"]),
+    # ... not onto a sentence, nor without a fold character
+    ("   prefix urn:ietf:params:xml:ns:\n\nBray, et al.                Standards Track                    [Page 12]\n"
+     "\fRFC 8141                     URNs                           April 2017\n\n\n   The next section.\n",
+     ["urn:ietf:params:xml:ns:"]),
+    ("   see urn:example:restconf\n\nTester                 Expires 2024                [Page 7]\n\f\n"
+     "Internet-Draft         Module                  March 2024\n\n   monitoring\n", ["urn:example:restconf"]),
+    # a table whose left cells wrap too
+    ("   |ietf-lmap-    |urn:ietf:params:xml:ns:yang:ietf-|lmap   |RFC XXXX |\n"
+     "   |common        |lmap-common                      |       |         |\n",
+     ["urn:ietf:params:xml:ns:yang:ietf-lmap-common"]),
+    # a number after a period and a line break starts a sentence
+    ("see urn:ietf:rfc:2141.\n   2141 defines the syntax.", ["urn:ietf:rfc:2141"]),
+    ("the OID urn:oid:1.2.840.\n   113549.1.1 is used", ["urn:oid:1.2.840.113549.1.1"]),
+])
+def test_rfc_layouts(text, expected):
+    assert urns(text) == expected

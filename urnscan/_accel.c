@@ -844,6 +844,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     }
     if (url && s[e - 1] == '/')
         return 0;  /* reading.py finish(): a URL path's "/" after the URN */
+    if (e - 2 > nss_start && s[e - 2] == '\'' && (s[e - 1] | 0x20) == 's')
+        return 0;  /* reading.py finish(): a possessive "'s" */
     r->end = e;
     return 1;
 }

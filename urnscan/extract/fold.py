@@ -72,6 +72,10 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         return None
     q = blanks_end(buf, nl, hi)
     across_blank = q < hi and buf[q] in EOL
+    if last in _FOLD_LAST and (across_blank or (q < hi and buf[q] not in ALNUM)):
+        page = _PAGE_BREAK.match(buf, nl, min(hi, nl + _PAGE_BREAK_LIMIT))
+        if page is not None:  # the URN goes on on the next page
+            q, across_blank = blanks_end(buf, page.end(), hi), False
     if across_blank:
         if last != 0x3A:
             return None
@@ -149,6 +153,15 @@ def literal_closer(buf: bytes, nss_start: int, e: int, hi: int) -> int:
     return e - 1 if e - 1 > nss_start and buf[e - 1] == 0x27 else -1
 
 
+#: the characters RFC formatters break a name after
+_FOLD_LAST = frozenset(b"-:./")
+#: a page break of a paginated RFC or Internet-Draft (RFC 7322 section 4.1,
+#: RFC 7994 section 4): empty lines, the footer ending "[Page N]", a form
+#: feed, the next page's header line and empty lines
+_PAGE_BREAK = re.compile(rb"(?:[ \t]*(?:\r\n?|\n)){0,8}[^\r\n\f]{1,120}\[Page [0-9]{1,4}\][ \t]*(?:\r\n?|\n)"
+                         rb"\f(?:[ \t]*(?:\r\n?|\n))?[^\r\n\f]{1,120}(?:\r\n?|\n)(?:[ \t]*(?:\r\n?|\n)){0,8}")
+_PAGE_BREAK_LIMIT = 1024
+
 #: blanks and at most one line break between adjacent literals
 _ADJACENT = re.compile(rb"[ \t]*(?:(?:\r\n?|\n)[ \t]*)?")
 
@@ -167,7 +180,9 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bo
         if _LIST_NUMBER.fullmatch(token):
             return False  # "2." or "3)" starting a numbered list item
         if buf[e - 2:e - 1].isdigit() and token[:1].isdigit():
-            return True  # a dotted number (an OID) broken after "."
+            # a dotted number (an OID) broken after "."; a number alone
+            # followed by words starts a sentence ("2141.\n 2141 defines")
+            return closes or b"." in token
     return closes or b":" in word or (last == 0x3A and _CAMEL_CASE.fullmatch(word) is not None)
 
 
@@ -221,8 +236,10 @@ def _table(buf: bytes, a: int, e: int, w: int, hi: int, run):
     if len(next_row) != len(row) or b"|" not in row:
         return None
     for x, y in zip(row, next_row):
-        if (x == 0x7C) != (y == 0x7C) or (y != 0x7C and y not in HSPACE):
-            return None  # not the same cell borders, or text before the cell
+        if (x == 0x7C) != (y == 0x7C):
+            return None  # not the same cell borders
+    if next_row[-1] != 0x7C and next_row[-1] not in HSPACE:
+        return None  # text before the URN in its own cell (cells to its left may wrap too)
     t = run.match(buf, q, hi).end()
     w2 = blanks_end(buf, t, hi)
     if w2 >= hi or buf[w2] != 0x7C:

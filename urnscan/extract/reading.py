@@ -209,6 +209,9 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         end -= len(text) - len(trimmed)
         text = trimmed
         rules.extend(cut_by)
+    if trimming and text[-2:] in _POSSESSIVE and len(text) - 2 > nss_start - p:
+        text, end = text[:-2], end - 2  # "urn:xmpp:mam:2's semantics"
+        rules.append(Rule.TRIM_POSSESSIVE)
     if context is not None and len(text) > nss_start - p + 1 and text[-1] == 0x2F:
         kept = len(text.rstrip(b"/"))
         end -= len(text) - kept
@@ -223,6 +226,7 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
                             tuple([r._value_ for r in rules]) if rules else ()))
 
 
+_POSSESSIVE = (b"'s", b"'S")
 #: what stands before the opening quote of a string literal of code: an
 #: assignment, a call, a list or a map ("X = 'urn:oid:2.5.4.'", a JSON
 #: value after its key's closing quote and ":")

@@ -36,6 +36,7 @@ class Rule(str, Enum):
     TRIM_PAREN = "trim:paren"  # an unbalanced ")"
     TRIM_MARK = "trim:mark"  # "!", "?", "*"
     TRIM_AMPERSAND = "trim:ampersand"
+    TRIM_POSSESSIVE = "trim:possessive"  # an English possessive "'s"
 
     def __str__(self) -> str:
         return self.value
