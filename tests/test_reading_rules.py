@@ -397,3 +397,24 @@ def test_letters_outside_ascii(text, expected):
 ])
 def test_rfc_layouts(text, expected):
     assert urns(text) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a reference ends a URN ...
+    ("&quot;urn:xmpp:sm:3&quot;", [("urn:xmpp:sm:3", "urn:xmpp:sm:3", ("cut:entity",))]),
+    ("urn:example:a&amp;b=1", [("urn:example:a", "urn:example:a", ("cut:entity",))]),
+    # ... but "&amp;" after a "?" separates the parameters of a component
+    ("<p>urn:example:weather?=op=map&amp;lat=39.56&amp;lon=-104.85 x</p>",
+     [("urn:example:weather?=op=map&lat=39.56&lon=-104.85", "urn:example:weather?=op=map&amp;lat=39.56&amp;lon=-104.85",
+       ("decode:entity",))]),
+    ("<li>urn:ietf:params:netconf:capability:with-defaults:1.0?basic-mode=explicit&amp;also-supported=report-all</li>",
+     [("urn:ietf:params:netconf:capability:with-defaults:1.0?basic-mode=explicit&also-supported=report-all",
+       "urn:ietf:params:netconf:capability:with-defaults:1.0?basic-mode=explicit&amp;also-supported=report-all",
+       ("decode:entity",))]),
+    # ... and a numeric reference of a name character is that character
+    ("<a>urn:example:y&#x2D;z&#46;1&lt;</a>", [("urn:example:y-z.1", "urn:example:y&#x2D;z&#46;1",
+                                                 ("cut:entity", "decode:entity"))]),
+    ("<a>urn:example:a&#39;b</a>", [("urn:example:a", "urn:example:a", ("cut:entity",))]),
+])
+def test_character_references(text, expected):
+    assert [(h.urn, h.raw, h.rules) for h in scan_text(text)] == expected

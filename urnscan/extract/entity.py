@@ -1,16 +1,55 @@
-"""Character references in markup end an URN: ``urn:example:a&amp;b=1``
-is the URN ``urn:example:a`` followed by ``&b=1`` (HTML, XML section 4.1)."""
+"""Character references in markup (HTML, XML section 4.1).
+
+A reference ends an URN: ``&quot;urn:xmpp:sm:3&quot;`` holds the URN
+``urn:xmpp:sm:3``, and ``urn:example:a&amp;b=1`` is the URN
+``urn:example:a`` followed by ``&b=1`` -- with two exceptions, where the
+reference stands for a character of the URN itself:
+
+* ``&amp;`` (``&#38;``, ``&#x26;``) after a ``?``, inside a q- or
+  r-component (RFC 8141 section 2.3.2: ``urn:example:weather?=op=map&amp;
+  lat=39.56`` in an HTML or XML page) or RFC 2141-era parameters (NETCONF's
+  ``...:with-defaults:1.0?basic-mode=explicit&amp;also-supported=...``);
+* a numeric reference of a letter, a digit or one of ``-._~:/`` (an
+  escaped hyphen in generated HTML: ``urn:uddi&#45;org:api_v2``).
+
+These are decoded: the URN reported is the one the markup stands for.
+"""
 from __future__ import annotations
 
 import re
+from typing import Optional, Tuple
 
 _ENTITY = re.compile(rb"&(?:[A-Za-z][A-Za-z0-9]{1,7}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+_AMPERSAND = frozenset({b"&amp;", b"&#38;", b"&#x26;", b"&#X26;"})
+_NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/")
 
 
-def entity_cut(text: bytes) -> int:
-    """Length of the text before its first character reference (the whole
-    length when there is none)."""
-    if b"&" not in text:
-        return len(text)
-    m = _ENTITY.search(text)
-    return len(text) if m is None else m.start()
+def _stands_for(reference: bytes, components: bool) -> Optional[bytes]:
+    """The URN character a reference stands for, or None when it ends the
+    URN; ``components``: a "?" came before it."""
+    if reference in _AMPERSAND:
+        return b"&" if components else None
+    if reference[1] != 0x23:  # "#": named references other than "&amp;" end it
+        return None
+    code = int(reference[3:-1], 16) if reference[2] in b"xX" else int(reference[2:-1])
+    return bytes([code]) if code < 128 and code in _NAME_CHARS else None
+
+
+def entity_read(text: bytes) -> Tuple[int, Optional[bytes]]:
+    """``(kept, decoded)``: the length of the text before the first
+    reference that ends the URN (the whole length when none does), and the
+    kept text with the references standing for URN characters decoded
+    (None when there were none)."""
+    pieces, last = [], 0
+    for m in _ENTITY.finditer(text):
+        char = _stands_for(m.group(), b"?" in text[:m.start()])
+        if char is None:
+            kept = m.start()
+            break
+        pieces += [text[last:m.start()], char]
+        last = m.end()
+    else:
+        kept = len(text)
+    if not pieces:
+        return kept, None
+    return kept, b"".join(pieces) + text[last:kept]

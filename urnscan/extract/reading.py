@@ -12,7 +12,7 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 from .chars import BOUNDARY_BYTES, HSPACE, INDENT_LIMIT, LITERAL_RUN, NID_SCAN_LIMIT, NID_TOKEN, RUNS
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
-from .entity import entity_cut
+from .entity import entity_read
 from .fold import fold, literal_closer, literals, next_literal
 from .layout import yaml_key
 from .lists import list_end, url_query_start
@@ -189,13 +189,17 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
             text = text[:query]
             rules.append(Rule.CUT_URL_QUERY)
     entity = False
+    decoded = False
     if b"&" in text:
-        kept = entity_cut(text)
+        kept, text_of_markup = entity_read(text)
         if kept < len(text):
             end -= len(text) - kept
             text = text[:kept]
             rules.append(Rule.CUT_ENTITY)
             entity = True
+        if text_of_markup is not None:
+            text, decoded = text_of_markup, True
+            rules.append(Rule.DECODE_ENTITY)
     trimming, _, _, code, _ = reading  # (tuple unpacking: this runs for every hit)
     if code and _code(buf, p, hi, text, end, opener, closer_at, entity):
         return Rejected(end)
@@ -222,7 +226,7 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     folded = len(segments) > 1
     urn = text.decode("utf-8")
     return _new(Candidate, (p, end, "bare", folded, context is not None, urn, literal,
-                            buf[p:end].decode("utf-8", "replace") if folded else urn,
+                            buf[p:end].decode("utf-8", "replace") if folded or decoded else urn,
                             tuple([r._value_ for r in rules]) if rules else ()))
 
 

@@ -25,6 +25,7 @@ class Rule(str, Enum):
     EMBEDDED_URL = "embedded:url"  # inside a URL: ends at its "&"
     EMBEDDED_FORM = "embedded:form"  # a form-encoded value: ends at "&"
     CUT_ENTITY = "cut:entity"  # ended before "&amp;", "&#38;" ...
+    DECODE_ENTITY = "decode:entity"  # "&amp;" in a q-component, "&#45;": URN characters
     CUT_LIST = "cut:list"  # ended at a "," before another URN or URL: a list
     CUT_URL_QUERY = "cut:url-query"  # inside a URL: ended at its query's "?"
     TRIM_URL_SLASH = "trim:url-slash"  # inside a URL path: its "/" after the URN
