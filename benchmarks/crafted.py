@@ -158,6 +158,25 @@ def growing_entities(size: int) -> bytes:
     return b" urn:a:b" + b"&amp;" * (size // 5) + b"\n"
 
 
+def growing_page_breaks(size: int) -> bytes:
+    """A fold after every line, each across a page break."""
+    page = b"\n\nAuthor   Expires 2024   [Page 1]\n\f\nInternet-Draft   Title   2024\n\n   abc-\n"
+    return b"x urn:example:start-\n" + page * (size // len(page))
+
+
+def growing_literals(size: int) -> bytes:
+    """Adjacent literals after a URN that starts inside the first one."""
+    return b"x = ('<a ns=\"urn:example:a" + b"'\n     'b" * (size // 10) + b"\">')\n"
+
+
+def growing_decoded_entities(size: int) -> bytes:
+    return b" urn:a:b?=x=1" + b"&amp;k=v" * (size // 8) + b"\n"
+
+
+def growing_list(size: int) -> bytes:
+    return b" urn:a:b" + b",urn:c:d" * (size // 8) + b"\n"
+
+
 GROWING = {
     "urn:a:/ ... (": growing_slash_paren,
     "urn:a:/ ... {": growing_slash_brace,
@@ -171,4 +190,8 @@ GROWING = {
     "urn:a: repeated": growing_urn_run,
     "blank lines after a key": growing_blank_lines,
     "entities after a URN": growing_entities,
+    "folds across page breaks": growing_page_breaks,
+    "adjacent literals": growing_literals,
+    "&amp; after ?=": growing_decoded_entities,
+    "a list of URNs": growing_list,
 }
