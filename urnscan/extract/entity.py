@@ -41,8 +41,9 @@ def entity_read(text: bytes) -> Tuple[int, Optional[bytes]]:
     kept text with the references standing for URN characters decoded
     (None when there were none)."""
     pieces, last = [], 0
+    question = text.find(b"?")
     for m in _ENTITY.finditer(text):
-        char = _stands_for(m.group(), b"?" in text[:m.start()])
+        char = _stands_for(m.group(), 0 <= question < m.start())
         if char is None:
             kept = m.start()
             break

@@ -119,6 +119,29 @@ def literals(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, op
             rules.append(Rule.FOLD_LITERAL)
 
 
+def literals_inside(buf: bytes, p: int, quote_at: int, first: int, hi: int, run, max_end: int,
+                    rules: List[Rule]) -> List[Segment]:
+    """Join the adjacent string literals after a URN that starts inside the
+    first one (``'<x ns="urn:a:b' '-c">'``), whose quote closes at
+    ``quote_at`` and whose next literal's text starts at ``first``: each
+    piece is the run from its literal's start, wherever it ends, and one
+    that reaches its literal's closing quote may be followed by another.
+    The segments from p, or ``[]`` when no piece joins."""
+    quote = Opener.DOUBLE_QUOTE if buf[quote_at] == 0x22 else Opener.SINGLE_QUOTE
+    segments = [(p, quote_at)]
+    a, limit = first, min(hi, max_end + 1)
+    while 0 <= a < limit:
+        t = paired_run(buf, a, limit, run, quote)[0]
+        if t <= a or t > max_end:
+            break
+        segments.append((a, t))
+        a = next_literal(buf, t, hi) if t < hi and buf[t] == buf[quote_at] else -1
+    if len(segments) == 1:
+        return []
+    rules.append(Rule.FOLD_LITERAL)
+    return segments
+
+
 def adjacent_literal(buf: bytes, closer_at: int, hi: int, run, opener: Opener) -> Optional[Segment]:
     """The text ``(start, end)`` of a string literal in the same quotes
     right after the one closing at ``closer_at`` (blanks and at most one

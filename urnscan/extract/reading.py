@@ -13,7 +13,7 @@ from .chars import BOUNDARY_BYTES, HSPACE, INDENT_LIMIT, LITERAL_RUN, NID_SCAN_L
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .entity import entity_read
-from .fold import fold, literal_closer, literals, next_literal
+from .fold import fold, literal_closer, literals, literals_inside, next_literal
 from .layout import yaml_key
 from .lists import list_end, url_query_start
 from .options import Reading
@@ -143,25 +143,13 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
     else:
         yaml = reading.trim and buf[e - 1] == 0x3A and yaml_key(buf, p, e, hi)
         quote_at = literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and not yaml else -1
-        if quote_at >= 0 and next_literal(buf, quote_at, hi) >= 0:
-            # adjacent literals after a URN that starts inside the first one
-            # ('<x xmlns="urn:a:b' '-c">'); one that opens a placeholder
-            # makes the whole a template
-            if reading.code and buf[next_literal(buf, quote_at, hi)] in _TEMPLATE_START:
+        first = next_literal(buf, quote_at, hi) if quote_at >= 0 else -1
+        if first >= 0:
+            # a literal that opens a placeholder after the one the URN starts
+            # inside makes the whole a template
+            if reading.code and buf[first] in _TEMPLATE_START:
                 return Rejected(e)
-            quote = Opener.DOUBLE_QUOTE if buf[quote_at] == 0x22 else Opener.SINGLE_QUOTE
-            joined = [(p, quote_at)]
-            closer, limit = quote_at, min(hi, p + cap + 1)
-            while closer >= 0:  # each literal the URN reaches the end of may be followed by another
-                a = next_literal(buf, closer, hi)
-                t = paired_run(buf, a, limit, RUNS[profile], quote)[0] if 0 <= a < limit else a
-                if t <= a or t > p + cap:
-                    break
-                joined.append((a, t))
-                closer = t if t < hi and buf[t] == buf[quote_at] else -1
-            if len(joined) > 1:
-                segments = joined
-                rules.append(Rule.FOLD_LITERAL)
+            segments = literals_inside(buf, p, quote_at, first, hi, RUNS[profile], p + cap, rules) or segments
         if reading.fold and not closed and not yaml and len(segments) == 1:
             segments = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
         elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):
