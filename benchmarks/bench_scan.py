@@ -52,11 +52,9 @@ def best_of(repeat, fn):
 
 
 def clear_judgement_cache():
-    import importlib
+    from urnscan.judge import forget_judgements
 
-    judge = importlib.import_module("urnscan.judge")
-    for cache in (*judge._SHARED_TAILS.values(), *judge._OLD_TAILS.values()):
-        cache.clear()
+    forget_judgements()
 
 
 def run_urnscan(path):

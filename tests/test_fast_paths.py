@@ -226,6 +226,23 @@ def test_judgement_cache_keeps_urns_that_come_back(monkeypatch):
     assert total <= 2 * 64
 
 
+def test_forgotten_judgements_are_judged_again(monkeypatch):
+    import urnscan.judge as judge_module
+
+    calls = []
+    real = judge_module.judge
+    monkeypatch.setattr(judge_module, "judge",
+                        lambda urn, profile, registry: calls.append(urn) or real(urn, profile, registry))
+    j = judge_module.UrnJudge()
+    judge_module.forget_judgements()
+    first = j.tail("urn:example:forgotten")
+    assert j.tail("urn:example:forgotten") == first
+    assert calls == ["urn:example:forgotten"]
+    judge_module.forget_judgements()
+    assert j.tail("urn:example:forgotten") == first
+    assert calls == ["urn:example:forgotten"] * 2
+
+
 def _real_texts():
     """Real text: the samples shipped in data/samples and, when the shared
     folder is beside the checkout, the gold set's snippets."""

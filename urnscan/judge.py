@@ -103,6 +103,14 @@ _OLD_TAILS: Dict[tuple, Dict[str, tuple]] = {}
 _JUDGES: Dict[tuple, "UrnJudge"] = {}
 
 
+def forget_judgements() -> None:
+    """Empty the shared cache (the next scan judges every URN again, as a
+    new process would)."""
+    for generation in (_SHARED_TAILS, _OLD_TAILS):
+        for tails in generation.values():
+            tails.clear()
+
+
 class UrnJudge:
     """Cached :func:`judge` for one profile and one registry: the judged
     fields of a :class:`Hit`.  ``registry`` is the path of a registry file
