@@ -6,6 +6,8 @@ from hypothesis import given, settings, strategies as st
 
 from urnscan import scan_bytes
 
+from .test_fast_paths import PIECES
+
 CORPUS = (
     "Intro caf\u00e9 \u65e5\u672c text. See urn:isbn:0451450523, and <URN:foo:bar-\r\n   baz> too.\r\n"
     'The namespace "urn:ietf:params:xml:ns:yang:ietf-service-assurance-\n      device", and\n'
@@ -38,6 +40,22 @@ def test_whole_corpus_finds_everything():
 @pytest.mark.parametrize("size", [1, 2, 3, 7, 65536])
 def test_fixed_chunk_sizes(size):
     assert _scan(_chunks(CORPUS, size), max_urn_length=256) == WHOLE
+
+
+def test_whole_is_one_chunk_fed_then_finished():
+    """ByteScanner.whole (a file read at once) gives what feed + finish give,
+    and refuses a scanner fed already."""
+    from urnscan.scanner import ByteScanner, ScanOptions
+
+    options = ScanOptions(max_urn_length=256)
+    for data in (CORPUS, CORPUS.replace(b"\r", b""), CORPUS[:200], b"", b"urn:a:b"):
+        fed = ByteScanner("f", options)
+        expected = fed.feed(data) + fed.finish()
+        assert ByteScanner("f", options).whole(data) == expected
+    used = ByteScanner("f", options)
+    used.feed(b"text ")
+    with pytest.raises(ValueError):
+        used.whole(b"urn:a:b")
 
 
 @given(st.lists(st.integers(min_value=0, max_value=len(CORPUS)), max_size=12))
@@ -78,3 +96,12 @@ def test_memory_stays_bounded_on_a_huge_run():
     assert hits[0].end - hits[0].start == 12 + 16 * chunk + 1  # the run ends at the first space
     assert hits[0].urn == "urn:example:" + "a" * (4096 - 12)
     assert peak < 8 * chunk
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=40).map(b"".join))
+@settings(max_examples=200, deadline=None)
+def test_whole_equals_feed_and_finish(data):
+    from urnscan.scanner import ByteScanner
+
+    fed = ByteScanner("f")
+    assert ByteScanner("f").whole(data) == fed.feed(data) + fed.finish()

@@ -166,7 +166,7 @@ def _scan_whole(ref: InputRef, data: bytes, config: ScanConfig, emit: Callable[[
     found: List[Hit] = []
     if urn_positions(data, 0, len(data)):
         scanner = ByteScanner(ref.path, config.options)
-        found = _keep(scanner.feed(data) + scanner.finish(), config.valid_only)
+        found = _keep(scanner.whole(data), config.valid_only)
         if found:
             emit(found)
     if on_bytes is not None:

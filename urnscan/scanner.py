@@ -283,6 +283,18 @@ class ByteScanner:
         self._buf = b""
         return hits
 
+    def whole(self, data: bytes) -> List[Hit]:
+        """``feed(data) + finish()`` for a scanner fed nothing yet, in one
+        pass over ``data`` (a whole file read at once)."""
+        if self._buf or self.bytes_scanned:
+            raise ValueError("whole() takes the whole input: this scanner was fed already")
+        if not data:
+            return []
+        self.bytes_scanned = len(data)
+        self._buf = bytes(data)
+        self._lines.has_cr = b"\r" in data
+        return self.finish()
+
     # -- internals ------------------------------------------------------
     def _process(self, final: bool) -> List[Hit]:
         hits: List[Hit] = []
