@@ -103,13 +103,16 @@ def test_process_substitution_scans_completely(tmp_path, reference, jobs):
 # --- the same rows at every --jobs -------------------------------------------
 
 def _corpus(root):
-    """Tiny files, empty and binary files, a gzip file, and a large file with
-    URNs crossing every byte-range boundary (ranges of 64 KiB)."""
+    """Tiny files, empty and binary files, a gzip file, dangling links
+    among them (rows reported, not scanned), and a large file with URNs
+    crossing every byte-range boundary (ranges of 64 KiB)."""
     import gzip
 
     root.mkdir()
     for i in range(300):
         (root / f"a{i:03d}.txt").write_bytes(_text(i % 7, i))
+    for name in ("a000-gone.txt", "a150-gone.txt", "m-gone.txt"):
+        (root / name).symlink_to(root / "nowhere")
     (root / "empty.txt").write_bytes(b"")
     (root / "bin.dat").write_bytes(bytes(range(256)) * 64)
     (root / "z.txt.gz").write_bytes(gzip.compress(_text(500)))
@@ -142,6 +145,10 @@ def test_same_rows_at_every_jobs(tmp_path, corpus, fmt):
             files = pq.read_table(tmp_path / f"out{jobs}.files.parquet").to_pylist()
         results[jobs] = (rows, files)
     assert len(results[1][0]) > 40000
+    files = results[1][1]
+    gone = ([r for r in map(json.loads, files.splitlines()) if r["source"].endswith("-gone.txt")] if fmt == "jsonl"
+            else [r for r in files if r["source"].endswith("-gone.txt")])
+    assert [r["status"] for r in gone] == ["skipped"] * 3
     assert results[1] == results[2] == results[3]
 
 

@@ -50,10 +50,16 @@ class FilePlan(NamedTuple):
 _WHOLE = FilePlan(Layout.WHOLE)
 
 
+def planned_whole(size: int, split_bytes: int) -> bool:
+    """Whether a regular file of ``size`` bytes is scanned whole without
+    looking at it: too small to be cut or streamed."""
+    return size < 2 * split_bytes and size <= PEEK_ABOVE
+
+
 def plan_file(path: str, size: int, split_bytes: int) -> FilePlan:
     """How to scan the regular file at ``path`` of ``size`` bytes (an
     unreadable one is planned whole: its scan reports the error)."""
-    if size < 2 * split_bytes and size <= PEEK_ABOVE:
+    if planned_whole(size, split_bytes):
         return _WHOLE
     try:
         with open(path, "rb") as fh:
@@ -85,4 +91,4 @@ class Batch:
         return self.cost >= self.max_bytes or (self.max_files is not None and len(self.refs) >= self.max_files)
 
 
-__all__ = ["Batch", "FilePlan", "Layout", "plan_file", "MIN_FILE_COST", "COMPRESSED_FACTOR"]
+__all__ = ["Batch", "FilePlan", "Layout", "plan_file", "planned_whole", "MIN_FILE_COST", "COMPRESSED_FACTOR"]

@@ -24,7 +24,7 @@ from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Option
 from .errors import SourceError
 from .model import Hit
 from .pieces import ARROW_PIECES, HIT_PIECES, PIECE_ROWS
-from .planning import PEEK_ABOVE, Batch, Layout, plan_file
+from .planning import PEEK_ABOVE, Batch, Layout, plan_file, planned_whole
 from .ranges import Range, RangeStitcher, scan_range_pieces
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
@@ -231,14 +231,13 @@ _FIRST_BATCH_SHIFT = 6
 
 
 class _Plan(NamedTuple):
-    kind: str  # "status", "main" (scanned in this process), "files", "ranges"
+    kind: str  # "main" (scanned in this process), "files", "ranges"
     refs: Tuple[InputRef, ...]
     ranges: Tuple[Range, ...] = ()
 
 
 def _plan(ref: InputRef, config: ScanConfig) -> Tuple[_Plan, Layout]:
-    if not ref.ok:
-        return _Plan("status", (ref,)), Layout.WHOLE
+    """The plan of an input to be scanned that is not a small regular file."""
     if ref.size is None:  # stdin, a pipe, a FIFO, a device: read once, here
         return _Plan("main", (ref,)), Layout.WHOLE
     planned = plan_file(ref.path, ref.size, config.split_bytes)
@@ -299,11 +298,18 @@ class _Parallel:
         pool, pending = self.pool, self.pending
         arrow = self.codec.arrow
         batch = _new_batch(0)
+        split_bytes = self.config.split_bytes
         try:
             for ref in inputs:
                 queued = len(pending)
-                plan, layout = _plan(ref, self.config)
-                if plan.kind == "files":
+                size = ref.size
+                if ref.status is not None or (size is not None and planned_whole(size, split_bytes)):
+                    # most inputs: a small file, or a row that the task
+                    # reports in its place (keeping the batch whole)
+                    plan, layout = None, Layout.WHOLE
+                else:
+                    plan, layout = _plan(ref, self.config)
+                if plan is None or plan.kind == "files":
                     if batch.add(ref, layout):
                         self._submit_files(batch.refs)
                         batch = _new_batch(self.tasks)
@@ -355,9 +361,7 @@ class _Parallel:
 
     def _drain(self, plan: _Plan, ticket) -> None:
         counter = self.counter
-        if plan.kind == "status":
-            self.finish(_not_scanned(plan.refs[0]))
-        elif plan.kind == "main":
+        if plan.kind == "main":
             for ref in plan.refs:
                 self.finish(scan_input(ref, self.config, self.emit, counter.bytes_read))
         elif plan.kind == "files":
