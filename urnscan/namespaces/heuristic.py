@@ -272,7 +272,9 @@ def _one_round(key: str, applied: List[str]) -> str:
         if current[1].nid != parts.nid:
             break
         candidate = heuristic(current[1].nss)
-        if candidate is not None:
+        # key is a fixed point of the namespace rules (ns_key is idempotent):
+        # a heuristic that gives it back changes nothing
+        if candidate is not None and candidate != key:
             key = _renormalise(candidate, name, key, applied)
     return key
 
