@@ -5,7 +5,7 @@ import zipfile
 
 import pytest
 
-from urnscan.planning import COMPRESSED_FACTOR, MIN_FILE_COST, Batch, Layout, plan_file
+from urnscan.planning import COMPRESSED_FACTOR, MIN_FILE_COST, PEEK_ABOVE, Batch, Layout, plan_file, planned_whole
 from urnscan.sources import InputRef
 
 SPLIT = 4096
@@ -50,6 +50,17 @@ def test_plan_file(tmp_path, make, size, layout):
         assert all(data[r.start - 1:r.start + 1] != b"\r\n" for r in ranges[1:])  # never between CR and LF
     else:
         assert planned.ranges == ()
+
+
+@pytest.mark.parametrize("size, split_bytes, whole", [
+    (0, 1000, True),
+    (1999, 1000, True),  # under two ranges
+    (2000, 1000, False),  # two ranges: looked at
+    (PEEK_ABOVE, PEEK_ABOVE, True),
+    (PEEK_ABOVE + 1, PEEK_ABOVE, False),  # large enough to be streamed if compressed
+])
+def test_planned_whole(size, split_bytes, whole):
+    assert planned_whole(size, split_bytes) is whole
 
 
 def test_a_small_or_unreadable_file_is_planned_whole_without_reading(tmp_path):
