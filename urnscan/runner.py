@@ -236,8 +236,15 @@ class _Plan(NamedTuple):
     ranges: Tuple[Range, ...] = ()
 
 
+#: the plan of most inputs: a file scanned whole by a batch task (``refs``
+#: unused: the batch holds them), or a row that the task reports in its
+#: place, keeping the batch whole
+_BATCHED = _Plan("files", ())
+
+
 def _plan(ref: InputRef, config: ScanConfig) -> Tuple[_Plan, Layout]:
-    """The plan of an input to be scanned that is not a small regular file."""
+    if ref.status is not None or (ref.size is not None and planned_whole(ref.size, config.split_bytes)):
+        return _BATCHED, Layout.WHOLE  # decided without reading the file
     if ref.size is None:  # stdin, a pipe, a FIFO, a device: read once, here
         return _Plan("main", (ref,)), Layout.WHOLE
     planned = plan_file(ref.path, ref.size, config.split_bytes)
@@ -298,18 +305,11 @@ class _Parallel:
         pool, pending = self.pool, self.pending
         arrow = self.codec.arrow
         batch = _new_batch(0)
-        split_bytes = self.config.split_bytes
         try:
             for ref in inputs:
                 queued = len(pending)
-                size = ref.size
-                if ref.status is not None or (size is not None and planned_whole(size, split_bytes)):
-                    # most inputs: a small file, or a row that the task
-                    # reports in its place (keeping the batch whole)
-                    plan, layout = None, Layout.WHOLE
-                else:
-                    plan, layout = _plan(ref, self.config)
-                if plan is None or plan.kind == "files":
+                plan, layout = _plan(ref, self.config)
+                if plan.kind == "files":
                     if batch.add(ref, layout):
                         self._submit_files(batch.refs)
                         batch = _new_batch(self.tasks)

@@ -264,13 +264,8 @@ class ByteScanner:
         self.bytes_scanned = 0
 
     def feed(self, chunk: bytes) -> List[Hit]:
-        if isinstance(chunk, str):
-            raise TypeError("scan_bytes takes bytes chunks; use scan_text for a str")
-        if not chunk:
+        if not self._append(chunk):
             return []
-        self.bytes_scanned += len(chunk)
-        self._buf = self._buf + chunk if self._buf else bytes(chunk)
-        self._lines.has_cr = b"\r" in self._buf
         return self._process(final=False)
 
     @property
@@ -288,14 +283,22 @@ class ByteScanner:
         pass over ``data`` (a whole file read at once)."""
         if self._buf or self.bytes_scanned:
             raise ValueError("whole() takes the whole input: this scanner was fed already")
-        if not data:
+        if not self._append(data):
             return []
-        self.bytes_scanned = len(data)
-        self._buf = bytes(data)
-        self._lines.has_cr = b"\r" in data
         return self.finish()
 
     # -- internals ------------------------------------------------------
+    def _append(self, chunk: bytes) -> bool:
+        """Add ``chunk`` to the buffer; whether it held anything."""
+        if isinstance(chunk, str):
+            raise TypeError("scan_bytes takes bytes chunks; use scan_text for a str")
+        if not chunk:
+            return False
+        self.bytes_scanned += len(chunk)
+        self._buf = self._buf + chunk if self._buf else bytes(chunk)
+        self._lines.has_cr = b"\r" in self._buf
+        return True
+
     def _process(self, final: bool) -> List[Hit]:
         hits: List[Hit] = []
         buf = self._buf
