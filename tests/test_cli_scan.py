@@ -245,3 +245,16 @@ def test_a_newer_registry_file(tmp_path):
     assert json.loads(pq.read_schema(out).metadata[b"urnscan"])["params"]["registry_date"] == "2099-01-01"
     bad = run("scan", str(text), "--registry", str(text))
     assert bad.returncode == 2 and b"--registry" in bad.stderr
+
+
+def test_command_sets_the_collector_thresholds():
+    """The command (not the library) sets the cycle collector's thresholds
+    for its process, before the run starts."""
+    code = ("import gc, urnscan.cli as cli\n"
+            "before = gc.get_threshold()\n"
+            "cli.main = lambda: print(before, gc.get_threshold()) or 0\n"
+            "cli.run()\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    from urnscan.cli import COLLECTOR_THRESHOLDS
+    assert out.split(") (")[1].strip(" ()\n") == ", ".join(map(str, COLLECTOR_THRESHOLDS))
+    assert out.startswith("(700, 10, 10)")  # importing urnscan leaves them alone
