@@ -11,7 +11,9 @@ from urnscan.context import context_snippet_py
 from urnscan.extract import Reading, StreamContext
 from urnscan.extract.fast import PLAIN_CONSTS, _class_table, make_batch
 from urnscan.scanner import count_breaks_py, urn_positions_py
-from urnscan.sinks.arrays import int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py
+from urnscan.sinks.arrays import (
+    factorize_tails_py, int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py, transpose_py,
+)
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
 from tests.accel_build import load
 
@@ -118,7 +120,28 @@ def check_columns(accel, rng: random.Random, buf: bytes) -> int:
     except UnicodeEncodeError:
         got = UnicodeEncodeError
     assert got == want, buf
-    return checked + 2
+    return checked + 2 + check_rows(accel, rng, values)
+
+
+def check_rows(accel, rng: random.Random, values) -> int:
+    """The row helpers on rows made of ``values`` (a few keys, tails of
+    random lengths)."""
+    keys = values[:3] or [""]
+    rows = [(rng.choice(keys),) + tuple(rng.choice(values or [None]) for _ in range(rng.randrange(3)))
+            for _ in range(rng.randrange(12))]
+    for start in range(4):
+        for fn, ref, args in ((accel.transpose, transpose_py, (rows, start)),
+                              (accel.factorize_tails, factorize_tails_py, (rows, 0, start))):
+            try:
+                want = ref(*args)
+            except (TypeError, ValueError) as exc:
+                want = type(exc)
+            try:
+                got = fn(*args)
+            except (TypeError, ValueError) as exc:
+                got = type(exc)
+            assert got == want, (fn, args)
+    return 8
 
 
 def check_scans(accel, rng: random.Random, buf: bytes) -> int:

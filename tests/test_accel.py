@@ -431,7 +431,7 @@ def test_generated_scans_agree(data, size, context):
 # --- the index's column helpers (urnscan/sinks/arrays.py) -----------------
 
 from urnscan.sinks.arrays import (  # noqa: E402
-    int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py,
+    factorize_tails_py, int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py, transpose_py,
 )
 
 ROWS = st.lists(st.binary(max_size=9), max_size=12)
@@ -457,6 +457,30 @@ def test_column_helpers_agree(rows, width, data):
 @given(st.lists(st.text(max_size=8), max_size=12))
 def test_string_buffers_agree(values):
     assert accel.string_buffers(values) == string_buffers_py(values)
+
+
+#: rows as a scan makes them: a few URNs (the key, item 1), each with its
+#: judged items (from item 2 on), sometimes another judgement of a URN
+TABLE_ROWS = st.lists(st.tuples(st.integers(0, 99), st.sampled_from(["urn:a:b", "urn:a:c", "URN:A:B", ""]),
+                                st.sampled_from([True, False]), st.sampled_from(["x", "y", None])),
+                      max_size=40)
+
+
+@settings(deadline=None, max_examples=400)
+@given(TABLE_ROWS, st.integers(0, 4), st.integers(0, 4))
+def test_row_helpers_agree(rows, key, start):
+    key = min(key, 3)
+    assert _outcome(accel.transpose, rows, start) == _outcome(transpose_py, rows, start)
+    assert _outcome(accel.factorize_tails, rows, key, start) == _outcome(factorize_tails_py, rows, key, start)
+
+
+@settings(deadline=None, max_examples=200)
+@given(TABLE_ROWS)
+def test_factorize_tails_rebuilds_every_tail(rows):
+    tails, codes = accel.factorize_tails(rows, 1, 2)
+    per_row = tails if codes is None else [tails[c] for c in codes]
+    assert per_row == [r[2:] for r in rows]
+    assert len(set(zip((r[1] for r in rows), per_row))) == len(tails)
 
 
 def _outcome(fn, *args):
@@ -485,6 +509,20 @@ def _outcome(fn, *args):
     ("take_segments", (b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 1, 3)), b"abc", 1, [1, 0, 1]),
      (b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 2, 3, 5)), b"bcabc")),
     ("take_segments", (b"".join(i.to_bytes(4, sys.byteorder) for i in (0, 1, 3)), b"abc", 1, [2]), IndexError),
+    ("transpose", ([(1, "a", 2), (3, "b", 4)], 2), [[1, 3], ["a", "b"]]),
+    ("transpose", ([], 2), [[], []]),
+    ("transpose", ([(1, 2)], 0), []),
+    ("transpose", ([(1, 2), (3,)], 2), TypeError),
+    ("transpose", ([(1, 2)], -1), ValueError),
+    ("factorize_tails", ([("u", 0, 1), ("v", 0, 1), ("u", 0, 1)], 0, 1), ([(0, 1), (0, 1)], [0, 1, 0])),
+    ("factorize_tails", ([("u", 0, 1), ("u", 0, 2), ("u", 0, 1), ("u", 0, 2)], 0, 1),
+     ([(0, 1), (0, 2)], [0, 1, 0, 1])),
+    ("factorize_tails", ([("u", 1), ("v", 1)], 0, 1), ([(1,), (1,)], None)),
+    ("factorize_tails", ([], 0, 1), ([], None)),
+    ("factorize_tails", ([("u", 1), ("u",)], 0, 1), ([(1,), ()], None)),
+    ("factorize_tails", ([("u", 1), ()], 0, 1), TypeError),
+    ("factorize_tails", ([(["u"], 1), (["u"], 1)], 0, 1), TypeError),
+    ("factorize_tails", ([("u", 1)], -1, 1), ValueError),
 ])
 def test_column_helpers_table(name, args, expected):
     from urnscan.sinks import arrays

@@ -1513,6 +1513,181 @@ done:
     return result;
 }
 
+/* ---- rows of hits to columns (urnscan/sinks/schema.py) ----------------- */
+
+/* rows: a list of tuples, each at least `need` items long */
+static PyObject *
+tuple_rows(PyObject *rows, Py_ssize_t need, const char *name)
+{
+    if (!PyList_Check(rows)) {
+        PyErr_Format(PyExc_TypeError, "%s: rows must be a list of tuples", name);
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(rows);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *r = PyList_GET_ITEM(rows, i);
+        if (!PyTuple_Check(r) || PyTuple_GET_SIZE(r) < need) {
+            PyErr_Format(PyExc_TypeError, "%s: rows must be tuples of at least %zd items", name, need);
+            return NULL;
+        }
+    }
+    return rows;
+}
+
+PyDoc_STRVAR(transpose_doc,
+"transpose($module, rows, stop, /)\n--\n\n"
+"The first stop columns of rows (a list of tuples) as a list of lists (see\n"
+"urnscan.sinks.arrays.transpose_py).");
+
+static PyObject *
+transpose(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t stop;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "transpose takes rows and stop");
+        return NULL;
+    }
+    if (index_arg(args[1], &stop) < 0)
+        return NULL;
+    if (stop < 0) {
+        PyErr_SetString(PyExc_ValueError, "transpose: stop must not be negative");
+        return NULL;
+    }
+    PyObject *rows = tuple_rows(args[0], stop, "transpose");
+    if (rows == NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(rows);
+    PyObject *columns = PyList_New(stop);
+    if (columns == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < stop; k++) {
+        PyObject *column = PyList_New(n);
+        if (column == NULL) {
+            Py_DECREF(columns);
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < n; i++)
+            PyList_SET_ITEM(column, i, Py_NewRef(PyTuple_GET_ITEM(PyList_GET_ITEM(rows, i), k)));
+        PyList_SET_ITEM(columns, k, column);
+    }
+    return columns;
+}
+
+/* whether rows a and b hold equal items from start on (same length) */
+static int
+same_tail(PyObject *a, PyObject *b, Py_ssize_t start)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(a);
+    if (PyTuple_GET_SIZE(b) != n)
+        return 0;
+    for (Py_ssize_t k = start; k < n; k++) {
+        int eq = PyObject_RichCompareBool(PyTuple_GET_ITEM(a, k), PyTuple_GET_ITEM(b, k), Py_EQ);
+        if (eq <= 0)
+            return eq;
+    }
+    return 1;
+}
+
+PyDoc_STRVAR(factorize_tails_doc,
+"factorize_tails($module, rows, key, start, /)\n--\n\n"
+"The distinct pairs (row[key], row[start:]) of rows (a list of tuples) in\n"
+"order of first appearance, as the list of their tails, and the index in it\n"
+"of each row (a list), or None when every row is distinct (see\n"
+"urnscan.sinks.arrays.factorize_tails_py).");
+
+static PyObject *
+factorize_tails(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t key, start;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "factorize_tails takes rows, key and start");
+        return NULL;
+    }
+    if (index_arg(args[1], &key) < 0 || index_arg(args[2], &start) < 0)
+        return NULL;
+    if (key < 0 || start < 0) {
+        PyErr_SetString(PyExc_ValueError, "factorize_tails: key and start must not be negative");
+        return NULL;
+    }
+    if (tuple_rows(args[0], (key >= start ? key : start - 1) + 1, "factorize_tails") == NULL)
+        return NULL;
+    /* a copy: comparing items may run Python code, which may change the list */
+    PyObject *rows = PyList_GetSlice(args[0], 0, PyList_GET_SIZE(args[0]));
+    if (rows == NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(rows), groups = 0;
+    /* first[key] = the first group of that key; later groups of the same
+       key (another tail) are chained through next_group */
+    PyObject *first = PyDict_New(), *codes = PyList_New(n), *result = NULL;
+    Py_ssize_t *representative = PyMem_New(Py_ssize_t, n ? n : 1), *next_group = PyMem_New(Py_ssize_t, n ? n : 1);
+    if (first == NULL || codes == NULL || representative == NULL || next_group == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *row = PyList_GET_ITEM(rows, i);
+        PyObject *known = PyDict_GetItemWithError(first, PyTuple_GET_ITEM(row, key));
+        Py_ssize_t g = -1, last = -1;
+        if (known != NULL) {
+            for (Py_ssize_t c = PyLong_AsSsize_t(known); c >= 0; c = next_group[c]) {
+                int same = same_tail(PyList_GET_ITEM(rows, representative[c]), row, start);
+                if (same < 0)
+                    goto done;
+                if (same) {
+                    g = c;
+                    break;
+                }
+                last = c;
+            }
+        } else if (PyErr_Occurred()) {
+            goto done;
+        }
+        if (g < 0) {  /* a new pair */
+            g = groups++;
+            representative[g] = i;
+            next_group[g] = -1;
+            if (last >= 0) {
+                next_group[last] = g;
+            } else {
+                PyObject *number = PyLong_FromSsize_t(g);
+                int failed = number == NULL || PyDict_SetItem(first, PyTuple_GET_ITEM(row, key), number) < 0;
+                Py_XDECREF(number);
+                if (failed)
+                    goto done;
+            }
+        }
+        PyObject *code = PyLong_FromSsize_t(g);
+        if (code == NULL)
+            goto done;
+        PyList_SET_ITEM(codes, i, code);
+    }
+    PyObject *tails = PyList_New(groups);
+    if (tails == NULL)
+        goto done;
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        PyObject *row = PyList_GET_ITEM(rows, representative[g]);
+        PyObject *tail = PyTuple_GetSlice(row, start, PyTuple_GET_SIZE(row));
+        if (tail == NULL) {
+            Py_DECREF(tails);
+            goto done;
+        }
+        PyList_SET_ITEM(tails, g, tail);
+    }
+    if (groups == n) {
+        result = Py_BuildValue("(NO)", tails, Py_None);
+    } else {
+        result = Py_BuildValue("(NO)", tails, codes);
+    }
+done:
+    Py_DECREF(rows);
+    Py_XDECREF(first);
+    Py_XDECREF(codes);
+    PyMem_Free(representative);
+    PyMem_Free(next_group);
+    return result;
+}
+
 static PyMethodDef accel_methods[] = {
     {"urn_positions", (PyCFunction)(void (*)(void))urn_positions, METH_FASTCALL, urn_positions_doc},
     {"looks_binary", (PyCFunction)looks_binary, METH_O, looks_binary_doc},
@@ -1522,6 +1697,8 @@ static PyMethodDef accel_methods[] = {
     {"place_rows", (PyCFunction)(void (*)(void))place_rows, METH_FASTCALL, place_rows_doc},
     {"int32_offsets", (PyCFunction)int32_offsets, METH_O, int32_offsets_doc},
     {"string_buffers", (PyCFunction)string_buffers, METH_O, string_buffers_doc},
+    {"transpose", (PyCFunction)(void (*)(void))transpose, METH_FASTCALL, transpose_doc},
+    {"factorize_tails", (PyCFunction)(void (*)(void))factorize_tails, METH_FASTCALL, factorize_tails_doc},
     {"take_fixed", (PyCFunction)(void (*)(void))take_fixed, METH_FASTCALL, take_fixed_doc},
     {"take_segments", (PyCFunction)(void (*)(void))take_segments, METH_FASTCALL, take_segments_doc},
     {NULL, NULL, 0, NULL},

@@ -161,12 +161,41 @@ def take_segments(offsets, data, width: int, codes: Sequence[int]) -> Tuple[byte
     return int32_offsets([lengths[c] for c in codes]), b"".join(map(pieces.__getitem__, codes))
 
 
-int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py = (
-    int32_offsets, string_buffers, take_fixed, take_segments)
+def transpose(rows: List[tuple], stop: int) -> List[list]:
+    """The first ``stop`` columns of ``rows`` (tuples of at least ``stop``
+    items), a list each."""
+    if stop < 0:
+        raise ValueError("transpose: stop must not be negative")
+    if any(len(r) < stop for r in rows):
+        raise TypeError(f"transpose: rows must be tuples of at least {stop} items")
+    return [[r[k] for r in rows] for k in range(stop)]
+
+
+def factorize_tails(rows: List[tuple], key: int, start: int):
+    """:func:`factorize` of the pairs ``(row[key], row[start:])``, keeping
+    the tails: the tail of each distinct pair in order of first appearance,
+    and the index in them of each row, or None when every row is distinct.
+
+    For rows whose items from ``start`` on follow from ``row[key]`` (a hit's
+    judged fields from its URN), the compiled version hashes ``row[key]``
+    alone and compares the tails item by item, which an item shared by the
+    rows of one URN settles at once."""
+    if key < 0 or start < 0:
+        raise ValueError("factorize_tails: key and start must not be negative")
+    if any(len(r) <= key or len(r) < start for r in rows):
+        raise TypeError(f"factorize_tails: rows must be tuples of more than {key} and at least {start} items")
+    pairs, codes = factorize([(r[key], r[start:]) for r in rows])
+    return [tail for _, tail in pairs], codes
+
+
+int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py, transpose_py, factorize_tails_py = (
+    int32_offsets, string_buffers, take_fixed, take_segments, transpose, factorize_tails)
 int32_offsets = accelerated(int32_offsets_py)
 string_buffers = accelerated(string_buffers_py)
 take_fixed = accelerated(take_fixed_py)
 take_segments = accelerated(take_segments_py)
+transpose = accelerated(transpose_py)
+factorize_tails = accelerated(factorize_tails_py)
 
 
 def _offsets(lengths: Sequence[int]) -> pa.Buffer:

@@ -205,6 +205,7 @@ if tuple(c for c in HIT_COLUMNS if c not in _DERIVED) != HIT_FIELD_COLUMNS:
 #: the profile): a scan repeats their values for every hit of the same URN,
 #: so their columns are built once per distinct tuple of them, then taken
 _JUDGED = Hit._fields.index("valid")
+_URN = Hit._fields.index("urn")
 #: the value stored for a Hit attribute, where it is not the attribute itself
 _STORED = {
     "findings": lambda findings: tuple(f.code for f in findings),
@@ -236,13 +237,12 @@ def _empty(schema: pa.Schema) -> pa.RecordBatch:
 
 def _distinct_judgements(hits: List[Hit]):
     """The distinct tuples of judged attributes of ``hits``, in order of
-    first appearance, and the index in them of each hit's (``None`` when
-    every hit has its own)."""
-    judgements = [h[_JUDGED:] for h in hits]
+    first appearance (one per URN, as a scan judges them), and the index in
+    them of each hit's (``None`` when every hit has its own)."""
     try:
-        return arrays.factorize(judgements)
+        return arrays.factorize_tails(hits, _URN, _JUDGED)
     except TypeError:  # an unhashable value: nothing shared
-        return judgements, None
+        return [h[_JUDGED:] for h in hits], None
 
 
 def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
@@ -256,9 +256,10 @@ def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
         return _empty(HIT_SCHEMA)
     judgements, codes = _distinct_judgements(hits)
     judged = list(zip(*judgements))
+    placed = arrays.transpose(hits, _JUDGED)
     columns = []
     for field, i in zip(HIT_SCHEMA, _HIT_SOURCE):
-        values = [h[i] for h in hits] if i < _JUDGED else judged[i - _JUDGED]
+        values = placed[i] if i < _JUDGED else judged[i - _JUDGED]
         stored = _STORED.get(field.name)
         if stored is not None:
             values = [stored(v) for v in values]
