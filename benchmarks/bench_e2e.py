@@ -10,8 +10,8 @@ fast as ripgrep; above: faster):
 
 * ``--real DIR``: a directory of real files (e.g. text, XML, code, mail),
   at ``--jobs 1`` vs ``rg -j1`` and ``--jobs 2`` vs ``rg -j2``;
-* a dense generated file (benchmarks/corpus.py, one URN per 2 KB, mostly
-  distinct URNs), cached under benchmarks/_corpus/;
+* a dense generated file (benchmarks/corpus.py, one URN per 2 KB: 102,420
+  hits of 4,636 distinct URNs in 200 MiB), cached under benchmarks/_corpus/;
 * many tiny files (one short paragraph each), per-file cost;
 * start-up: ``urnscan scan`` of an empty file to Parquet, beside
   ``python -c pass``.

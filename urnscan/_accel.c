@@ -3,7 +3,8 @@
  *
  * Each function here has a pure-Python reference of the same name that
  * defines its behaviour (urnscan/scanner.py, urnscan/sources/reader.py,
- * urnscan/sinks/arrays.py);
+ * urnscan/context.py, urnscan/sinks/arrays.py), but for plain_reads and
+ * place_rows, whose reference is the Python loop each stands beside;
  * urnscan/accel.py picks this module when it was built.  The tests compare
  * the two on generated and real input, and build this file under
  * AddressSanitizer.
