@@ -2,8 +2,10 @@
 and compare every answer with the Python references; run by
 test_accel_asan.py under AddressSanitizer.  Exits non-zero on the first
 disagreement (the sanitizers abort on a bad access)."""
+import os
 import random
 import sys
+import tempfile
 
 import numpy as np
 
@@ -14,6 +16,7 @@ from urnscan.scanner import count_breaks_py, urn_positions_py
 from urnscan.sinks.arrays import (
     factorize_tails_py, int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py, transpose_py,
 )
+from urnscan.sources.listing import EntryStat, list_entries_py
 from urnscan.sources.reader import BINARY_BLOCK_SIZE, looks_binary_py
 from tests.accel_build import load
 
@@ -86,7 +89,37 @@ def main(path: str, count: int) -> None:
         checked += check_reads(accel, rng, whole)
         checked += check_scans(accel, rng, whole)
         checked += check_columns(accel, rng, whole)
+    checked += check_listing(accel, rng)
     print(checked)
+
+
+def check_listing(accel, rng: random.Random) -> int:
+    """list_entries of directories of 0 to 300 entries of every kind."""
+    checked = 0
+    with tempfile.TemporaryDirectory(prefix="urnscan-fuzz-") as top:
+        for count in (0, 1, 63, 64, 65, 300):
+            folder = os.path.join(top, f"d{count}")
+            os.mkdir(folder)
+            for i in range(count):
+                name = os.path.join(folder, f"{rng.randrange(10 ** 6)}-{i}" + rng.choice(["", ".txt", "\u00e9"]))
+                kind = rng.randrange(4)
+                if kind == 0:
+                    os.mkdir(name)
+                elif kind == 1:
+                    os.symlink(rng.choice([".", "nowhere", name]), name)
+                elif kind == 2 and i % 50 == 0:
+                    os.mkfifo(name)
+                else:
+                    with open(name, "wb") as f:
+                        f.write(b"x" * rng.randrange(100))
+            assert accel.list_entries(folder, EntryStat) == list_entries_py(folder, EntryStat), count
+            fd = os.open(folder, os.O_RDONLY)
+            try:
+                assert accel.list_entries(fd, EntryStat) == list_entries_py(fd, EntryStat), count
+            finally:
+                os.close(fd)
+            checked += 2
+    return checked
 
 
 def check_columns(accel, rng: random.Random, buf: bytes) -> int:

@@ -11,8 +11,21 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* list_entries needs POSIX.1-2008's directory calls and d_type; elsewhere
+   (Windows) the walk lists directories with os.scandir */
+#if defined(__unix__) || defined(__APPLE__)
+#define HAVE_LIST_ENTRIES 1
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#endif
 
 /* extract/chars.py: BOUNDARY_BYTES = ALNUM | "+-." ; a "urn:" after one of
    them is part of a longer word ("return:", "x.urn:") */
@@ -1522,6 +1535,204 @@ done:
     return result;
 }
 
+/* ---- a directory's entries (urnscan/sources/listing.py) ---------------- */
+
+#ifdef HAVE_LIST_ENTRIES
+
+typedef struct {
+    char *name;
+    size_t len;
+    unsigned char type;  /* d_type */
+    int stated;          /* st holds the entry's lstat */
+    struct stat st;
+} DirItem;
+
+static void
+free_items(DirItem *items, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        free(items[i].name);
+    free(items);
+}
+
+/* the entries of d but "." and "..", each lstat-ed (through the descriptor
+   of d) when it is not known from the listing to be a link or a special
+   file; runs without the GIL.  0, or an errno value. */
+static int
+read_items(DIR *d, DirItem **out, size_t *out_count)
+{
+    size_t count = 0, room = 0;
+    DirItem *items = NULL;
+    int error = 0;
+    for (;;) {
+        errno = 0;
+        struct dirent *ent = readdir(d);
+        if (ent == NULL) {
+            error = errno;
+            break;
+        }
+        const char *name = ent->d_name;
+        if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0)))
+            continue;
+        if (count == room) {
+            size_t bigger = room ? room * 2 : 64;
+            DirItem *grown = realloc(items, bigger * sizeof *items);
+            if (grown == NULL) {
+                error = ENOMEM;
+                break;
+            }
+            items = grown;
+            room = bigger;
+        }
+        DirItem *item = &items[count];
+        item->len = strlen(name);
+        item->name = malloc(item->len + 1);
+        if (item->name == NULL) {
+            error = ENOMEM;
+            break;
+        }
+        memcpy(item->name, name, item->len + 1);
+        item->type = ent->d_type;
+        item->stated = 0;
+        count++;
+    }
+    if (!error) {
+        int fd = dirfd(d);
+        for (size_t i = 0; i < count; i++) {
+            unsigned char t = items[i].type;
+            if (t == DT_REG || t == DT_DIR || t == DT_UNKNOWN)
+                items[i].stated = fstatat(fd, items[i].name, &items[i].st, AT_SYMLINK_NOFOLLOW) == 0;
+        }
+    }
+    if (error) {
+        free_items(items, count);
+        return error;
+    }
+    *out = items;
+    *out_count = count;
+    return 0;
+}
+
+/* stat_type(st_mode, st_size, st_uid, st_dev, st_ino) */
+static PyObject *
+new_stat(PyTypeObject *stat_type, const struct stat *st)
+{
+    PyObject *fields[5] = {PyLong_FromUnsignedLong((unsigned long)st->st_mode), PyLong_FromLongLong((long long)st->st_size),
+                           PyLong_FromUnsignedLong((unsigned long)st->st_uid),
+                           PyLong_FromUnsignedLongLong((unsigned long long)st->st_dev),
+                           PyLong_FromUnsignedLongLong((unsigned long long)st->st_ino)};
+    PyObject *result = NULL;
+    for (int k = 0; k < 5; k++)
+        if (fields[k] == NULL)
+            goto done;
+    result = stat_type->tp_alloc(stat_type, 5);
+    if (result == NULL)
+        goto done;
+    for (int k = 0; k < 5; k++) {
+        PyTuple_SET_ITEM(result, k, fields[k]);
+        fields[k] = NULL;
+    }
+done:
+    for (int k = 0; k < 5; k++)
+        Py_XDECREF(fields[k]);
+    return result;
+}
+
+PyDoc_STRVAR(list_entries_doc,
+"list_entries($module, where, stat_type, /)\n--\n\n"
+"The entries of a directory (where: a descriptor of it, or its path) as\n"
+"(name, stat or None, is_link) sorted by name (see\n"
+"urnscan.sources.listing.list_entries_py).");
+
+static PyObject *
+list_entries(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "list_entries takes where and stat_type");
+        return NULL;
+    }
+    PyObject *where = args[0];
+    if (!PyType_Check(args[1]) || !PyType_IsSubtype((PyTypeObject *)args[1], &PyTuple_Type)) {
+        PyErr_SetString(PyExc_TypeError, "list_entries: stat_type must be a tuple type");
+        return NULL;
+    }
+    PyTypeObject *stat_type = (PyTypeObject *)args[1];
+    DIR *d = NULL;
+    PyObject *path = NULL;
+    if (PyLong_Check(where)) {
+        long given = PyLong_AsLong(where);
+        if (given == -1 && PyErr_Occurred())
+            return NULL;
+        if (given < 0 || given > INT_MAX) {
+            PyErr_SetString(PyExc_ValueError, "list_entries: not a file descriptor");
+            return NULL;
+        }
+        int fd = fcntl((int)given, F_DUPFD_CLOEXEC, 0);
+        if (fd >= 0) {
+            d = fdopendir(fd);
+            if (d == NULL) {
+                int saved = errno;
+                close(fd);
+                errno = saved;
+            }
+        }
+    }
+    else {
+        if (!PyUnicode_FSConverter(where, &path))
+            return NULL;
+        if ((Py_ssize_t)strlen(PyBytes_AS_STRING(path)) != PyBytes_GET_SIZE(path)) {
+            Py_DECREF(path);
+            PyErr_SetString(PyExc_ValueError, "embedded null byte");
+            return NULL;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        d = opendir(PyBytes_AS_STRING(path));
+        Py_END_ALLOW_THREADS
+        Py_DECREF(path);
+    }
+    if (d == NULL)
+        return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, where);
+    DirItem *items = NULL;
+    size_t count = 0;
+    int error;
+    Py_BEGIN_ALLOW_THREADS
+    error = read_items(d, &items, &count);
+    rewinddir(d);  /* a descriptor given shares its position with ours */
+    closedir(d);
+    Py_END_ALLOW_THREADS
+    if (error) {
+        errno = error;
+        return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, where);
+    }
+    PyObject *entries = PyList_New((Py_ssize_t)count);
+    if (entries == NULL)
+        goto fail;
+    for (size_t i = 0; i < count; i++) {
+        DirItem *item = &items[i];
+        int plain = item->stated && (S_ISREG(item->st.st_mode) || S_ISDIR(item->st.st_mode));
+        int link = item->type == DT_LNK || (item->stated && S_ISLNK(item->st.st_mode));
+        PyObject *name = PyUnicode_DecodeFSDefaultAndSize(item->name, (Py_ssize_t)item->len);
+        PyObject *st = plain ? new_stat(stat_type, &item->st) : Py_NewRef(Py_None);
+        PyObject *entry = name && st ? PyTuple_Pack(3, name, st, link ? Py_True : Py_False) : NULL;
+        Py_XDECREF(name);
+        Py_XDECREF(st);
+        if (entry == NULL)
+            goto fail;
+        PyList_SET_ITEM(entries, (Py_ssize_t)i, entry);
+    }
+    free_items(items, count);
+    if (PyList_Sort(entries) < 0) {  /* by name: a directory's names are distinct */
+        Py_DECREF(entries);
+        return NULL;
+    }
+    return entries;
+fail:
+    Py_XDECREF(entries);
+    free_items(items, count);
+    return NULL;
+}
+#endif /* HAVE_LIST_ENTRIES */
+
 /* ---- rows of hits to columns (urnscan/sinks/schema.py) ----------------- */
 
 /* rows: a list of tuples, each at least `need` items long */
@@ -1706,6 +1917,9 @@ static PyMethodDef accel_methods[] = {
     {"place_rows", (PyCFunction)(void (*)(void))place_rows, METH_FASTCALL, place_rows_doc},
     {"int32_offsets", (PyCFunction)int32_offsets, METH_O, int32_offsets_doc},
     {"string_buffers", (PyCFunction)string_buffers, METH_O, string_buffers_doc},
+#ifdef HAVE_LIST_ENTRIES
+    {"list_entries", (PyCFunction)(void (*)(void))list_entries, METH_FASTCALL, list_entries_doc},
+#endif
     {"transpose", (PyCFunction)(void (*)(void))transpose, METH_FASTCALL, transpose_doc},
     {"factorize_tails", (PyCFunction)(void (*)(void))factorize_tails, METH_FASTCALL, factorize_tails_doc},
     {"take_fixed", (PyCFunction)(void (*)(void))take_fixed, METH_FASTCALL, take_fixed_doc},

@@ -87,6 +87,8 @@ import re
 import stat
 from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
+from .listing import Entry, EntryStat, list_entries
+
 #: The PATH that means standard input.
 STDIN = "-"
 
@@ -588,7 +590,7 @@ class _Expander:
             return opened
         listing, fd = opened
         ancestors.add(ident)
-        inner = rules.entering(path, relpath, {e.name for e in listing}) if rules is not None else None
+        inner = rules.entering(path, relpath, {e[0] for e in listing}) if rules is not None else None
         stack.append((ident, iter(listing), path + os.sep, relpath + "/", inner, fd))
         return None
 
@@ -633,7 +635,7 @@ class _Expander:
         if self.ignore_files:
             from .ignore import IgnoreRules
 
-            rules = IgnoreRules.above(top).entering(top, top_rel, {e.name for e in listing})
+            rules = IgnoreRules.above(top).entering(top, top_rel, {e[0] for e in listing})
         prefix = top if top.endswith(os.sep) else top + os.sep  # as os.path.join
         stack: List[tuple] = [(ident, iter(listing), prefix, top_rel + "/" if top_rel else "", rules, fd)]
         try:
@@ -648,19 +650,18 @@ class _Expander:
         """The rows of the directories on ``stack``, depth first.
 
         Plain files and directories (known from the listing, without
-        following a link) cost one ``lstat`` and are taken here; links,
-        special files and errors go through :meth:`_entry`.
+        following a link: :func:`.listing.list_entries`) are taken here;
+        links, special files and errors go through :meth:`_entry`.
         """
         hidden, filtered, keep = self.hidden, self.filtered, self._keep
         dedupe, seen_paths = self.dedupe, self.seen_paths
         checked = self.skip is not None or self.follow  # else every plain file is new
-        S_ISREG, S_ISDIR, normpath = stat.S_ISREG, stat.S_ISDIR, os.path.normpath
+        S_ISREG, normpath = stat.S_ISREG, os.path.normpath
         while stack:
             depth = len(stack)
             ident, entries, d_path, d_rel, rules, fd = stack[-1]
             ignoring = rules is not None and rules.layers
-            for entry in entries:
-                name = entry.name
+            for name, st, is_link in entries:
                 path = d_path + name
                 rel = d_rel + name
                 if not hidden and name[0] == ".":
@@ -668,17 +669,12 @@ class _Expander:
                         continue
                     ref: Optional[InputRef] = InputRef(path, HIDDEN, None, True)
                 else:
-                    try:
-                        plain_file = entry.is_file(follow_symlinks=False)
-                        st = (entry.stat(follow_symlinks=False)
-                              if plain_file or entry.is_dir(follow_symlinks=False) else None)
-                    except OSError:
-                        st = None
-                    if st is None or not (S_ISREG(st.st_mode) if plain_file else S_ISDIR(st.st_mode)):
-                        yield from self._entry(path, rel, _is_link(entry), ancestors, stack, rules)
+                    if st is None:  # a link, a special file, or no status
+                        yield from self._entry(path, rel, is_link, ancestors, stack, rules)
                         if len(stack) > depth:
                             break
                         continue
+                    plain_file = S_ISREG(st.st_mode)
                     by = rules.ignored_by(rel, not plain_file) if ignoring else None
                     if by is not None:
                         if filtered and not keep(rel):
@@ -734,14 +730,24 @@ _MAX_OPEN_DIRS = 64
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
+def _entries(path: str, fd: Optional[int] = None) -> Union[List[Entry], InputRef]:
+    """The entries of the directory ``path`` (read through its descriptor
+    ``fd`` when given) as :func:`.listing.list_entries` gives them, or an
+    error ref."""
+    try:
+        return list_entries(path if fd is None else fd, EntryStat)
+    except OSError as exc:
+        return InputRef(path, _os_reason(exc), None)
+
+
 def _open_listing(path: str, depth: int, parent_fd: Optional[int] = None
-                  ) -> Union[Tuple[List["os.DirEntry[str]"], Optional[int]], InputRef]:
-    """The entries of a directory sorted by name, and an open descriptor
-    of it (their ``stat()`` then looks up their name in it) or None; or an
-    error ref.  ``parent_fd``: a descriptor of the directory holding
-    ``path``, whose last component is then looked up in it."""
+                  ) -> Union[Tuple[List[Entry], Optional[int]], InputRef]:
+    """The entries of a directory sorted by name (:func:`_entries`), and an
+    open descriptor of it or None; or an error ref.  ``parent_fd``: a
+    descriptor of the directory holding ``path``, whose last component is
+    then looked up in it."""
     if not _BY_DESCRIPTOR or depth >= _MAX_OPEN_DIRS:
-        listing = _list(path)
+        listing = _entries(path)
         return listing if isinstance(listing, InputRef) else (listing, None)
     try:
         if parent_fd is None:
@@ -750,7 +756,7 @@ def _open_listing(path: str, depth: int, parent_fd: Optional[int] = None
             fd = os.open(path.rsplit(os.sep, 1)[-1], _DIR_FLAGS, dir_fd=parent_fd)
     except OSError as exc:
         return InputRef(path, _os_reason(exc), None)
-    listing = _list(path, fd)
+    listing = _entries(path, fd)
     if isinstance(listing, InputRef):
         os.close(fd)
         return listing
