@@ -27,6 +27,17 @@ owner's bits do not grant reading:
 
 ``rg --files -j1`` lists the same tree in 80-110 ms wall (8-11 us per
 entry, process start-up included) on the same machine.
+
+Later, listing each directory in one compiled call (``sources.listing``:
+the names and the ``lstat`` of every plain file and directory, without an
+``os.DirEntry`` and an ``os.stat_result`` per entry), load about 0.3, wall
+microseconds per entry listed:
+
+    mode        before   after
+    default      5.89     4.83
+    -u           5.70     4.77
+    -uu          5.90     4.77
+    -L           7.16     5.93
 """
 from __future__ import annotations
 
