@@ -1,5 +1,6 @@
 """The sink's arrays, built from buffers, equal what ``pa.array`` builds."""
 import pyarrow as pa
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,21 @@ def test_bools(values):
     got = fixed(values, pa.bool_())
     got.validate(full=True)
     assert got.equals(pa.array(values, pa.bool_()))
+
+
+@settings(deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(-(2 ** 63), 2 ** 63 - 1))), st.booleans())
+def test_fixed_without_nulls(values, as_bools):
+    """``nullable=False``: the same array when there is no null, and a
+    TypeError (never a silent false or zero) when there is one."""
+    type_ = pa.bool_() if as_bools else pa.int64()
+    if as_bools:
+        values = [None if v is None else v % 2 == 0 for v in values]
+    if None in values:
+        with pytest.raises(TypeError):
+            fixed(values, type_, nullable=False)
+    else:
+        assert fixed(values, type_, nullable=False).equals(pa.array(values, type_))
 
 
 @settings(deadline=None)

@@ -182,9 +182,10 @@ def test_record_batch_of_nothing():
     assert batch.num_rows == 0 and batch.schema == HIT_SCHEMA
 
 
-def test_record_batch_refuses_nulls_in_required_columns():
-    with pytest.raises(SinkError, match="'urn' must not be null"):
-        hits_to_record_batch([ISBN._replace(urn=None)])
+@pytest.mark.parametrize("column", ["urn", "start", "line", "folded", "valid"])
+def test_record_batch_refuses_nulls_in_required_columns(column):
+    with pytest.raises(SinkError, match=f"'{column}' must not be null"):
+        hits_to_record_batch([ISBN, ISBN._replace(**{column: None})])
 
 
 def test_undecodable_characters_are_escaped_not_fatal():

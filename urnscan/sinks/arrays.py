@@ -224,17 +224,19 @@ def strings(values: Sequence[Optional[str]]) -> pa.Array:
     return pa.Array.from_buffers(pa.string(), n, [validity, pa.py_buffer(offsets), pa.py_buffer(data)], nulls)
 
 
-def fixed(values: Sequence[Any], type_: pa.DataType) -> pa.Array:
-    """An int64, int32 or bool array."""
-    values = list(values)
+def fixed(values: Sequence[Any], type_: pa.DataType, nullable: bool = True) -> pa.Array:
+    """An int64, int32 or bool array; with ``nullable=False`` the values
+    are not looked through for nulls first, and a ``None`` among them
+    raises TypeError."""
+    values = values if type(values) is list else list(values)
     n = len(values)
     validity, nulls = None, 0
-    if None in values:
+    if nullable and None in values:
         validity, nulls = _validity(values)
         filler = _FILLERS[type_]
         values = [filler if v is None else v for v in values]
     if type_ == pa.bool_():
-        data = _bits(values)
+        data = _bits(values if nullable else bytes(values))  # (bytes() takes no None)
     else:
         data = pa.py_buffer(array(_CODES[type_], values))
     return pa.Array.from_buffers(type_, n, [validity, data], nulls)
@@ -244,6 +246,8 @@ def dictionary(values: Sequence[Optional[str]]) -> pa.Array:
     """A ``dictionary<int32, string>`` array, values in order of first
     appearance (as ``dictionary_encode`` gives)."""
     values = values if isinstance(values, list) else list(values)
+    if values and values[0] is None and values.count(None) == len(values):
+        return pa.DictionaryArray.from_arrays(pa.nulls(len(values), pa.int32()), strings([]))
     code = dict.fromkeys(values)  # first appearance order
     nulls = None in code
     if nulls:

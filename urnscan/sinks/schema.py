@@ -223,8 +223,10 @@ def _column(field: pa.Field, values: Sequence[Any]) -> pa.Array:
         elif t == _CODES:
             arr = arrays.name_lists(values)
         else:
-            arr = arrays.fixed(values, t)
+            arr = arrays.fixed(values, t, field.nullable)
     except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError) as exc:
+        if not field.nullable and None in values:
+            raise SinkError(f"column {field.name!r} must not be null") from None
         raise SinkError(f"column {field.name!r}: {exc}") from exc
     if not field.nullable and arr.null_count:
         raise SinkError(f"column {field.name!r} must not be null")
