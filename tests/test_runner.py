@@ -322,6 +322,96 @@ def test_worker_pool_reports_a_dead_worker_and_goes_on():
         pool.close()
 
 
+def _slow(send, value):
+    time.sleep(0.6)
+    send(value)
+
+
+def _many(send, count):
+    for i in range(count):
+        send((i, time.monotonic()))
+    send(("end", time.monotonic()))
+
+
+def test_a_worker_ahead_of_the_reader_goes_on_working():
+    """With room for one message in its queue, a worker whose task the
+    reader takes second still finishes it while the reader waits for the
+    first one: its messages wait in its outbox, and come in order."""
+    from urnscan.workers import WorkerPool
+
+    pool = WorkerPool(2, max_messages=1)
+    try:
+        first = pool.submit(_slow, "first")
+        second = pool.submit(_many, 200)
+        assert first.worker != second.worker
+        assert list(pool.messages(first)) == ["first"]
+        read_first = time.monotonic()
+        got = list(pool.messages(second))
+        assert [m[0] for m in got] == list(range(200)) + ["end"]
+        assert got[-1][1] < read_first  # done before the reader came to it
+        assert list(pool.messages(pool.submit(_many, 3)))[-1][0] == "end"  # and goes on
+    finally:
+        pool.close()
+
+
+class _FullQueue:
+    """A bounded queue whose room the test gives and takes."""
+
+    def __init__(self, room):
+        self.room, self.items = room, []
+
+    def full(self):
+        return self.room == 0
+
+    def put(self, item):
+        if self.room == 0:
+            raise AssertionError("a put would block for ever")
+        self.room -= 1
+        self.items.append(item)
+
+
+def test_outbox_keeps_order_through_its_file():
+    from urnscan.workers import _Outbox
+
+    q = _FullQueue(2)
+    box = _Outbox(q)
+    for i in range(6):
+        box.send(i)
+    assert q.items == [0, 1] and box.waiting == 4 and box.spilled == 4
+    q.room = 1
+    box.send(6)  # the oldest waiting message goes first, 6 waits behind the rest
+    assert q.items == [0, 1, 2] and box.waiting == 4 and box.spilled == 5
+    q.room = 100
+    box.flush()
+    assert q.items == list(range(7)) and box.waiting == 0
+    box.send(7)  # an empty outbox sends straight on
+    assert q.items[-1] == 7 and box.spilled == 5
+
+
+def test_outbox_without_a_file_waits_for_room(monkeypatch):
+    """Where no temporary file can be written, the message waits for room
+    after the ones already waiting (here the queue has room again)."""
+    import tempfile as tempfile_module
+
+    from urnscan.workers import _Outbox
+
+    def no_space(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tempfile_module, "TemporaryFile", no_space)
+    q = _FullQueue(0)
+    box = _Outbox(q)
+    q.room = 0
+
+    def room_comes(item, put=q.put):
+        q.room = max(q.room, 1)
+        put(item)
+
+    q.put = room_comes
+    box.send("a")
+    assert q.items == ["a"] and box.spilled == 0
+
+
 def _die_on_b(send, refs, config, arrow):
     from urnscan import runner
 

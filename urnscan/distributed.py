@@ -109,7 +109,7 @@ __all__ = [
 ]
 
 #: Small files are grouped into tasks (and partitions) of about this many bytes.
-DEFAULT_PARTITION_BYTES = DEFAULT_SPLIT_BYTES
+DEFAULT_PARTITION_BYTES = 32 << 20
 #: Hits are turned into Arrow record batches this many at a time.
 _BATCH_HITS = DEFAULT_BATCH_ROWS
 

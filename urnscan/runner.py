@@ -35,9 +35,14 @@ from .sources.documents import BINARY_CONTENT, container_kind, open_documents
 from .sources.limits import DEFAULT_MAX_RATIO, DecompressionLimit
 from .workers import WorkerDied, WorkerPool
 
-#: a plain file at least twice this size is split into byte ranges
-#: (the environment variable URNSCAN_SPLIT_BYTES overrides it)
-DEFAULT_SPLIT_BYTES = int(os.environ.get("URNSCAN_SPLIT_BYTES", 32 << 20))
+#: a plain file at least twice this size is split into byte ranges (the
+#: environment variable URNSCAN_SPLIT_BYTES overrides it).  A range's
+#: worker goes on while the reader takes the ranges before it (its hits
+#: wait in its outbox: :mod:`urnscan.workers`), so a 41 MB file of 1.8
+#: million distinct ISBN URNs, split in two, scans in 16 s at --jobs 2
+#: against 30 s whole; 200 MiB of one URN per 2 KB takes the same time in
+#: ranges of 16 MB as of 32 MB.
+DEFAULT_SPLIT_BYTES = int(os.environ.get("URNSCAN_SPLIT_BYTES", 16 << 20))
 #: a compressed file larger than this is streamed in the main process
 STREAM_COMPRESSED_BYTES = PEEK_ABOVE
 

@@ -2,11 +2,16 @@
 their parent.
 
 Each worker has its own task queue and its own *bounded* result queue: a
-task sends any number of messages while it runs, and a worker that runs
-ahead of the reader blocks once ``max_messages`` of them wait, so memory
-stays bounded by ``workers x max_messages x`` the largest message, however
-much a task finds.  The reader takes the messages of one task at a time,
-in the order the tasks were submitted (:meth:`WorkerPool.messages`).
+task sends any number of messages while it runs, and at most
+``max_messages`` of them wait in the queue, so memory stays bounded by
+``workers x max_messages x`` the largest message, however much a task
+finds.  The reader takes the messages of one task at a time, in the order
+the tasks were submitted (:meth:`WorkerPool.messages`).  A worker whose
+queue is full -- the reader is still taking an earlier task's messages from
+another worker -- goes on working: its messages wait, in order, in an
+unlinked temporary file (:class:`_Outbox`), which vanishes with the process
+however it ends.  Without that, the byte ranges of one file dense with hits
+were scanned one after the other, each worker waiting for the reader.
 
 A worker never outlives the process that started it: on Linux the kernel
 kills it when its parent dies (``prctl(PR_SET_PDEATHSIG)``, so even after
@@ -23,9 +28,11 @@ place for the tasks submitted after.
 from __future__ import annotations
 
 import os
+import pickle
 import queue
 import signal
 import sys
+import tempfile
 import threading
 from collections import deque
 from typing import Any, Callable, Deque, Iterator, List, NamedTuple, Optional
@@ -88,27 +95,101 @@ def die_with_parent(parent_pid: int) -> None:
     threading.Thread(target=watch, name="urnscan-parent-watch", daemon=True).start()
 
 
+class _Outbox:
+    """A worker's messages to the reader, in the order they were sent.
+
+    A message goes straight into the bounded result queue while it has
+    room; once it is full, messages wait in an unlinked temporary file (so
+    memory holds at most one of them) and go on into the queue, oldest
+    first, as room comes: before each later message (of this task or the
+    next), and all of them before the worker ends.  Where the file cannot be
+    written (no space), ``send`` waits for room instead, after the messages
+    already waiting.
+    """
+
+    def __init__(self, results):
+        self.results = results
+        self.file: Optional[Any] = None
+        self.waiting = 0  # messages in the file, not yet in the queue
+        self.read_at = self.write_at = 0
+        self.spilled = 0  # messages that went through the file (for tests)
+
+    def send(self, message: Any) -> None:
+        self._forward(block=False)
+        if not self.waiting and not self.results.full():
+            self.results.put(message)
+        elif not self._keep(message):
+            self._forward(block=True)
+            self.results.put(message)
+
+    def flush(self) -> None:
+        """Every waiting message into the queue (waiting for room)."""
+        self._forward(block=True)
+
+    def _keep(self, message: Any) -> bool:
+        try:
+            if self.file is None:
+                self.file = tempfile.TemporaryFile(prefix="urnscan-outbox-")
+            self.file.seek(self.write_at)
+            pickle.dump(message, self.file, pickle.HIGHEST_PROTOCOL)
+            self.write_at = self.file.tell()
+        except OSError:
+            return False
+        self.waiting += 1
+        self.spilled += 1
+        return True
+
+    def _forward(self, block: bool) -> None:
+        while self.waiting:
+            if not block and self.results.full():
+                return
+            self.file.seek(self.read_at)
+            message = pickle.load(self.file)
+            self.read_at = self.file.tell()
+            self.waiting -= 1
+            self.results.put(message)
+        if self.file is not None and self.write_at:
+            self.file.seek(0)
+            self.file.truncate()
+            self.read_at = self.write_at = 0
+
+
+def _next_task(tasks, outbox: _Outbox):
+    """The next task: one already queued, or -- after every waiting message
+    is in the result queue -- the next to come.  (A worker never waits for
+    a task while messages wait in its outbox: the reader may be waiting for
+    them, and send no task until it has them.)"""
+    if outbox.waiting:
+        try:
+            return tasks.get_nowait()
+        except queue.Empty:
+            outbox.flush()
+    return tasks.get()
+
+
 def _worker_main(parent_pid: int, tasks, results) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent_pid)
+    outbox = _Outbox(results)
     while True:
-        item = tasks.get()
+        item = _next_task(tasks, outbox)
         if item is None:
             break
         number, fn, args = item
 
         def send(message: Any, number=number) -> None:
-            results.put((number, message))
+            outbox.send((number, message))
 
         try:
             fn(send, *args)
         except BaseException:  # reported to the reader, who decides
             import traceback  # (loaded when needed: a third of this module's import)
 
-            results.put((number, (_FAILED, traceback.format_exc(limit=20))))
+            outbox.send((number, (_FAILED, traceback.format_exc(limit=20))))
         else:
-            results.put((number, (_DONE, None)))
+            outbox.send((number, (_DONE, None)))
+    outbox.flush()
     results.close()
     results.join_thread()
 
