@@ -12,6 +12,8 @@ fast as ripgrep; above: faster):
   at ``--jobs 1`` vs ``rg -j1`` and ``--jobs 2`` vs ``rg -j2``;
 * a dense generated file (benchmarks/corpus.py, one URN per 2 KB: 102,420
   hits of 4,636 distinct URNs in 200 MiB), cached under benchmarks/_corpus/;
+* a catalogue file (one distinct ISBN URN a line, 40 MiB, run once: every
+  hit is judged afresh, and the file is cut into byte ranges at ``--jobs 2``);
 * many tiny files (one short paragraph each), per-file cost;
 * start-up: ``urnscan scan`` of an empty file to Parquet, beside
   ``python -c pass``.
@@ -117,11 +119,22 @@ def make_tiny(directory, n):
             fh.write(body % (i % 9000 + 1, i))
 
 
+def make_catalog(path, mb):
+    """A catalogue dump: one distinct ISBN URN per line, ``mb`` MiB (every
+    hit a URN judged afresh; large enough to be cut into byte ranges)."""
+    count = int(mb * (1 << 20)) // 23
+    with open(path, "w") as fh:
+        for i in range(count):
+            fh.write(f"urn:isbn:978{i:010d}\n")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--real", metavar="DIR", help="a directory of real files (skipped when not given)")
     ap.add_argument("--dense-mb", type=float, default=200, help="size of the dense generated file (MiB)")
     ap.add_argument("--tiny", type=int, default=50000, help="number of tiny files")
+    ap.add_argument("--catalog-mb", type=float, default=40,
+                    help="size of the catalogue file of distinct URNs, run once (MiB; 0 skips it)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", default=str(HERE / "_corpus"), help="where the generated file is cached")
     args = ap.parse_args()
@@ -147,6 +160,11 @@ def main():
             generate(dense, args.dense_mb, 2048, seed=11)
             os.remove(dense + ".json")
         list(compare("dense file (1 URN / 2 KB)", rg, [dense], work, args.repeat))
+        if args.catalog_mb:
+            catalog = os.path.join(args.dir, f"catalog-{int(args.catalog_mb)}mb-isbn.txt")
+            if not os.path.exists(catalog):
+                make_catalog(catalog, args.catalog_mb)
+            list(compare("catalog (1 distinct URN/line)", rg, [catalog], work, 1))
         tiny = os.path.join(work, "tiny")
         make_tiny(tiny, args.tiny)
         for jobs, ours, theirs in compare(f"{args.tiny} tiny files", rg, [tiny], work, args.repeat):
