@@ -527,6 +527,10 @@ DEDUP_CASES = [
      ("h:isbn-separators", "isbn-hyphens", "isbn-10-to-13")),
     ("urn:isbn:978%E2%80%900451450524", "urn:isbn:9780451450524",
      ("h:isbn-separators", "isbn-hyphens")),
+    ("urn:isbn:978\u20100451450524", "urn:isbn:9780451450524", ("h:isbn-separators", "isbn-hyphens")),
+    ("urn:isbn:978 0 451 45052 4", "urn:isbn:9780451450524", ("h:isbn-separators", "isbn-hyphens")),
+    ("urn:isbn:9780451450524", "urn:isbn:9780451450524", ()),  # no separator: nothing to read
+    ("urn:isbn:978-0451450524", "urn:isbn:9780451450524", ("isbn-hyphens",)),
     ("urn:isni:0000%200001%202124%201960", "urn:isni:0000000121241960", ("h:isni-spaces",)),
     ("urn:lex:it:stato:legge:2003-09-21;456@originale",
      "urn:lex:it:stato:legge:2003-09-21;456", ("h:lex-work",)),

@@ -13,7 +13,7 @@ import unicodedata
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ._text import ascii_lower, join_key, pct_decode, pct_encode, split_key
-from .normative import ISBN10_PATTERN, ISBN13_PATTERN, ISNI_PATTERN, NAMESPACE_RULES, rewrite_key
+from .normative import ISBN10_PATTERN, ISBN13_PATTERN, ISNI_PATTERN, NAMESPACE_RULES, rewrite_key, rewrite_parts
 
 #: A heuristic: an NSS in, a whole key out (it may move to another NID), or
 #: ``None`` when it does not apply.
@@ -98,7 +98,10 @@ _ISBN_SEPARATORS = re.compile(r"%20|%E2%80%90| |\u2010")
 
 
 def isbn_separators(nss: str) -> Optional[str]:
-    """Spaces and typographic hyphens between ISBN parts read as hyphens."""
+    """Spaces and typographic hyphens between ISBN parts read as hyphens;
+    None when the NSS holds none (the key is then left as it is)."""
+    if "%" not in nss and " " not in nss and "\u2010" not in nss:
+        return None
     candidate = _ISBN_SEPARATORS.sub("-", nss)
     if ISBN10_PATTERN.fullmatch(candidate) or ISBN13_PATTERN.fullmatch(candidate):
         return join_key("isbn", candidate)
@@ -313,7 +316,7 @@ def namespace_keys(key: str) -> NamespaceKeys:
     if (parts is not None and parts.nid not in NAMESPACE_RULES and parts.nid not in NAMESPACE_HEURISTICS
             and not parts.nss.endswith("/")):
         return NamespaceKeys(key, (), key, ())  # no rule of any kind applies (most namespaces)
-    normalised, rules = rewrite_key(key)
+    normalised, rules = rewrite_parts(key, parts.nid, parts.nss) if parts is not None else (key, ())
     applied = list(rules)
     return NamespaceKeys(normalised, rules, _apply_heuristics(normalised, applied), tuple(applied))
 
