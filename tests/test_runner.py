@@ -340,18 +340,32 @@ def test_a_worker_ahead_of_the_reader_goes_on_working():
     from urnscan.workers import WorkerPool
 
     pool = WorkerPool(2, max_messages=1)
-    try:
+    results = {}
+
+    def read() -> None:
         first = pool.submit(_slow, "first")
         second = pool.submit(_many, 200)
-        assert first.worker != second.worker
-        assert list(pool.messages(first)) == ["first"]
-        read_first = time.monotonic()
-        got = list(pool.messages(second))
+        results["workers"] = (first.worker, second.worker)
+        results["first"] = list(pool.messages(first))
+        results["read_first"] = time.monotonic()
+        # the second worker is idle by now, its messages in its outbox: it
+        # must forward them, not wait for a task the reader would never send
+        results["second"] = list(pool.messages(second))
+        results["third"] = list(pool.messages(pool.submit(_many, 3)))
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(60)
+    try:
+        assert not reader.is_alive(), "the reader waited for ever"
+        assert results["workers"][0] != results["workers"][1]
+        assert results["first"] == ["first"]
+        got = results["second"]
         assert [m[0] for m in got] == list(range(200)) + ["end"]
-        assert got[-1][1] < read_first  # done before the reader came to it
-        assert list(pool.messages(pool.submit(_many, 3)))[-1][0] == "end"  # and goes on
+        assert got[-1][1] < results["read_first"]  # done before the reader came to it
+        assert results["third"][-1][0] == "end"  # and goes on
     finally:
-        pool.close()
+        pool.close(terminate=reader.is_alive())
 
 
 class _FullQueue:
