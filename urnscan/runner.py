@@ -12,8 +12,10 @@ on; nothing but a regular file is ever opened twice.
 
 Memory with ``jobs > 1``: each worker holds at most two chunks of its input
 plus one piece of hits being built, and has at most
-``workers.DEFAULT_MAX_MESSAGES`` pieces waiting to be written (a piece is
-``pieces.PIECE_ROWS`` hits); the main process holds one piece at a time.
+``workers.DEFAULT_MAX_MESSAGES`` pieces waiting in its queue to be written
+(a piece is ``pieces.PIECE_ROWS`` hits); further pieces wait on disk, in its
+outbox (:mod:`urnscan.workers`), while it goes on; the main process holds
+one piece at a time.
 """
 from __future__ import annotations
 
