@@ -415,7 +415,6 @@ def test_outbox_without_a_file_waits_for_room(monkeypatch):
     monkeypatch.setattr(tempfile_module, "TemporaryFile", no_space)
     q = _FullQueue(0)
     box = _Outbox(q)
-    q.room = 0
 
     def room_comes(item, put=q.put):
         q.room = max(q.room, 1)

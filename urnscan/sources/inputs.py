@@ -81,7 +81,6 @@ Walking rules (:func:`expand_inputs`)
 from __future__ import annotations
 
 import errno
-import operator
 import os
 import re
 import stat
@@ -348,14 +347,7 @@ class _GlobPattern:
         return self._match(0, parts, 0, True)
 
 
-def _is_link(entry: "os.DirEntry[str]") -> bool:
-    try:
-        return entry.is_symlink()
-    except OSError:
-        return False
-
-
-def _depth_first(stack: list, ancestors: set) -> Iterator[Tuple[tuple, "os.DirEntry[str]"]]:
+def _depth_first(stack: list, ancestors: set) -> Iterator[Tuple[tuple, Entry]]:
     """The entries of the directory listings on ``stack``, depth first.
 
     A frame of ``stack`` is ``(identity, entries, ...)``; yields ``(frame,
@@ -482,17 +474,16 @@ class _Expander:
         except OSError:
             base_st = None
         if base_st is not None and stat.S_ISDIR(base_st.st_mode):
-            listing = _list(pat.base)
+            listing = _entries(pat.base)
             if not isinstance(listing, InputRef):
                 base_ident = (base_st.st_dev, base_st.st_ino)
                 ancestors = {base_ident}
                 stack: List[Tuple[tuple, Iterator, Tuple[str, ...]]] = [
                     (base_ident, iter(listing), ())]
-                for (_, _, d_parts), entry in _depth_first(stack, ancestors):
-                    parts = d_parts + (entry.name,)
+                for (_, _, d_parts), (name, _, is_symlink) in _depth_first(stack, ancestors):
+                    parts = d_parts + (name,)
                     rel = "/".join(parts)
                     path = pat.prefix + rel
-                    is_symlink = _is_link(entry)
                     if pat.matches(parts):
                         found = True
                         yield from self._entry(path, rel, is_symlink, ancestors)
@@ -508,7 +499,7 @@ class _Expander:
                     ident = (st.st_dev, st.st_ino)
                     if ident in ancestors:
                         continue  # a loop: no match can lie below
-                    sub = _list(path)
+                    sub = _entries(path)
                     if isinstance(sub, InputRef):
                         continue
                     ancestors.add(ident)
@@ -703,21 +694,6 @@ class _Expander:
                 ancestors.discard(ident)
                 if fd is not None:
                     os.close(fd)
-
-
-_name = operator.attrgetter("name")
-
-
-def _list(path: str, fd: Optional[int] = None) -> Union[List["os.DirEntry[str]"], InputRef]:
-    """The entries of the directory ``path`` (read through its descriptor
-    ``fd`` when given) sorted by name, or an error ref."""
-    try:
-        with os.scandir(path if fd is None else fd) as it:
-            entries = list(it)
-    except OSError as exc:
-        return InputRef(path, _os_reason(exc), None)
-    entries.sort(key=_name)
-    return entries
 
 
 #: a walk lists a directory through a descriptor of it, opened by name in
