@@ -100,8 +100,8 @@ HIT_SCHEMA = pa.schema(
         _field("valid_rfc2141", pa.bool_(), "Syntactically valid under RFC 2141."),
         _field("valid_rfc8141", pa.bool_(), "Syntactically valid under RFC 8141."),
         _field("canonical", pa.string(),
-               "Canonical form: `urn` and the NID lower-cased, percent-encoding hex "
-               "digits upper-cased, components kept; null when not a URN.",
+               "Canonical form: `urn` and the NID lower-cased, the NSS's percent-encoding "
+               "hex digits upper-cased, components kept as written; null when not a URN.",
                nullable=True),
         _field("key", pa.string(),
                "URN-equivalence key: the canonical assigned name without r-, q- and "
