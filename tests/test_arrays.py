@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urnscan.sinks.arrays import NAME_LISTS, dictionary, fixed, name_lists, strings, take
+from urnscan.sinks.arrays import NAME_LISTS, dictionary, factorize, fixed, name_lists, strings, take
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12)
 
@@ -61,6 +61,30 @@ def test_name_lists(rows):
     got = name_lists(rows)
     got.validate(full=True)
     assert got.equals(pa.array(rows, NAME_LISTS))
+
+
+@pytest.mark.parametrize("rows, expected", [
+    ([], ([], None)),
+    (["a", "b"], (["a", "b"], None)),
+    (["a", "b", "a", "a"], (["a", "b"], [0, 1, 0, 0])),
+    ([("x",), (), ("x",)], ([("x",), ()], [0, 1, 0])),
+    ([2, 1, 2, 1, 3], ([2, 1, 3], [0, 1, 0, 1, 2])),
+])
+def test_factorize(rows, expected):
+    assert factorize(rows) == expected
+
+
+@settings(deadline=None)
+@given(st.lists(st.integers(0, 5)))
+def test_factorize_takes_back_every_row(rows):
+    distinct, codes = factorize(rows)
+    assert distinct == list(dict.fromkeys(rows))
+    assert (distinct if codes is None else [distinct[c] for c in codes]) == rows
+
+
+def test_name_lists_of_lists_and_tuples_alike():
+    rows = [["a", "b"], ("a", "b"), [], ("c",), ["a", "b"]]
+    assert name_lists(rows).equals(pa.array([list(r) for r in rows], NAME_LISTS))
 
 
 def test_lone_surrogates_are_escaped():
