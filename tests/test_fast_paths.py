@@ -23,6 +23,8 @@ PIECES = [
     b"\n  k: v", b"Abstract", b"x-1_2",
     # lists, a URL's query and path, literals joined or concatenated
     b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
+    # roff hyphens, regular-expression delimiters, PHP concatenation over lines
+    b"\\-", b"\\-b", b"'#urn:", b'"@urn:', b"#'", b'@"', b"!", b" .\n", b" . '",
     # letters and other characters outside ASCII, whole and broken
     "\u00e9".encode(), "\u00fc".encode(), "\u2014".encode(), "\u00e9".encode()[:1], "\u4e2d".encode(),
 ]

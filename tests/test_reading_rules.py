@@ -102,6 +102,31 @@ def test_code_is_not_a_urn(text):
     assert urns(text) == []
 
 
+@pytest.mark.parametrize("text", [
+    # PHP and Perl concatenation: " ." before a string or at the end of the line
+    "$x = \"urn:example:a\" . \"b\";",
+    "$x = 'urn:example:a:' .\n  'b';",
+    "'schacUserStatus' => '@urn:mace:terena.org:userStatus:' .\n        'example.org:service:active.*@',",
+    "echo \"urn:example:a:\" . PHP_EOL;",
+])
+def test_concatenation_over_lines_is_not_a_urn(text):
+    assert urns(text) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a string that opens with markup, or an empty one, does not go on with the name
+    ("'<ConfirmationMethod>' .\n    'urn:oasis:names:tc:SAML:1.0:cm:bearer' .\n    '</ConfirmationMethod>' .",
+     ["urn:oasis:names:tc:SAML:1.0:cm:bearer"]),
+    ("$x = '<a>' . 'urn:example:a:b' . '</a>';", ["urn:example:a:b"]),
+    ("$x = 'urn:example:a:b' . '';", ["urn:example:a:b"]),
+    # a sentence's period, and a period after a blank that nothing follows
+    ("He said 'urn:example:a'.", ["urn:example:a"]),
+    ("see 'urn:example:a' .\n\nNext", ["urn:example:a"]),
+])
+def test_concatenation_with_markup_leaves_the_name(text, expected):
+    assert urns(text) == expected
+
+
 def test_code_awareness_can_be_turned_off():
     assert urns("name = 'urn:example:seq:%d' % n", code=False) == ["urn:example:seq:%d"]
 
@@ -122,6 +147,52 @@ def test_code_awareness_can_be_turned_off():
 ])
 def test_code_rules_leave_names_alone(text, expected):
     assert urns(text) == expected
+
+
+# --- man pages: roff's "\\-" is a hyphen ---------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    # pod2man writes every "-" as "\\-"
+    ("\\&    urn:ietf:params:xml:ns:xmpp\\-bind\n", [("urn:ietf:params:xml:ns:xmpp-bind", ("decode:roff-hyphen",))]),
+    ('.SH "urn:ietf:params:xml:ns:xmpp\\-session"\n',
+     [("urn:ietf:params:xml:ns:xmpp-session", ("decode:roff-hyphen",))]),
+    ("token type urn:ietf:params:oauth:token\\-type:jwt.\n",
+     [("urn:ietf:params:oauth:token-type:jwt", ("decode:roff-hyphen", "trim:period"))]),
+    ("urn:example:a\\-b\\-c", [("urn:example:a-b-c", ("decode:roff-hyphen",))]),
+    ("x 'urn:example:a\\-b' y", [("urn:example:a-b", ("pair:quote", "decode:roff-hyphen"))]),
+    # a backslash and hyphen that no letter or digit follows end the name
+    ("urn:example:a\\- x", [("urn:example:a", ())]),
+    ("urn:example:a\\-\\-b", [("urn:example:a", ())]),
+    ("urn:example:a\\fR", [("urn:example:a", ())]),
+])
+def test_roff_hyphens(text, expected):
+    assert rules_of(text) == expected
+
+
+def test_a_roff_hyphen_keeps_its_raw_text_and_is_no_fold():
+    (hit,) = scan_text("see urn:example:token\\-type:jwt\n")
+    assert (hit.urn, hit.raw, hit.literal, hit.folded) == ("urn:example:token-type:jwt",
+                                                            "urn:example:token\\-type:jwt", "urn:example:token", False)
+    assert (hit.start, hit.end) == (4, 4 + len(hit.raw))
+    assert urns("see urn:example:token\\-type:jwt\n", fold=False) == ["urn:example:token"]
+
+
+# --- a regular expression's delimiters inside a string of code -----------------
+@pytest.mark.parametrize("text, expected", [
+    ("'#urn:oasis:names:tc:SAML:attribute:assurance-certification#' => [",
+     [("urn:oasis:names:tc:SAML:attribute:assurance-certification", ("pair:delimiter",))]),
+    ('preg_match("@urn:example:a:b@", $v)', [("urn:example:a:b", ("pair:delimiter",))]),
+    ("m'!urn:example:x!'", [("urn:example:x", ("pair:delimiter",))]),
+    # the same delimiter without the same quote after it closes nothing
+    ("'#urn:example:a#frag'", [("urn:example:a#frag", ("trim:quote",))]),
+    ('"#urn:example:a#\'', [("urn:example:a#", ("trim:quote",))]),
+    ("see #urn:example:a# now", [("urn:example:a#", ())]),
+])
+def test_regex_delimiters(text, expected):
+    assert rules_of(text) == expected
+
+
+def test_regex_delimiters_go_with_pairing():
+    assert urns("'#urn:example:a#'", pair=False) == ["urn:example:a#"]
 
 
 # --- folds -------------------------------------------------------------------

@@ -470,6 +470,23 @@ starts_operand(unsigned char c)
     return is_alpha(c) || c == '_' || c == '(';
 }
 
+/* (?:\r\n?|\n)?[ \t]*(?:[A-Za-z_($]|['"][^<\s'"]) from s[m]: what may
+   follow " ." in a concatenation */
+static int
+follows_dot_operator(const unsigned char *s, Py_ssize_t m, Py_ssize_t lim)
+{
+    if (s[m] == '\r' || s[m] == '\n') {
+        m += (s[m] == '\r' && m + 1 < lim && s[m + 1] == '\n') ? 2 : 1;
+        m = skip_blanks(s, m, lim);
+        if (m >= lim)
+            return 0;
+    }
+    unsigned char c = s[m];
+    if (starts_operand(c) || c == '$')
+        return 1;
+    return (c == '\'' || c == '"') && m + 1 < lim && !in_set(s[m + 1], "<'\" \t\r\n\f\v");
+}
+
 /* code.py concatenated(): an operator after the quote closing at q */
 static int
 concatenated_after(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
@@ -493,7 +510,8 @@ concatenated_after(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
         return 1;  /* \|\| */
     if (c == '%' && m < lim && starts_operand(s[m]))
         return 1;  /* %[ \t]*[(A-Za-z_] */
-    return c == '.' && j > i && m < lim && starts_operand(s[m]);  /* [ \t]+\.[ \t]*[A-Za-z_(] */
+    /* [ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:[A-Za-z_($]|['"][^<\s'"]) */
+    return c == '.' && j > i && m < lim && follows_dot_operator(s, m, lim);
 }
 
 /* fold.py adjacent_literal() may find a literal after the quote closing at

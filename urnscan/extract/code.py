@@ -29,10 +29,13 @@ _AFTER_TEMPLATE = frozenset(b"{[<")
 _TEMPLATE_LAST = frozenset(b":/=-(")
 
 #: string concatenation after a closing quote: "+" (Python, Java, JS, C#),
-#: ".." (Lua), "." before a variable or after a blank (PHP, Perl; a
-#: sentence's period follows the quote), "||" (SQL); also Python's "%"
-#: formatting operator
-CONCATENATION = rb"(?:[ \t]*(?:\+(?!\+)|\.\.(?!\.)|\.[ \t]*\$|\|\||%[ \t]*[(A-Za-z_])|[ \t]+\.[ \t]*[A-Za-z_(])"
+#: ".." (Lua), "." before a variable, or after a blank (a sentence's
+#: period follows the quote) and before a name, a call or a string that
+#: goes on with the name -- on the same line or the next (PHP, Perl; a
+#: string opening with markup, "'</id>'", closes an element the URN
+#: was complete in), "||" (SQL); also Python's "%" formatting operator
+CONCATENATION = (rb"(?:[ \t]*(?:\+(?!\+)|\.\.(?!\.)|\.[ \t]*\$|\|\||%[ \t]*[(A-Za-z_])"
+                 rb"|[ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:[A-Za-z_($]|['\"][^<\s'\"]))")
 _CONCATENATION = re.compile(CONCATENATION)
 
 

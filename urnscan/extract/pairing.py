@@ -81,5 +81,26 @@ def paired_run(buf: bytes, start: int, limit: int, run, opener: Optional[Opener]
         at = c + 1
 
 
-def pair_rule(opener: Opener) -> Rule:
+def pair_rule(opener: Optional[Opener]) -> Rule:
+    """The rule that cut a run at its closer (no opener: a delimiter's)."""
+    if opener is None:
+        return Rule.PAIR_DELIMITER
     return Rule.PAIR_PAREN if opener is Opener.PAREN else Rule.PAIR_QUOTE
+
+
+#: the delimiters of a regular expression written as a string of code
+#: (PHP's ``preg_match('#...#', ...)``, Perl's ``m!...!``) that URN
+#: characters are made of; "/" is left out (a path's separator), "%" too
+#: (a SQL ``LIKE`` wildcard, see :mod:`.code`)
+REGEX_DELIMITERS = frozenset(b"#@!|~")
+
+
+def delimiter_closer(buf: bytes, p: int, nss_start: int, e: int) -> int:
+    """Where a URN whose run ends at ``e`` ends when a delimiter of a
+    regular expression stands between a quote and its ``urn:`` and closes
+    it before the same quote (``'#urn:example:a#'``: the pattern matches
+    ``urn:example:a`` and nothing else): at that delimiter; -1 otherwise.
+    Looks no further than the run and the byte after it."""
+    if p < 2 or buf[p - 1] not in REGEX_DELIMITERS or buf[p - 2] not in b"'\"":
+        return -1
+    return buf.find(bytes((buf[p - 1], buf[p - 2])), nss_start, e + 1)

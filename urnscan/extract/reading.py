@@ -17,7 +17,8 @@ from .fold import fold, literal_closer, literals, literals_inside, next_literal
 from .layout import yaml_key
 from .lists import list_end, url_query_start
 from .options import Reading
-from .pairing import Opener, opener_before, pair_rule, paired_run
+from .pairing import Opener, delimiter_closer, opener_before, pair_rule, paired_run
+from .roff import roff_hyphens, segments_without
 from .rules import Rule
 from .trim import TRIMMABLE, trim
 from .wrapper import wrapped
@@ -79,6 +80,7 @@ def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap:
     run = RUNS[profile]
     limit = min(hi, p + cap + 1)
     embedded = context is not None and reading.embedded
+    backslashes: List[int] = []
     if embedded:
         amp = buf.find(b"&", nss_start, limit)  # inside a URL a URN ends at "&"
         stop = limit if amp < 0 else amp
@@ -86,12 +88,23 @@ def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap:
         e = letters_on(buf, e, stop, lambda i: run.match(buf, i, stop).end())
     else:
         paired = opener if reading.pair else None
-        e, cut = paired_run(buf, nss_start, limit, run, paired)
-        if not cut:
-            e = letters_on(buf, e, limit, lambda i: paired_run(buf, i, limit, run, paired)[0])
+
+        def run_from(i: int) -> Tuple[int, bool]:
+            end, closed = paired_run(buf, i, limit, run, paired)
+            return (end, True) if closed else (letters_on(buf, end, limit, lambda j: paired_run(buf, j, limit, run,
+                                                                                               paired)[0]), False)
+
+        e, cut = run_from(nss_start)
+        if reading.fold and not cut and buf[e:e + 2] == b"\\-":
+            backslashes, e, cut = roff_hyphens(buf, e, limit, run_from)
+        if paired is None and reading.pair and not cut:
+            closer = delimiter_closer(buf, p, nss_start, e)
+            if closer >= 0:
+                e, cut = closer, True
     if e - p > cap:
         return OverLong(p)
-    return _bare(buf, p, hi, nss_start, e, cut, opener, profile, reading, cap, context if embedded else None)
+    return _bare(buf, p, hi, nss_start, e, cut, opener, profile, reading, cap, context if embedded else None,
+                 backslashes)
 
 
 def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
@@ -128,11 +141,11 @@ def _literal(buf: bytes, p: int, e: int) -> str:
 
 
 def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener: Optional[Opener], profile: str,
-          reading: Reading, cap: int, context: Optional[Rule]) -> Found:
+          reading: Reading, cap: int, context: Optional[Rule], backslashes: List[int]) -> Found:
     """The rest of :func:`read_at` for a bare candidate whose NID token ends
     at ``nss_start`` and whose run ends at ``e`` (at most ``cap`` after p;
-    ``cut``: at the closer of its opener; ``context``: inside a URL, at its
-    "&")."""
+    ``cut``: at the closer of its opener or delimiter; ``context``: inside
+    a URL, at its "&"; ``backslashes``: of roff hyphens, left out)."""
     literal = _literal(buf, p, e)
     rules: List[Rule] = [pair_rule(opener)] if cut else []
     closed = opener is not None and buf.startswith(opener.closer, e, hi)
@@ -140,6 +153,9 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
     yaml = False
     if context is not None:
         rules.append(context)
+    elif backslashes:
+        segments = segments_without(p, backslashes, e)
+        rules.append(Rule.DECODE_ROFF)
     else:
         yaml = reading.trim and buf[e - 1] == 0x3A and yaml_key(buf, p, e, hi)
         quote_at = literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and not yaml else -1
@@ -155,14 +171,18 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
         elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):
             segments = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
     closer_at = segments[-1][1] if closed else -1
-    return finish(buf, p, hi, nss_start, segments, opener, closer_at, literal, rules, context, yaml, reading)
+    return finish(buf, p, hi, nss_start, segments, opener, closer_at, literal, rules, context, yaml, reading,
+                  len(backslashes))
 
 
 def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Optional[Opener], closer_at: int,
-           literal: str, rules: List[Rule], context: Optional[Rule], yaml: bool, reading: Reading) -> Found:
+           literal: str, rules: List[Rule], context: Optional[Rule], yaml: bool, reading: Reading,
+           escapes: int = 0) -> Found:
     """The rules that judge an extent once it is known: character
     references, code, YAML keys, trimming and the empty NSS.  ``closer_at``
-    is where the opener's closer ends the first line (-1 when it does not)."""
+    is where the opener's closer ends the first line (-1 when it does not);
+    ``escapes`` of the gaps between ``segments`` are a backslash left out,
+    not a fold."""
     if reading.trim:
         cut = list_end(buf, nss_start, segments[0][1])
         if cut >= 0:
@@ -211,10 +231,10 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         rules.append(Rule.TRIM_URL_SLASH)
     if len(text) <= nss_start - p:
         return None  # "urn:" NID ":" and nothing after it
-    folded = len(segments) > 1
+    folded = len(segments) - escapes > 1
     urn = text.decode("utf-8")
     return _new(Candidate, (p, end, "bare", folded, context is not None, urn, literal,
-                            buf[p:end].decode("utf-8", "replace") if folded or decoded else urn,
+                            buf[p:end].decode("utf-8", "replace") if len(segments) > 1 or decoded else urn,
                             tuple([r._value_ for r in rules]) if rules else ()))
 
 

@@ -15,6 +15,7 @@ class Rule(str, Enum):
     FOLD_WRAPPER = "fold:wrapper"  # white space removed inside a wrapper
     PAIR_QUOTE = "pair:quote"  # ended at the closing quote of the quote before it
     PAIR_PAREN = "pair:paren"  # ended at the ")" closing the "(" before it
+    PAIR_DELIMITER = "pair:delimiter"  # "'#urn:...#'": ended at a regex's closing delimiter
     FOLD_RFC = "fold:rfc"  # a line break after "-", ":", "." or "/" joined
     FOLD_BLANK = "fold:blank"  # ... across one empty line, onto a lone token
     FOLD_COLON = "fold:colon"  # a line break just before ":" joined
@@ -26,6 +27,7 @@ class Rule(str, Enum):
     EMBEDDED_FORM = "embedded:form"  # a form-encoded value: ends at "&"
     CUT_ENTITY = "cut:entity"  # ended before "&amp;", "&#38;" ...
     DECODE_ENTITY = "decode:entity"  # "&amp;" in a q-component, "&#45;": URN characters
+    DECODE_ROFF = "decode:roff-hyphen"  # roff's "\-" (a man page's hyphen) read as "-"
     CUT_LIST = "cut:list"  # ended at a "," before another URN or URL: a list
     CUT_URL_QUERY = "cut:url-query"  # inside a URL: ended at its query's "?"
     TRIM_URL_SLASH = "trim:url-slash"  # inside a URL path: its "/" after the URN
