@@ -280,7 +280,7 @@ def test_languages(text, expected):
 
 # --- properties -----------------------------------------------------------------
 PIECES = ["urn:", "example:", "a", "b-c", ":", "'", "(", ")", '"', " ", "\n", ".", ",", "%s", "$x", "+", "&", "=",
-          "http://h/?q=", "x", "/", "-\n  ", "\\\n  "]
+          "http://h/?q=", "x", "/", "-\n  ", "\\\n  ", "\\-", "#", "@", " .\n"]
 texts = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
 
 
