@@ -452,6 +452,16 @@ def test_letters_outside_ascii(text, expected):
      ["urn:ietf:params:xml:ns:yang:ietf-restconf-monitoring"]),
     ("   urn:example:a:\n\nBray, et al.                Standards Track                    [Page 12]\n"
      "\fRFC 8141                     URNs                           April 2017\n\n\n   b:c\n", ["urn:example:a:b:c"]),
+    # ... also in a copy without the form feed, whose next page starts with its header
+    ("   namespace is urn:ietf:params:xml:ns:yang:ietf-bgp-\n\n"
+     "Jethanandani, et al.      Expires 24 August 2023                [Page 3]\n\n"
+     "Internet-Draft                  BGP Policy                 February 2023\n\n\n   policy and is registered.\n",
+     ["urn:ietf:params:xml:ns:yang:ietf-bgp-policy"]),
+    ("   urn:example:a:\n\nBray, et al.                Standards Track                    [Page 12]\n"
+     "RFC 8141                     URNs                           April 2017\n\n\n   b:c\n", ["urn:example:a:b:c"]),
+    # ... but without a form feed, a line after the footer that is no header is text
+    ("   urn:example:a-\n\nBray, et al.                Standards Track                    [Page 12]\n\n"
+     "   Some text that goes on.\n", ["urn:example:a-"]),
     # ... not onto a sentence, nor without a fold character
     ("   prefix urn:ietf:params:xml:ns:\n\nBray, et al.                Standards Track                    [Page 12]\n"
      "\fRFC 8141                     URNs                           April 2017\n\n\n   The next section.\n",

@@ -180,9 +180,13 @@ def literal_closer(buf: bytes, nss_start: int, e: int, hi: int) -> int:
 _FOLD_LAST = frozenset(b"-:./")
 #: a page break of a paginated RFC or Internet-Draft (RFC 7322 section 4.1,
 #: RFC 7994 section 4): empty lines, the footer ending "[Page N]", a form
-#: feed, the next page's header line and empty lines
+#: feed, the next page's header line and empty lines; copies without the
+#: form feed keep the rest, a header then starting "RFC N" or
+#: "Internet-Draft" (RFC 7322 section 4.1.1)
 _PAGE_BREAK = re.compile(rb"(?:[ \t]*(?:\r\n?|\n)){0,8}[^\r\n\f]{1,120}\[Page [0-9]{1,4}\][ \t]*(?:\r\n?|\n)"
-                         rb"\f(?:[ \t]*(?:\r\n?|\n))?[^\r\n\f]{1,120}(?:\r\n?|\n)(?:[ \t]*(?:\r\n?|\n)){0,8}")
+                         rb"(?:\f(?:[ \t]*(?:\r\n?|\n))?[^\r\n\f]{1,120}"
+                         rb"|(?:[ \t]*(?:\r\n?|\n)){0,3}(?:RFC [0-9]{1,5}|Internet-Draft) [^\r\n\f]{1,120})"
+                         rb"(?:\r\n?|\n)(?:[ \t]*(?:\r\n?|\n)){0,8}")
 _PAGE_BREAK_LIMIT = 1024
 
 #: blanks and at most one line break between adjacent literals
