@@ -90,9 +90,11 @@ def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap:
         paired = opener if reading.pair else None
 
         def run_from(i: int) -> Tuple[int, bool]:
+            """(end, cut) of the run from i, carried over letters outside ASCII."""
             end, closed = paired_run(buf, i, limit, run, paired)
-            return (end, True) if closed else (letters_on(buf, end, limit, lambda j: paired_run(buf, j, limit, run,
-                                                                                               paired)[0]), False)
+            if closed:
+                return end, True
+            return letters_on(buf, end, limit, lambda j: paired_run(buf, j, limit, run, paired)[0]), False
 
         e, cut = run_from(nss_start)
         if reading.fold and not cut and buf[e:e + 2] == b"\\-":

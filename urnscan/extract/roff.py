@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Callable, List, Tuple
 
-#: what may follow "\\-" for the name to go on: a letter or digit
-_NAME_GOES_ON = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+from .chars import ALNUM
 
 
-def roff_hyphens(buf: bytes, e: int, limit: int, run_from: Callable[[int], Tuple[int, bool]]) -> Tuple[List[int], int, bool]:
+def roff_hyphens(buf: bytes, e: int, limit: int,
+                 run_from: Callable[[int], Tuple[int, bool]]) -> Tuple[List[int], int, bool]:
     """``(backslashes, end, cut)``: the run that ends at ``e`` carried over
     each ``\\-`` followed by a letter or digit (read no further than
     ``limit``); ``backslashes`` are the positions of the backslashes left
@@ -24,7 +24,7 @@ def roff_hyphens(buf: bytes, e: int, limit: int, run_from: Callable[[int], Tuple
     whether its opener's closer ended it."""
     backslashes: List[int] = []
     cut = False
-    while e + 2 < limit and buf[e] == 0x5C and buf[e + 1] == 0x2D and buf[e + 2] in _NAME_GOES_ON:
+    while e + 2 < limit and buf[e] == 0x5C and buf[e + 1] == 0x2D and buf[e + 2] in ALNUM:
         backslashes.append(e)
         e, cut = run_from(e + 1)
         if cut:
