@@ -417,7 +417,13 @@ def test_literals_a_urn_starts_inside(text, expected):
     # a docstring wrapped after a ":" inside a URN, a camel-case name going on
     ('    """The urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken:\n    PhysicalVerification element"""',
      ["urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken:PhysicalVerification"]),
+    # ... or a compound name, its parts joined by "-" or "_"
+    ("   The value urn:ietf:params:oauth:grant-type:\n   token-exchange indicates that",
+     ["urn:ietf:params:oauth:grant-type:token-exchange"]),
+    ("   See urn:ietf:params:oauth:token-type:\n   access_token for details.",
+     ["urn:ietf:params:oauth:token-type:access_token"]),
     # ... a sentence after a prefix is not its continuation
+    ("   the prefix urn:ietf:params:xml:ns:\n   followed by a name.", ["urn:ietf:params:xml:ns:"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   The registration follows.", ["urn:ietf:params:xml:ns:"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   Note that it ends.", ["urn:ietf:params:xml:ns:"]),
 ])

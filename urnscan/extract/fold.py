@@ -210,13 +210,15 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bo
             # a dotted number (an OID) broken after "."; a number alone
             # followed by words starts a sentence ("2141.\n 2141 defines")
             return closes or b"." in token
-    return closes or b":" in word or (last == 0x3A and _CAMEL_CASE.fullmatch(word) is not None)
+    return closes or b":" in word or (last == 0x3A and _NAME_WORD.fullmatch(word) is not None)
 
 
-#: a name in camel case ("PhysicalVerification", "ZonePlayer"), not a word
-#: of prose, after a ":" ending a line (a docstring or comment wrapped
-#: inside a URN)
-_CAMEL_CASE = re.compile(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+")
+#: after a ":" ending a line, a name rather than a word of prose: in camel
+#: case ("PhysicalVerification", "ZonePlayer": a docstring or comment
+#: wrapped inside a URN), or compound, its parts joined by "-" or "_"
+#: ("token-exchange", "access_token": RFC formatters break a long URN after
+#: ":", and its last part is such a name more often than not)
+_NAME_WORD = re.compile(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+")
 
 
 def _lone_name(token: bytes) -> bool:
