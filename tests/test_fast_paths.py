@@ -25,6 +25,9 @@ PIECES = [
     b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
     # roff hyphens, regular-expression delimiters, PHP concatenation over lines
     b"\\-", b"\\-b", b"'#urn:", b'"@urn:', b"#'", b'@"', b"!", b" .\n", b" . '",
+    # hex dump lines, "#" placeholders, queries and labels over lines
+    b"0010  ", b"00000010: ", b"27 75 72 6e ", b"7265 736f ", b"  |'", b"##", b"?\n   ", b"=\n   ",
+    b"&amp;\n   ", b"k=v", b"\n :c\n      ",
     # letters and other characters outside ASCII, whole and broken
     "\u00e9".encode(), "\u00fc".encode(), "\u2014".encode(), "\u00e9".encode()[:1], "\u4e2d".encode(),
 ]
@@ -75,6 +78,33 @@ def _both(data, opts, final, window):
 @example(b" urn:a:b.", ("rfc8141", Reading(), 4096), True, 100)  # the run ends at the end of the input
 @example(b" urn:a:b.)x", ("draft-2012", Reading(trim=False), 4096), False, 10)  # ... or of the window
 def test_fast_path_equals_the_rules(data, opts, final, window):
+    fast, rules = _both(data, opts, final, window)
+    assert fast == rules
+
+
+_HEX_DIGITS = "0123456789abcdefABCDEF"
+_hex = st.one_of(*(st.text(alphabet=_HEX_DIGITS, min_size=n, max_size=n) for n in (2, 4, 8)),
+                 st.text(alphabet=_HEX_DIGITS, min_size=1, max_size=9))
+_blanks = st.sampled_from(["", " ", " ", " ", "  ", "   ", "    ", "\t"])
+#: lines shaped like hex dumps and near misses: an offset, groups of hex
+#: digits of any width and spacing, a gap, a text column holding "urn:"
+_dump_lines = st.builds(
+    lambda indent, offset, colon, groups, gap, bar, text: (indent + offset + colon + "".join(groups) + gap + bar
+                                                            + text + "\n"),
+    _blanks, _hex, st.sampled_from(["", ":"]),
+    st.one_of(st.lists(st.tuples(st.sampled_from([" ", "  "]), st.sampled_from([_HEX_DIGITS[:2], _HEX_DIGITS[:4]]))
+                       .map("".join), min_size=3, max_size=16),
+              st.lists(st.tuples(_blanks, _hex).map("".join), max_size=18)),
+    _blanks, st.sampled_from(["", "|", "'"]),
+    st.sampled_from(["urn:ietf:params", "x$urn:ietf:par", "sedarkurn:oma:xm", ".urn:oid:1.3.", "urn:", "abc"]))
+
+
+@given(st.lists(_dump_lines, min_size=1, max_size=6).map(lambda lines: "".join(lines).encode()), options,
+       st.booleans(), st.integers(4, 400))
+@settings(max_examples=400, deadline=None)
+@example(b"00000010  27 75 72 6e 3a 69 65 74  66 3a 70 61 72 61 6d 73  |'urn:ietf:params|\n",
+         ("rfc8141", Reading(), 4096), True, 100)
+def test_fast_path_equals_the_rules_on_hex_dumps(data, opts, final, window):
     fast, rules = _both(data, opts, final, window)
     assert fast == rules
 

@@ -97,6 +97,14 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     # elided examples
     "'urn:example:...:leaf'",
     "urn:example:params:... and so on",
+    "the arc urn:oid:1.3.6.1.4.1.\u2026 and below",
+    # digits written as "#"
+    "      urn:example:doc:####   ->  https://doc.example/####.txt",
+    # the text column of a hex dump (hexdump -C, xxd, od, Wireshark, RFC dumps)
+    "00000010  27 75 72 6e 3a 65 78 61  6d 70 6c 65 3a 64 75 6d  |'urn:example:dum|\n",
+    "00000010: 2775 726e 3a65 7861 6d70 6c65 3a64 756d  'urn:example:dum\n",
+    "0000   a2 01 78 24 75 72 6e 3a 65 78 61 6d 70 6c 65 3a   ..x$urn:example:\n",
+    "      0530  3d75 726e 3a65 7861 6d70 6c65 3a61 6263  =urn:example:abc\n",
 ])
 def test_code_is_not_a_urn(text):
     assert urns(text) == []
@@ -217,6 +225,28 @@ def test_regex_delimiters_go_with_pairing():
     ('    default: "urn:example:server"\n    """', ["urn:example:server"]),  # a docstring's end
     ("[\"urn:example:a\", \"urn:example:b\"]", ["urn:example:a", "urn:example:b"]),
     ("\"urn:example:a\"\n\"urn:example:b\"", ["urn:example:a", "urn:example:b"]),
+    # a query broken after "?", "&" ("&amp;" in XML) or "=" goes on
+    ("      urn:example:cap:with-defaults:1.0?\n         basic-mode=explicit\n",
+     ["urn:example:cap:with-defaults:1.0?basic-mode=explicit"]),
+    ("  <capability>\n    urn:example:cap:lib:1.0?revision=2016-06-21&amp;\n    module-set-id=ee1e\n  </capability>",
+     ["urn:example:cap:lib:1.0?revision=2016-06-21&module-set-id=ee1e"]),
+    ('   "urn:example:cap:defaults:1.0?\n      basic-mode=explicit",', ["urn:example:cap:defaults:1.0?basic-mode=explicit"]),
+    ("   urn:example:cap:1.0?mode=\n      explicit&also=all\n", ["urn:example:cap:1.0?mode=explicit&also=all"]),
+    ("   written urn:example:foo?=\n   a=1&b=2.", ["urn:example:foo?=a=1&b=2"]),
+    # ... not onto a line of text, nor a word without "="
+    ("  empty q-component:  urn:example:thing?=\n  wrong order:  urn:example:thing?=q?+r",
+     ["urn:example:thing?=", "urn:example:thing?=q?+r"]),
+    ("   Is it urn:example:thing?\n   Yes, it is.", ["urn:example:thing"]),
+    # a label of the list left of the URN's line is no ":name" continuation
+    ("   :writable-running\n      urn:example:cap:writable-running:1.0\n   :candidate\n"
+     "      urn:example:cap:candidate:1.0\n", ["urn:example:cap:writable-running:1.0", "urn:example:cap:candidate:1.0"]),
+    # a table cell broken before a separator goes on
+    ("   | :c  | urn:example:cap:confirmed |\n   |     | -commit:1.0               |\n",
+     ["urn:example:cap:confirmed-commit:1.0"]),
+    ("   | :c  | urn:example:cap:candidate |\n   |     | :1.0                      |\n",
+     ["urn:example:cap:candidate:1.0"]),
+    ("   | :c  | urn:example:cap:candidate |\n   |     | and more                  |\n",
+     ["urn:example:cap:candidate"]),
     # YAML: a mapping key over a deeper entry loses its ":" and is not folded
     ("namespaces:\n  urn:example:config:\n    sub:key: value\n", ["urn:example:config"]),
     ("- urn:example:list:\n    - item\n", ["urn:example:list"]),
@@ -230,6 +260,15 @@ def test_fold_rules_are_named():
     assert rules_of("ns=\"urn:example:y:ab\\\n    cd\">")[0][1] == ("fold:rfc8792",)
     assert rules_of("   \"urn:example:p:long-\n   name\" x")[0][1] == ("fold:rfc",)
     assert rules_of("x = \"urn:example:p:\" \"q\";")[0][1] == ("fold:literal",)
+    assert rules_of("   urn:example:c:1.0?\n   mode=x\n")[0][1] == ("fold:query",)
+
+
+def test_hex_dumps_only_as_code():
+    dump = "00000010  27 75 72 6e 3a 65 78 61  6d 70 6c 65 3a 64 75 6d  |'urn:example:dum|\n"
+    assert urns(dump) == []
+    assert urns(dump, code=False) == ["urn:example:dum"]
+    # a line of a few numbers before a URN is no dump
+    assert urns("   2014 2015  urn:example:a\n") == ["urn:example:a"]
 
 
 # --- URL context -------------------------------------------------------------

@@ -390,6 +390,9 @@ context_snippet(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #define INDENT_LIMIT 128
 /* code.py CONCATENATION looks this far after a closing quote */
 #define CONCATENATION_SPAN 64
+#define LOOKBACK 256      /* extract/chars.py LOOKBACK */
+#define HEXDUMP_REACH 128 /* extract/hexdump.py */
+#define HEXDUMP_MIN_GROUPS 4
 
 static int
 is_blank(unsigned char c)
@@ -449,8 +452,8 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     Py_ssize_t k = j + 1;
     if (s[j] == '\r' && k < hi && s[k] == '\n')
         k++;
-    if (!in_set(s[e - 1], "-:./")) {
-        /* (?<![-:./])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&])): after "\r\n" the
+    if (!in_set(s[e - 1], "-:./?=")) {
+        /* (?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&])): after "\r\n" the
            regex may step back to the "\r" alone, where the lookahead sees
            "\n" and holds */
         if (k == j + 2)
@@ -776,6 +779,56 @@ stream_skip_to(Stream *st, const unsigned char *s, Py_ssize_t p)
     st->moved = 1;
 }
 
+static int
+is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* hexdump.py in_hexdump_column(): s[p] in the text column of a hex dump
+   line (offset, four or more groups of 2 or 4 hex digits, two blanks) */
+static int
+in_hexdump_column(const unsigned char *s, Py_ssize_t p)
+{
+    Py_ssize_t floor = p > LOOKBACK ? p - LOOKBACK : 0, ls = -1;
+    for (Py_ssize_t k = p - 1; k >= floor; k--)
+        if (s[k] == '\n' || s[k] == '\r') {
+            ls = k + 1;
+            break;
+        }
+    if (ls < 0) {
+        if (p >= LOOKBACK)
+            return 0;  /* chars.py line_start(): the line starts further back */
+        ls = 0;
+    }
+    if (p - ls > HEXDUMP_REACH)
+        return 0;
+    Py_ssize_t i = skip_blanks(s, ls, p), j = i;
+    while (j < p && is_hex(s[j]))
+        j++;
+    if (j - i < 2 || j - i > 8)
+        return 0;
+    i = j < p && s[j] == ':' ? j + 1 : j;
+    Py_ssize_t groups = 0, column = -1;
+    while (i < p) {
+        Py_ssize_t b = skip_blanks(s, i, p);
+        if (b == i)
+            break;
+        if (groups >= HEXDUMP_MIN_GROUPS && b - i >= 2)
+            column = b;
+        if (b - i > 3)
+            break;
+        j = b;
+        while (j < p && is_hex(s[j]))
+            j++;
+        if ((j - b != 2 && j - b != 4) || j >= p || !is_blank(s[j]))
+            break;
+        groups++;
+        i = j;
+    }
+    return column >= 0 && column <= p;
+}
+
 /* the candidate at p as read_all reads it, when none but the plain path's
    rules shape it: 1 and *r, or 0 where read_all would do anything else */
 static int
@@ -784,6 +837,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
 {
     unsigned char before = s[p - 1];
     int pair, url = 0;
+    if ((flags & READ_CODE) && in_hexdump_column(s, p))
+        return 0;  /* read_all: no URN in a hex dump's text column */
     if (is_token_stop(before))
         stream_restart(st, p);  /* a token starts at p: not inside a URL */
     else {
@@ -852,8 +907,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             if (s[k] == '%' || s[k] == '$' || s[k] == '@')
                 return 0;
         if (has_pair(s, p, e, '.', '.') || has_pair(s, p, e, '.', '*') || has_pair(s, p, e, '.', '+')
-                || has_pair(s, p, e, '(', '?'))
-            return 0;  /* "...", ".*", ".+", "(?" */
+                || has_pair(s, p, e, '(', '?') || has_pair(s, p, e, '#', '#'))
+            return 0;  /* "...", ".*", ".+", "(?", "##" */
         if (closed && quoted && concatenated_after(s, e, hi))
             return 0;
         for (Py_ssize_t k = p; k < e; k++)

@@ -40,7 +40,10 @@ _CONCATENATION = re.compile(CONCATENATION)
 
 
 def has_placeholder(text: bytes) -> bool:
-    """A format or interpolation placeholder inside the text."""
+    """A format or interpolation placeholder inside the text, or digits
+    written as a run of "#" ("urn:ietf:rfc:####")."""
+    if b"##" in text:
+        return True
     if b"%" in text:
         for m in _PRINTF.finditer(text):
             if not _PCT.match(text, m.start()) or _WIDTH.match(text, m.start()):

@@ -28,6 +28,7 @@ from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body
 from .options import Reading
 from .pairing import Opener
 from .fold import adjacent_literal, literal_closer, next_literal
+from .hexdump import in_hexdump_column
 from .reading import Candidate, OverLong, Rejected, finish, read_at
 from .rules import Rule
 from .trim import TRAILING_RULES, TRIMMABLE
@@ -42,11 +43,12 @@ _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, 
 #: "<", "&" or "|" (any other byte may start U+2026 or a letter that goes
 #: on the name); one blank before a word; "<" of an
 #: end tag, or after a character no template ends with; a line break after
-#: a character no fold ends with, the next line starting with neither ":"
+#: a character no fold ends with (a name's "-:./", a query's "?="), the
+#: next line starting with neither ":"
 #: nor "&"; a line break before a line starting a URN of its own; or the
 #: end of what may be read
 _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])|(?<![:/=(-])(?=<)"
-                    rb"|(?<![-:./])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&]))"
+                    rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&]))"
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)|\Z)")
 
 
@@ -119,6 +121,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
     build both)."""
     embedded, plain, quoted, parenthesised, wrapper = (pattern.match for pattern in _patterns(profile))
     in_urls = reading.embedded
+    in_dumps = reading.code
     token_stop = TOKEN_STOP
     folds = reading.fold
     run = RUNS[profile]
@@ -150,6 +153,9 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             i += 1
             if p < pos:
                 continue  # inside the previous candidate
+            if in_dumps and in_hexdump_column(buf, p):
+                pos = p + 1
+                continue  # the text column of a hex dump: bytes, not text
             hi = n if final else p + window
             before = buf[p - 1] if p else -1
             if before in token_stop:

@@ -9,7 +9,7 @@ sentence:
   removed.  After an operator (``+ \\``, ``, \\``) it is code;
 * RFC formatters break after ``-``, ``:``, ``.`` or ``/`` and go on on an
   indented line, or just before ``:``;
-* a q-component folded before ``&``;
+* a query folded before ``&``, or after ``?``, ``&`` or ``=``;
 * an URN split over two rows of an ASCII table, in the same cell;
 * a quoted string continued by adjacent literals in the same quotes (C,
   Python: ``"urn:ietf:params:" "xml:ns:x"`` is one string).
@@ -65,8 +65,8 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     if buf[e] == 0x5C:
         return _rfc8792(buf, e, hi, run, last)
     w = blanks_end(buf, e, hi)
-    if w < hi and buf[w] == 0x7C and last in _TABLE_LAST:  # "|": a table cell
-        return _table(buf, start, e, w, hi, run)
+    if w < hi and buf[w] == 0x7C and (last in _TABLE_LAST or last in ALNUM):  # "|": a table cell
+        return _table(buf, start, e, w, hi, run, last in ALNUM)
     nl = line_break_after(buf, w, hi)
     if nl < 0:
         return None
@@ -93,12 +93,14 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         return (e, (q, t), Rule.FOLD_BLANK) if alone and _lone_name(token) else None
     first = token[0]
     if first == 0x3A:  # a break just before ":" (the continuation is ":name")
-        ok = last in ALNUM and len(token) > 1 and token[1] in ALNUM and closes
+        ok = last in ALNUM and len(token) > 1 and token[1] in ALNUM and closes and not _outdented(buf, start, q - nl)
         return (e, (q, t), Rule.FOLD_COLON) if ok else None
     if first == 0x26:  # "&": a q-component folded before a parameter
         return (e, (q, t), Rule.FOLD_QUERY) if in_query and b"=" in token else None
     if first not in ALNUM:
         return None
+    if in_query and _query_goes_on(buf, e, last, token, closes):
+        return e, (q, t), Rule.FOLD_QUERY
     if last == 0x2D:  # RFC formatters break after a hyphen
         return e, (q, t), Rule.FOLD_RFC
     if last in b":./" and _name_piece(buf, e, last, token, closes):
@@ -221,6 +223,27 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bo
 _NAME_WORD = re.compile(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+")
 
 
+def _outdented(buf: bytes, start: int, indent: int) -> bool:
+    """Whether a next line indented by ``indent`` starts left of the line
+    holding ``start``: a label of the list the URN is an item of
+    (":candidate" over its capability URN, RFC 6241 section 10.4), not the
+    rest of the URN."""
+    ls = line_start(buf, start)
+    return ls is not None and indent < blanks_end(buf, ls, start) - ls
+
+
+def _query_goes_on(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bool:
+    """Whether a query (RFC 8141 section 2.3's q-component, or the legacy
+    "?name=value&..." of NETCONF capabilities, RFC 6241 section 8.1) broken
+    after ``last`` goes on with ``token`` on the next line: a parameter
+    ``name=value`` after "?" or "&" (in XML "&amp;", RFC 7950 section
+    5.6.4); after "=" a value that ends its line (or a quote) or more
+    parameters, not the first word of a line of text."""
+    if last == 0x3F or last == 0x26 or (last == 0x3B and buf.endswith(b"&amp;", 0, e)):
+        return b"=" in token
+    return last == 0x3D and (closes or b"=" in token or b"&" in token)
+
+
 def _lone_name(token: bytes) -> bool:
     """A token alone on its line after an empty line continues a name only
     when it is not a word (a heading such as "Abstract") nor a sentence:
@@ -246,10 +269,13 @@ def _rfc8792(buf: bytes, e: int, hi: int, run, last: int):
     return (e, (q, t), Rule.FOLD_RFC8792) if t > q else None
 
 
-def _table(buf: bytes, a: int, e: int, w: int, hi: int, run):
+def _table(buf: bytes, a: int, e: int, w: int, hi: int, run, after_name: bool):
     """A URN split over two rows of an ASCII table: the cell ends at "|"
     (w) and the URN goes on in the same column of the next row, in a cell
-    with the same borders."""
+    with the same borders; broken after a separator (":-./"), or --
+    ``after_name``: its cell ends in a letter or digit -- before one, the
+    next row's cell starting with it (``| ...:confirmed |`` over
+    ``| -commit:1.0 |``)."""
     ls = line_start(buf, a)
     if ls is None:
         return None
@@ -259,7 +285,11 @@ def _table(buf: bytes, a: int, e: int, w: int, hi: int, run):
         return None
     nl = line_break_after(buf, eol, hi)
     q = nl + (a - ls)
-    if q >= hi or buf[q] not in ALNUM:
+    if after_name and q + 1 < hi and buf[q] in _TABLE_LAST:
+        first = buf[q + 1]
+    else:
+        first = buf[q] if q < hi and not after_name else -1
+    if first not in ALNUM:
         return None
     row, next_row = buf[ls:a], buf[nl:q]
     if len(next_row) != len(row) or b"|" not in row:

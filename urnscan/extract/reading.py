@@ -12,6 +12,7 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 from .chars import BOUNDARY_BYTES, HSPACE, INDENT_LIMIT, LITERAL_RUN, NID_SCAN_LIMIT, NID_TOKEN, RUNS
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
+from .hexdump import in_hexdump_column
 from .entity import entity_read
 from .fold import fold, literal_closer, literals, literals_inside, next_literal
 from .layout import yaml_key
@@ -63,6 +64,8 @@ def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap:
     (:func:`.url.url_context`).  ``None`` when there is no URN there."""
     if p and buf[p - 1] in BOUNDARY_BYTES:
         return None  # "return:", "Saturn:", "x.urn:"
+    if reading.code and in_hexdump_column(buf, p):
+        return None  # bytes shown as characters, not text
     opener = opener_before(buf, p, 0)
     if opener is Opener.ANGLE:
         found = wrapped(buf, p, hi, profile)
@@ -275,7 +278,7 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         return True
     if not entity and after in _TEMPLATE_START and is_template(buf, text, end, hi):
         return True
-    if (b"%" in text or b"$" in text or b"@" in text) and has_placeholder(text):
+    if (b"%" in text or b"$" in text or b"@" in text or b"##" in text) and has_placeholder(text):
         return True
     # is_pattern looks at "^" or "(?:" before, ".*", ".+", "(?" inside, "\\"
     # after, and a final "$" or "("

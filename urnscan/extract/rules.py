@@ -21,7 +21,7 @@ class Rule(str, Enum):
     FOLD_COLON = "fold:colon"  # a line break just before ":" joined
     FOLD_RFC8792 = "fold:rfc8792"  # "\" line wrapping, RFC 8792 section 7
     FOLD_TABLE = "fold:table"  # split over two rows of an ASCII table
-    FOLD_QUERY = "fold:query"  # a q-component folded before "&"
+    FOLD_QUERY = "fold:query"  # a query folded before "&", or after "?", "&" or "="
     FOLD_LITERAL = "fold:literal"  # adjacent string literals joined (C, Python)
     EMBEDDED_URL = "embedded:url"  # inside a URL: ends at its "&"
     EMBEDDED_FORM = "embedded:form"  # a form-encoded value: ends at "&"
