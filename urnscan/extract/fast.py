@@ -153,9 +153,6 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             i += 1
             if p < pos:
                 continue  # inside the previous candidate
-            if in_dumps and in_hexdump_column(buf, p):
-                pos = p + 1
-                continue  # the text column of a hex dump: bytes, not text
             hi = n if final else p + window
             before = buf[p - 1] if p else -1
             if before in token_stop:
@@ -191,10 +188,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                     if w is not None and w.end() - 1 > w.start(1) and w.end() <= p + WRAPPER_LIMIT:
                         e = w.end() - 1
                         urn = buf[p:e].decode("ascii")
-                        append(Candidate(p, e, "wrapped", False, False, urn, buf[p:w.end(1)].decode("ascii"), urn,
-                                         wrap_rules))
-                        pos = e
-                        continue
+                        cand = Candidate(p, e, "wrapped", False, False, urn, buf[p:w.end(1)].decode("ascii"), urn,
+                                         wrap_rules)
                 if m is not None:
                     e = m.end()
                     if e - p <= cap and buf[e - 1] != 0x3A:
@@ -214,6 +209,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                                 continue
             if cand is None:
                 cand = read_at(buf, p, hi, profile=profile, reading=reading, cap=cap, context=url)
+            elif in_dumps and in_hexdump_column(buf, p):
+                cand = None  # the text column of a hex dump: bytes, not text (as read_at reads it)
             if cand is None:
                 pos = p + 1
             elif type(cand) is Rejected:

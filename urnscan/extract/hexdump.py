@@ -13,53 +13,23 @@ twin (``in_hexdump_column``); tests/test_accel.py holds them equal.
 """
 from __future__ import annotations
 
-from .chars import HSPACE, line_start
+import re
+
+from .chars import line_start
 
 #: how far after its line's start a dump's text column may begin
 HEXDUMP_REACH = 128
-#: groups of bytes before the text column (a short last line has a few)
-_MIN_GROUPS = 4
-_HEX = frozenset(b"0123456789abcdefABCDEF")
-
-
-def _hex_run(buf: bytes, i: int, stop: int) -> int:
-    """The end of the run of hexadecimal digits at i (before stop)."""
-    while i < stop and buf[i] in _HEX:
-        i += 1
-    return i
-
-
-def _blank_run(buf: bytes, i: int, stop: int) -> int:
-    while i < stop and buf[i] in HSPACE:
-        i += 1
-    return i
+#: from a line's start: its indentation, an offset of 2 to 8 hexadecimal
+#: digits (and ":"), then four or more groups of exactly 2 or 4 digits, one
+#: to three blanks apart, the last of them followed by two blanks or more
+_DUMP_HEAD = re.compile(rb"[ \t]*+[0-9A-Fa-f]{2,8}+(?![0-9A-Fa-f]):?"
+                        rb"(?:[ \t]{1,3}(?:[0-9A-Fa-f]{4}|[0-9A-Fa-f]{2})(?=[ \t])){4,}?[ \t]{2}")
 
 
 def in_hexdump_column(buf: bytes, p: int) -> bool:
     """Whether ``buf[p]`` is in the text column of a hex dump line: the line
-    (starting at most :data:`HEXDUMP_REACH` bytes before p) holds, after
-    its indentation, an offset of 2 to 8 hexadecimal digits (and ":"), then
-    at least four groups of 2 or 4 hexadecimal digits, one to three blanks
-    apart, and p is past two or more blanks after such a group."""
+    (starting at most :data:`HEXDUMP_REACH` bytes before p) holds, before
+    p, an offset, at least four groups of bytes and two blanks after one of
+    them."""
     ls = line_start(buf, p)
-    if ls is None or p - ls > HEXDUMP_REACH:
-        return False
-    i = _blank_run(buf, ls, p)
-    j = _hex_run(buf, i, p)
-    if not 2 <= j - i <= 8:
-        return False
-    i = j + 1 if j < p and buf[j] == 0x3A else j
-    groups, column = 0, -1
-    while i < p:
-        b = _blank_run(buf, i, p)
-        if b == i:
-            break
-        if groups >= _MIN_GROUPS and b - i >= 2:
-            column = b  # the text column may start here
-        if b - i > 3:
-            break
-        j = _hex_run(buf, b, p)
-        if j - b not in (2, 4) or j >= p or buf[j] not in HSPACE:
-            break
-        groups, i = groups + 1, j
-    return 0 <= column <= p
+    return ls is not None and p - ls <= HEXDUMP_REACH and _DUMP_HEAD.match(buf, ls, p) is not None

@@ -62,10 +62,15 @@ def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap:
     ``LOOKBACK`` bytes before p (all of ``buf[:p]`` is input) and up to
     ``hi``; ``context`` is the URL context of the token before p
     (:func:`.url.url_context`).  ``None`` when there is no URN there."""
+    found = _read(buf, p, hi, profile, reading, cap, context)
+    if found is not None and reading.code and in_hexdump_column(buf, p):
+        return None  # bytes shown as characters, not text (looked at last: it is seldom so)
+    return found
+
+
+def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int, context: Optional[Rule]) -> Found:
     if p and buf[p - 1] in BOUNDARY_BYTES:
         return None  # "return:", "Saturn:", "x.urn:"
-    if reading.code and in_hexdump_column(buf, p):
-        return None  # bytes shown as characters, not text
     opener = opener_before(buf, p, 0)
     if opener is Opener.ANGLE:
         found = wrapped(buf, p, hi, profile)
