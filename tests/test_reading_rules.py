@@ -247,6 +247,9 @@ def test_regex_delimiters_go_with_pairing():
      ["urn:example:cap:candidate:1.0"]),
     ("   | :c  | urn:example:cap:candidate |\n   |     | and more                  |\n",
      ["urn:example:cap:candidate"]),
+    # ... never onto the URN of the next row
+    ("| urn:nbn:de:  | Germany |\n| urn:nbn:fi:  | Finland |\n| urn:nbn:se:  | Sweden  |\n",
+     ["urn:nbn:de:", "urn:nbn:fi:", "urn:nbn:se:"]),
     # YAML: a mapping key over a deeper entry loses its ":" and is not folded
     ("namespaces:\n  urn:example:config:\n    sub:key: value\n", ["urn:example:config"]),
     ("- urn:example:list:\n    - item\n", ["urn:example:list"]),

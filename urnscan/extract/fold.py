@@ -289,8 +289,8 @@ def _table(buf: bytes, a: int, e: int, w: int, hi: int, run, after_name: bool):
         first = buf[q + 1]
     else:
         first = buf[q] if q < hi and not after_name else -1
-    if first not in ALNUM:
-        return None
+    if first not in ALNUM or buf[q:q + 4].lower() == b"urn:":
+        return None  # (the next row's cell starts a URN of its own)
     row, next_row = buf[ls:a], buf[nl:q]
     if len(next_row) != len(row) or b"|" not in row:
         return None
