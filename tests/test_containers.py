@@ -249,6 +249,15 @@ def test_a_container_failing_part_way_keeps_what_it_found(tmp_path):
     assert status.status == ERROR and status.reason
 
 
+def test_a_wrong_content_length_is_the_inputs_error_and_nothing_else(tmp_path, capsys):
+    first = warc_record("resource", 1, f"text {ISBN}\n".encode(), uri="https://example.org/a")
+    wrong = first.replace(b"Content-Length: ", b"Content-Length: 1", 1)  # ten times too long, or more
+    (tmp_path / "bad.warc").write_bytes(wrong + warc_record("resource", 2, b"more\n", uri="https://example.org/b"))
+    status, _ = _scan(tmp_path / "bad.warc")
+    assert status.status == ERROR and status.reason.startswith("corrupt WARC") and "\n" not in status.reason
+    assert capsys.readouterr().err == ""  # (warcio's own warning is not passed on)
+
+
 def _spaces_gzip(megabytes: int, head: bytes) -> bytes:
     comp = zlib_gzip()
     block = b" " * (1 << 20)

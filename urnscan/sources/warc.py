@@ -44,11 +44,15 @@ def warc_documents(stream: BinaryIO, chunk_size: int) -> Iterator[Document]:
 
     seen: Set[str] = set()
     records = ArchiveIterator(stream, check_digests=False)
+    # warcio writes a warning of its own to the standard error stream when a
+    # record's Content-Length is wrong; the next record then fails to load,
+    # which is this input's error row, said once, in the command's words
+    records.INC_RECORD = ""
     while True:
         try:
             record = next(records, None)
         except ArchiveLoadFailed as exc:
-            raise SourceError(f"corrupt WARC data: {exc}") from exc
+            raise SourceError(f"corrupt WARC data: {' '.join(str(exc).split())}") from exc
         if record is None:
             return
         if record.rec_type not in _CONTENT_RECORDS:
