@@ -12,6 +12,8 @@ import zipfile
 
 import pytest
 from hypothesis import given, settings
+
+import urnscan
 from hypothesis import strategies as st
 
 from urnscan.runner import ScanConfig, run_scan, scan_input
@@ -157,6 +159,15 @@ def test_each_container_gives_exactly_its_urns(tmp_path, name, build, expected, 
         (SCANNED, container, documents, skipped)
     assert status.hits == len(expected)
     assert (status.reason is None) == (skipped == 0)
+
+
+@pytest.mark.parametrize("name,build,expected,container,documents,skipped", CASES, ids=[c[0] for c in CASES])
+def test_the_python_api_reads_a_file_as_the_command_does(tmp_path, name, build, expected, container, documents,
+                                                        skipped):
+    path = tmp_path / name
+    path.write_bytes(build())
+    assert list(urnscan.scan_file(path)) == _scan(path)[1]
+    assert [(h.document, h.urn) for h in urnscan.scan_file(str(path), chunk_size=7)] == expected
 
 
 def test_offsets_are_in_the_decoded_document(tmp_path):

@@ -210,6 +210,16 @@ def test_wrong_input_types_say_what_to_use():
         list(scan_text(b"urn:a:b"))
     with pytest.raises(TypeError, match="scan_text"):
         list(scan_bytes(["urn:a:b"]))
+    with pytest.raises(TypeError, match="scan_text"):
+        list(scan_bytes("urn:a:b"))
+    with pytest.raises(TypeError, match="path"):
+        list(urnscan.scan_file(0))
+
+
+def test_scan_bytes_takes_one_bytes_object_too():
+    data = b"see urn:isbn:0451450523 and urn:ietf:rfc:2141."
+    assert list(scan_bytes(data)) == list(scan_bytes([data])) == list(scan_bytes([data[:9], data[9:]]))
+    assert [h.urn for h in scan_bytes(bytearray(data))] == ["urn:isbn:0451450523", "urn:ietf:rfc:2141"]
 
 
 @pytest.mark.parametrize("data, a, b, expected", [

@@ -13,9 +13,10 @@ character offsets.  Lines end at LF, CRLF or a lone CR.
 """
 from __future__ import annotations
 
+import os
 from bisect import bisect_right
 from functools import lru_cache
-from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple
+from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .accel import COMPILED, accelerated
 from .extract import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
@@ -426,15 +427,23 @@ class ByteScanner:
         return self.judge.overlong_hit(self.source, start, end, line, column, shown, finding, self.document)
 
 
-def scan_bytes(chunks: Iterable[bytes], *, source: Optional[str] = None, profile: str = DEFAULT_PROFILE,
-               trim: bool = True, fold: bool = True, max_urn_length: int = DEFAULT_MAX_URN_LENGTH,
-               judge: Optional[UrnJudge] = None, context: int = 0, **rules: bool) -> Iterator[Hit]:
-    """Hits in any iterable of ``bytes`` chunks, with byte offsets; with
-    ``context`` N, each hit's ``context`` is its span with up to N bytes of
-    text each side (at most :data:`urnscan.context.MAX_CONTEXT`).
-    ``rules``: ``pair``, ``code``, ``embedded``, and ``registry`` (the path
-    of a registry file; see :class:`ScanOptions`)."""
-    scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length, context, **rules), judge)
+def scan_bytes(chunks: Union[bytes, Iterable[bytes]], *, source: Optional[str] = None,
+               profile: str = DEFAULT_PROFILE, trim: bool = True, fold: bool = True,
+               max_urn_length: int = DEFAULT_MAX_URN_LENGTH, judge: Optional[UrnJudge] = None, context: int = 0,
+               document: Optional[str] = None, **rules: bool) -> Iterator[Hit]:
+    """Hits in a ``bytes`` object or any iterable of ``bytes`` chunks, with
+    byte offsets; with ``context`` N, each hit's ``context`` is its span
+    with up to N bytes of text each side (at most
+    :data:`urnscan.context.MAX_CONTEXT`); ``document`` names the document
+    inside ``source`` (``Hit.document``).  ``rules``: ``pair``, ``code``,
+    ``embedded``, and ``registry`` (the path of a registry file; see
+    :class:`ScanOptions`)."""
+    if isinstance(chunks, (bytes, bytearray, memoryview)):
+        chunks = [bytes(chunks)]
+    elif isinstance(chunks, str):
+        raise TypeError("scan_bytes takes bytes or an iterable of bytes, not a str (use scan_text for text)")
+    scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length, context, **rules), judge,
+                          document=document)
     for chunk in chunks:
         yield from scanner.feed(chunk)
     yield from scanner.finish()
@@ -482,11 +491,21 @@ class _CharOffsets:
 def scan_file(path, *, profile: str = DEFAULT_PROFILE, trim: bool = True, fold: bool = True,
               max_urn_length: int = DEFAULT_MAX_URN_LENGTH, chunk_size: int = DEFAULT_CHUNK_SIZE,
               source: Optional[str] = None, **rules: bool) -> Iterator[Hit]:
-    """Hits in a file (decompressed when gzip, bz2, xz or zstd), with byte
-    offsets.  Raises :class:`urnscan.SourceError` for a file that cannot be
-    read -- after yielding every hit found before the failure."""
-    from .sources import open_chunks
+    """Hits in a file read as ``urnscan scan`` reads it, with byte offsets:
+    decompressed (gzip, bz2, xz, zstd), decoded (UTF-16 and UTF-32 with a
+    byte-order mark), and the documents inside a mail archive, WARC, zip
+    or PDF file each scanned on its own (``Hit.document`` names it); a
+    binary file has no hits.  Raises :class:`urnscan.SourceError` for a
+    file that cannot be read -- after yielding every hit found before the
+    failure."""
+    from .sources.documents import open_documents
 
-    with open_chunks(str(path), chunk_size=chunk_size) as reader:
-        yield from scan_bytes(reader, source=str(path) if source is None else source, profile=profile,
-                              trim=trim, fold=fold, max_urn_length=max_urn_length, **rules)
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"scan_file takes a path (str or os.PathLike), not {type(path).__name__}")
+    name = os.fspath(path)
+    with open_documents(name, chunk_size) as docs:
+        if docs.skip_reason is not None:
+            return
+        for doc in docs:
+            yield from scan_bytes(doc.chunks, source=name if source is None else source, profile=profile,
+                                  trim=trim, fold=fold, max_urn_length=max_urn_length, document=doc.id, **rules)
