@@ -214,6 +214,11 @@ def test_wrong_input_types_say_what_to_use():
         list(scan_bytes("urn:a:b"))
     with pytest.raises(TypeError, match="path"):
         list(urnscan.scan_file(0))
+    with pytest.raises(TypeError, match="validate"):
+        urnscan.validate_keys("urn:ab:c")
+    for bad in (None, 4.5, 8):
+        with pytest.raises(ValueError, match="max_urn_length"):
+            list(scan_text("urn:a:b", max_urn_length=bad))
 
 
 def test_scan_bytes_takes_one_bytes_object_too():

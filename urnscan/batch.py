@@ -61,6 +61,8 @@ def validate_keys(strings: Iterable[str], profile: str = DEFAULT_PROFILE, *,
     rfc8141 batches of at least ``ARROW_MIN_BATCH`` strings when pyarrow is
     installed.  Measured in ``benchmarks/bench_core.py``."""
     profile = check_profile(profile)
+    if isinstance(strings, (str, bytes)):
+        raise TypeError("validate_keys takes an iterable of strings, not one string (use validate for one)")
     if engine not in tuple(Engine):
         raise ValueError("engine must be 'auto', 'python' or 'arrow'")
     if profile == Profile.RFC8141 and engine != Engine.PYTHON:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from bisect import bisect_right
 from functools import lru_cache
+from numbers import Integral
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .accel import COMPILED, accelerated
@@ -148,9 +149,9 @@ def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAU
     from .context import MAX_CONTEXT
 
     check_profile(profile)
-    if max_urn_length < 16:
-        raise ValueError("max_urn_length must be at least 16")
-    if not 0 <= context <= MAX_CONTEXT:
+    if not isinstance(max_urn_length, Integral) or max_urn_length < 16:
+        raise ValueError(f"max_urn_length must be a whole number of at least 16, not {max_urn_length!r}")
+    if not isinstance(context, Integral) or not 0 <= context <= MAX_CONTEXT:
         raise ValueError(f"context must be between 0 and {MAX_CONTEXT} bytes")
     return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length), bool(pair), bool(code), bool(embedded),
                        int(context), None if registry is None else str(registry))
