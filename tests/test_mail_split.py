@@ -10,7 +10,7 @@ import time
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from urnscan.sources.mail import line_blocks, mail_messages
+from urnscan.sources.mail import BLOCK_BYTES, line_blocks, mail_messages, message_documents, parse_message
 
 _QUOTED_FROM = re.compile(rb">+From ")
 
@@ -130,3 +130,16 @@ def test_splitting_grows_linearly(name):
     _split_time(small)
     ratio = min(_split_time(large) / max(_split_time(small), 1e-6) for _ in range(3))
     assert ratio <= 10, f"{name}: 8x the input took {ratio:.1f}x the time"
+
+
+def test_a_large_part_is_handed_out_in_blocks():
+    import base64
+
+    text = b"urn:example:b64 " * (BLOCK_BYTES // 16 * 5 // 2)  # two blocks and a half
+    mail = (b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=XX\n\n--XX\n"
+            b"Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\n"
+            + base64.encodebytes(text) + b"\n--XX--\n")
+    [doc] = message_documents(parse_message(mail), 1)
+    pieces = list(doc.chunks)
+    assert b"".join(pieces) == text
+    assert len(pieces) == 3 and max(map(len, pieces)) == BLOCK_BYTES

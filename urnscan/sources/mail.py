@@ -199,5 +199,12 @@ def message_documents(message: Message, index: int) -> Iterator[Document]:
         if isinstance(payload, str):  # pragma: no cover - compat32 gives bytes
             payload = payload.encode("utf-8", "surrogateescape")
         charset = part.get_content_charset() if part.get_content_maintype() == "text" else None
-        yield Document(doc_id, (payload,) if payload else (), charset=charset,
-                       encoded_size=None)
+        yield Document(doc_id, _pieces(payload) if payload else (), charset=charset, encoded_size=None)
+
+
+def _pieces(payload: bytes) -> Iterator[bytes]:
+    """A decoded part in blocks of :data:`BLOCK_BYTES`, as a file is read:
+    the scanner then holds the hits of one block at a time, not of a whole
+    part (a part of tens of megabytes dense with URNs held a million)."""
+    for i in range(0, len(payload), BLOCK_BYTES):
+        yield payload[i:i + BLOCK_BYTES]
