@@ -90,8 +90,10 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "m = re.match('(?:urn:example:x:)?(.+)', s)",
     "re.compile(r'urn:example:(?P<nss>.+)')",
     "grep -E 'urn:example:[0-9]+'",
-    # templates
+    # templates (also with "<" escaped in XML or HTML source)
     "urn:example:ns:yang:{module}",
+    "<p>named urn:example:apps:&lt;app&gt;:&lt;version&gt; here</p>",
+    "<p>the node 'urn:example:keys:&#60;fingerprint&#62;'</p>",
     "URN:EXAMPLE:<ISAN-NSS>",
     "urn:example:source:[name]",
     # elided examples
@@ -464,8 +466,14 @@ def test_literals_a_urn_starts_inside(text, expected):
      ["urn:ietf:params:oauth:grant-type:token-exchange"]),
     ("   See urn:ietf:params:oauth:token-type:\n   access_token for details.",
      ["urn:ietf:params:oauth:token-type:access_token"]),
+    # ... also after "/", and parts joined by "/" and "."
+    ("   The name URN:example:host.example.org:\n   papers/draft-example-00 is assigned",
+     ["URN:example:host.example.org:papers/draft-example-00"]),
+    ("   the handle urn:example:host.test/\n   demo-1 is resolved", ["urn:example:host.test/demo-1"]),
     # ... a sentence after a prefix is not its continuation
     ("   the prefix urn:ietf:params:xml:ns:\n   followed by a name.", ["urn:ietf:params:xml:ns:"]),
+    ("   the prefix urn:ietf:params:xml:ns:\n   e.g. the registry", ["urn:ietf:params:xml:ns:"]),
+    ("   under urn:example:a/\n   and/or more", ["urn:example:a/"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   The registration follows.", ["urn:ietf:params:xml:ns:"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   Note that it ends.", ["urn:ietf:params:xml:ns:"]),
 ])
@@ -507,6 +515,9 @@ def test_letters_outside_ascii(text, expected):
      ["urn:ietf:params:xml:ns:yang:ietf-bgp-policy"]),
     ("   urn:example:a:\n\nBray, et al.                Standards Track                    [Page 12]\n"
      "RFC 8141                     URNs                           April 2017\n\n\n   b:c\n", ["urn:example:a:b:c"]),
+    ("   at <urn:example:a:\n\nDoe                                                     [Page 5]\n\n"
+     "INTERNET-DRAFT       Resolution of names            March 1996\n\n\n   b/1234> is found\n",
+     ["urn:example:a:b/1234"]),
     # ... but without a form feed, a line after the footer that is no header is text
     ("   urn:example:a-\n\nBray, et al.                Standards Track                    [Page 12]\n\n"
      "   Some text that goes on.\n", ["urn:example:a-"]),

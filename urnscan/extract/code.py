@@ -24,9 +24,11 @@ _REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]",
 #: what starts a placeholder or a pattern right after the run:
 #: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
 _OPEN_AFTER = frozenset(b"{[")
-_AFTER_TEMPLATE = frozenset(b"{[<")
+_AFTER_TEMPLATE = frozenset(b"{[<&")
 #: the text ends where a template's "<nss>" begins
 _TEMPLATE_LAST = frozenset(b":/=-(")
+#: "<" escaped ("&lt;", "&#60;", "&#x3c;") before a placeholder's name
+_ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 
 #: string concatenation after a closing quote: "+" (Python, Java, JS, C#),
 #: ".." (Lua), "." before a variable, or after a blank (a sentence's
@@ -73,11 +75,16 @@ def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> b
 
 def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     """``urn:ietf:params:xml:ns:yang:{module}``, ``urn:foo:<nss>``,
-    ``urn:alert:source:[x]``: a placeholder follows the text.  An end tag
-    (``</id>``) or a comment after it is markup, not a placeholder."""
+    ``urn:alert:source:[x]``: a placeholder follows the text, also written
+    as markup escapes it (``urn:xmpp:jingle:apps:&lt;app&gt;`` in XML or
+    HTML source).  An end tag (``</id>``) or a comment after it is markup,
+    not a placeholder."""
     if end >= hi:
         return False
     after = buf[end]
+    if after == 0x26:  # "&"
+        m = _ESCAPED_PLACEHOLDER.match(buf, end, min(hi, end + 16))
+        return m is not None and text[-1] in _TEMPLATE_LAST
     if after not in _AFTER_TEMPLATE:
         return False
     if after in _OPEN_AFTER:

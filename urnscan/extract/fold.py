@@ -184,10 +184,10 @@ _FOLD_LAST = frozenset(b"-:./")
 #: RFC 7994 section 4): empty lines, the footer ending "[Page N]", a form
 #: feed, the next page's header line and empty lines; copies without the
 #: form feed keep the rest, a header then starting "RFC N" or
-#: "Internet-Draft" (RFC 7322 section 4.1.1)
+#: "Internet-Draft" (RFC 7322 section 4.1.1; "INTERNET-DRAFT" in the 1990s)
 _PAGE_BREAK = re.compile(rb"(?:[ \t]*(?:\r\n?|\n)){0,8}[^\r\n\f]{1,120}\[Page [0-9]{1,4}\][ \t]*(?:\r\n?|\n)"
                          rb"(?:\f(?:[ \t]*(?:\r\n?|\n))?[^\r\n\f]{1,120}"
-                         rb"|(?:[ \t]*(?:\r\n?|\n)){0,3}(?:RFC [0-9]{1,5}|Internet-Draft) [^\r\n\f]{1,120})"
+                         rb"|(?:[ \t]*(?:\r\n?|\n)){0,3}(?:RFC [0-9]{1,5}|Internet-Draft|INTERNET[- ]DRAFT) [^\r\n\f]{1,120})"
                          rb"(?:\r\n?|\n)(?:[ \t]*(?:\r\n?|\n)){0,8}")
 _PAGE_BREAK_LIMIT = 1024
 
@@ -212,15 +212,18 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bo
             # a dotted number (an OID) broken after "."; a number alone
             # followed by words starts a sentence ("2141.\n 2141 defines")
             return closes or b"." in token
-    return closes or b":" in word or (last == 0x3A and _NAME_WORD.fullmatch(word) is not None)
+    return closes or b":" in word or (last in b":/" and _NAME_WORD.fullmatch(word) is not None)
 
 
-#: after a ":" ending a line, a name rather than a word of prose: in camel
-#: case ("PhysicalVerification", "ZonePlayer": a docstring or comment
-#: wrapped inside a URN), or compound, its parts joined by "-" or "_"
-#: ("token-exchange", "access_token": RFC formatters break a long URN after
-#: ":", and its last part is such a name more often than not)
-_NAME_WORD = re.compile(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+")
+#: after a ":" or "/" ending a line, a name rather than a word of prose: in
+#: camel case ("PhysicalVerification", "ZonePlayer": a docstring or comment
+#: wrapped inside a URN), or compound, its parts joined by "-", "_" or "/"
+#: (and "."), with a "-", "_" or digit: "token-exchange", "access_token",
+#: "ietf/draft-ietf-uri-urn-syntax-00" -- RFC formatters and 72-column
+#: text break a long URN after ":" or "/", and its last part is such a
+#: name more often than not; "e.g." and "and/or" are words
+_NAME_WORD = re.compile(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"
+                        rb"|(?=[A-Za-z./]*[-_0-9])[A-Za-z0-9]+(?:[-_/.][A-Za-z0-9]+)+")
 
 
 def _outdented(buf: bytes, start: int, indent: int) -> bool:

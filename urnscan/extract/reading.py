@@ -270,6 +270,8 @@ def _code_literal(buf: bytes, p: int, opener: Optional[Opener]) -> bool:
 
 
 _TEMPLATE_START = frozenset(b"{[<")
+#: what may open a placeholder right after the text (and "&lt;" escapes "<")
+_PLACEHOLDER_START = _TEMPLATE_START | {0x26}
 _PATTERN_BEFORE = frozenset(b"^:")
 _PATTERN_LAST = frozenset(b"$(")
 
@@ -281,7 +283,7 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
     after = buf[end] if end < hi else -1
     if (b"..." in text or after == 0xE2) and elided(text, buf, end):
         return True
-    if not entity and after in _TEMPLATE_START and is_template(buf, text, end, hi):
+    if after in _PLACEHOLDER_START and is_template(buf, text, end, hi):
         return True
     if (b"%" in text or b"$" in text or b"@" in text or b"##" in text) and has_placeholder(text):
         return True
