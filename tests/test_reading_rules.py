@@ -472,6 +472,7 @@ def test_literals_a_urn_starts_inside(text, expected):
     ("   the handle urn:example:host.test/\n   demo-1 is resolved", ["urn:example:host.test/demo-1"]),
     # ... a sentence after a prefix is not its continuation
     ("   the prefix urn:ietf:params:xml:ns:\n   followed by a name.", ["urn:ietf:params:xml:ns:"]),
+    ("   The prefix urn:example:yang:ietf-\n   is used by all modules.", ["urn:example:yang:ietf-"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   e.g. the registry", ["urn:ietf:params:xml:ns:"]),
     ("   under urn:example:a/\n   and/or more", ["urn:example:a/"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   The registration follows.", ["urn:ietf:params:xml:ns:"]),

@@ -102,7 +102,7 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     if in_query and _query_goes_on(buf, e, last, token, closes):
         return e, (q, t), Rule.FOLD_QUERY
     if last == 0x2D:  # RFC formatters break after a hyphen
-        return e, (q, t), Rule.FOLD_RFC
+        return None if token.lower() in _FUNCTION_WORDS else (e, (q, t), Rule.FOLD_RFC)
     if last in b":./" and _name_piece(buf, e, last, token, closes):
         return e, (q, t), Rule.FOLD_RFC
     return None
@@ -177,6 +177,11 @@ def literal_closer(buf: bytes, nss_start: int, e: int, hi: int) -> int:
         return e
     return e - 1 if e - 1 > nss_start and buf[e - 1] == 0x27 else -1
 
+
+#: English words that go on a sentence, not a name broken after "-" ("the
+#: prefix urn:...:ietf-⏎is used"): no URN's part a formatter wraps is one
+_FUNCTION_WORDS = frozenset(b"a an and are as at be by can for from has have if in is it may must not of on or "
+                            b"should so that the then this to was were which will with".split())
 
 #: the characters RFC formatters break a name after
 _FOLD_LAST = frozenset(b"-:./")
