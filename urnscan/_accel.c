@@ -390,7 +390,6 @@ context_snippet(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #define INDENT_LIMIT 128
 /* code.py CONCATENATION looks this far after a closing quote */
 #define CONCATENATION_SPAN 64
-#define LOOKBACK 256      /* extract/chars.py LOOKBACK */
 #define HEXDUMP_REACH 128 /* extract/hexdump.py */
 #define HEXDUMP_MIN_GROUPS 4
 
@@ -790,19 +789,18 @@ is_hex(unsigned char c)
 static int
 in_hexdump_column(const unsigned char *s, Py_ssize_t p)
 {
-    Py_ssize_t floor = p > LOOKBACK ? p - LOOKBACK : 0, ls = -1;
+    /* the line's start, when it is at most HEXDUMP_REACH bytes back */
+    Py_ssize_t floor = p > HEXDUMP_REACH + 1 ? p - HEXDUMP_REACH - 1 : 0, ls = -1;
     for (Py_ssize_t k = p - 1; k >= floor; k--)
         if (s[k] == '\n' || s[k] == '\r') {
             ls = k + 1;
             break;
         }
     if (ls < 0) {
-        if (p >= LOOKBACK)
-            return 0;  /* chars.py line_start(): the line starts further back */
-        ls = 0;
+        if (p > HEXDUMP_REACH)
+            return 0;
+        ls = 0;  /* the input's start (the scanner keeps LOOKBACK bytes before p otherwise) */
     }
-    if (p - ls > HEXDUMP_REACH)
-        return 0;
     Py_ssize_t i = skip_blanks(s, ls, p), j = i;
     while (j < p && is_hex(s[j]))
         j++;
@@ -901,6 +899,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;
         if (after == '<' && in_set(last, ":/=-(") && !(e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!')))
             return 0;  /* a template: "urn:x:<nss>" */
+        if (after == '&' && in_set(last, ":/=-("))
+            return 0;  /* maybe one with "<" escaped: "urn:x:&lt;nss&gt;" */
         if (last == '$' || last == '(')
             return 0;
         for (Py_ssize_t k = p; k < e; k++)
