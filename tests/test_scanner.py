@@ -172,6 +172,20 @@ def test_over_long_candidate_is_reported_not_buffered():
     assert hits[1].urn == "urn:example:b"
 
 
+@pytest.mark.parametrize("chunk", [7, 1 << 20])
+def test_a_candidate_folded_past_the_cap_is_over_long_not_cut(chunk):
+    data = b"   urn:example:a" + b"x-\n   " * 300 + "end and urn:example:b\n\u00e9".encode()
+    hits = list(scan_bytes([data[i:i + chunk] for i in range(0, len(data), chunk)], max_urn_length=1000))
+    assert [h.codes for h in hits] == [("over-long",), ()]
+    assert hits[0].urn == "urn:example:ax-" and not hits[0].valid
+    assert hits[1].urn == "urn:example:b"
+    # ... under the cap, it is joined
+    assert [h.urn for h in scan_bytes([data])] == ["urn:example:a" + "x-" * 300 + "end", "urn:example:b"]
+    # adjacent literals too
+    code = b'x = ("urn:example:a"' + b'\n     "bc"' * 300 + b')'
+    assert [h.codes for h in scan_bytes([code], max_urn_length=1000)] == [("over-long",)]
+
+
 def test_public_names():
     from urnscan import model, scanner
 

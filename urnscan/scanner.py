@@ -322,7 +322,8 @@ class ByteScanner:
                 p = overlong
                 opts = self.options
                 line, column = self._position(p)
-                shown = buf[p:p + opts.max_urn_length].decode("ascii")
+                # (the run's first line: a folded candidate goes on after it)
+                shown = buf[p:self._run.match(buf, p, p + opts.max_urn_length).end()].decode("ascii")
                 self._skip = (self._base + p, line, column, shown)
                 pos = self._skip_run(buf, p + 4, final, hits)
                 if self._skip is not None:

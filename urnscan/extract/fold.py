@@ -38,17 +38,20 @@ _SENTENCE_END = b".,;:!?"
 
 
 def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener: Optional[Opener],
-         rules: List[Rule]) -> List[Segment]:
+         rules: List[Rule]) -> Optional[List[Segment]]:
     """Join the lines of a folded bare URN whose first line is
-    ``segments[0]``; the rules that joined are added to ``rules``."""
+    ``segments[0]``; the rules that joined are added to ``rules``.  None
+    when it goes on past ``max_end`` (an over-long candidate, never cut)."""
     in_query = any(buf.find(b"?", a, b) >= 0 for a, b in segments)
     while True:
         start, e = segments[-1]
         if e >= hi or e <= start:
             return segments
         nxt = continuation(buf, start, e, hi, run, opener, in_query)
-        if nxt is None or nxt[1][1] > max_end:
+        if nxt is None:
             return segments
+        if nxt[1][1] > max_end:
+            return None
         seg_end, piece, rule = nxt
         segments[-1] = (start, seg_end)
         segments.append(piece)
@@ -109,13 +112,16 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
 
 
 def literals(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener: Opener,
-             rules: List[Rule]) -> List[Segment]:
+             rules: List[Rule]) -> Optional[List[Segment]]:
     """Join the adjacent string literals after the quoted URN whose first
-    literal is ``segments[0]`` (closed by its quote at its end)."""
+    literal is ``segments[0]`` (closed by its quote at its end); None when
+    they go on past ``max_end``, as :func:`fold`."""
     while True:
         nxt = adjacent_literal(buf, segments[-1][1], hi, run, opener)
-        if nxt is None or nxt[1] > max_end:
+        if nxt is None:
             return segments
+        if nxt[1] > max_end:
+            return None
         segments.append(nxt)
         if Rule.FOLD_LITERAL not in rules:
             rules.append(Rule.FOLD_LITERAL)

@@ -176,10 +176,14 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
             if reading.code and buf[first] in _TEMPLATE_START:
                 return Rejected(e)
             segments = literals_inside(buf, p, quote_at, first, hi, RUNS[profile], p + cap, rules) or segments
+        joined: Optional[List] = segments
         if reading.fold and not closed and not yaml and len(segments) == 1:
-            segments = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
+            joined = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
         elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):
-            segments = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
+            joined = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
+        if joined is None:
+            return OverLong(p)  # folded past the cap: over-long, never cut short
+        segments = joined
     closer_at = segments[-1][1] if closed else -1
     return finish(buf, p, hi, nss_start, segments, opener, closer_at, literal, rules, context, yaml, reading,
                   len(backslashes))
