@@ -8,7 +8,7 @@ import time
 from typing import Optional, TextIO
 
 from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
-from ..errors import SinkError
+from ..errors import OutputExists, OutputIsSpecial, SinkError
 from ..model import PROFILES
 from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 from ..runner import ScanConfig, default_jobs, run_scan
@@ -51,7 +51,8 @@ def add_scan(sub) -> None:
     out = p.add_argument_group("output")
     out.add_argument("-o", "--output", metavar="OUT",
                      help="output file or dataset directory; the format follows its suffix (.parquet, .jsonl, "
-                          ".txt) or a directory / trailing '/' (Parquet dataset).  Default: text on stdout")
+                          ".txt) or a directory / trailing '/' (Parquet dataset).  A device, FIFO or socket is "
+                          "never replaced; a symbolic link is written through.  Default: text on stdout")
     out.add_argument("--format", choices=FORMATS, help="output format (overrides the suffix of OUT)")
     out.add_argument("--force", action="store_true", help="overwrite an existing output")
     out.add_argument("-C", "--context", type=int, default=None, metavar="N",
@@ -220,9 +221,9 @@ def run_scan_command(args) -> int:
     color = _wants_color(args, fmt)
     try:
         opener = open_sink(fmt, args.output, args.force, params, color=color,
-                            context=fmt == "text" and options.context > 0)
+                           context=fmt == "text" and options.context > 0)
     except SinkError as exc:
-        return _usage(str(exc))
+        return _output_error(exc)
     report = _Report(args, sys.stderr)
     started = time.monotonic()
     with opener as (sink, guard):
@@ -390,7 +391,7 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
     try:
         layout = check_writable(args.output, args.force)
     except SinkError as exc:
-        return _usage(str(exc))
+        return _output_error(exc)
     if not layout.dataset:
         return _usage("--dask writes a Parquet dataset: give a directory, -o DIR/")
     params = dict(params, dask=args.dask)
@@ -424,6 +425,17 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
 def _usage(message: str) -> int:
     sys.stderr.write(f"urnscan scan: error: {message}\n")
     return EXIT_USAGE
+
+
+def _output_error(exc: SinkError) -> int:
+    """The usage error of an output refused: an existing one names --force,
+    a special file the way to write there."""
+    if isinstance(exc, OutputExists):
+        return _usage(exc.advice("--force"))
+    if isinstance(exc, OutputIsSpecial):
+        return _usage(f"{exc}: write to standard output instead (no -o: text; "
+                      "--format jsonl: JSON lines) and redirect it")
+    return _usage(str(exc))
 
 
 def _shown(path: str) -> str:
