@@ -264,6 +264,44 @@ def test_the_run_never_reads_its_own_output(tree, out):
         assert len(open(out, encoding="utf-8").read().splitlines()) == expected
 
 
+def _files_table_sources(out):
+    if out.endswith("/"):
+        return pq.read_table(out + "_files.pq").column("source").to_pylist()
+    stem, ext = os.path.splitext(out)
+    files = f"{stem}.files{ext}"
+    if ext == ".parquet":
+        return pq.read_table(files).column("source").to_pylist()
+    lines = open(files, encoding="utf-8").read().splitlines()
+    return [json.loads(line)["source"] if ext == ".jsonl" else line.split("\t")[0] for line in lines]
+
+
+# (-o OUT, an .ignore file in d): the output, its files table, their
+# temporary files and a dataset directory are no rows of the files table,
+# even where the walk would list them as passed over (hidden, ignored)
+OWN_OUTPUT_ROWS_CASES = [
+    ("d/out.jsonl", None),
+    ("d/out.txt", None),
+    ("d/z/index.parquet", None),
+    ("d/ds/", None),
+    ("d/.ds/", None),
+    ("d/out.jsonl", "*.jsonl\n"),
+    ("d/z/index.parquet", "*.parquet\n"),
+    ("d/ds/", "ds/\n"),
+]
+
+
+@pytest.mark.parametrize("out,ignore", OWN_OUTPUT_ROWS_CASES)
+def test_the_run_never_lists_its_own_output(tree, out, ignore):
+    expected = {"d/a.txt", "d/sub/b.txt", "d/none.txt", "d/logo.png"}
+    if ignore is not None:
+        (tree / ".ignore").write_text(ignore)
+        expected.add("d/.ignore")  # hidden: passed over, and listed
+    for extra in ((), ("--force",)):
+        res = run("scan", "d", "-o", out, "-j", "1", *extra, timeout=120)
+        assert res.returncode == 0, res.stderr
+        assert sorted(_files_table_sources(out)) == sorted(expected)
+
+
 def _limit_file_size():
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
     resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))

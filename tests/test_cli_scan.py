@@ -334,3 +334,44 @@ def test_a_symbolic_link_output_is_written_through(tmp_path, out, target_exists)
     stem = os.path.splitext(out)[0]
     assert (tmp_path / f"{stem}.files{os.path.splitext(out)[1]}").is_file()  # the files table beside the link
     assert sorted(os.listdir(tmp_path / "real")) == [target.name]            # no temporary file left
+
+
+# (inputs made, PATH arguments, -o OUT)
+OUTPUT_IS_INPUT_CASES = [
+    (["self.txt"], ["self.txt"], "self.txt"),
+    (["self.jsonl"], ["self.jsonl"], "self.jsonl"),
+    (["self.parquet"], ["self.parquet"], "self.parquet"),
+    (["x.files.parquet"], ["x.files.parquet"], "x.parquet"),     # the files table beside the output
+    (["x.files.jsonl"], ["x.files.jsonl"], "x.jsonl"),
+    (["other.txt", "self.txt"], ["other.txt", "self.txt"], "self.txt"),
+    (["self.txt"], ["./sub/../self.txt"], "self.txt"),
+    (["self.txt", "alias.txt>self.txt"], ["alias.txt"], "self.txt"),  # a link to the output
+    (["self.txt", "alias.txt>self.txt"], ["self.txt"], "alias.txt"),  # an output link to the input
+    (["self.txt", "hard.txt=self.txt"], ["hard.txt"], "self.txt"),   # a hard link
+    (["ds/hits-00000.parquet"], ["ds/hits-00000.parquet"], "ds/"),
+]
+
+
+def _make(tmp_path, spec):
+    if ">" in spec:
+        name, target = spec.split(">")
+        os.symlink(target, tmp_path / name)
+    elif "=" in spec:
+        name, target = spec.split("=")
+        os.link(tmp_path / target, tmp_path / name)
+    else:
+        (tmp_path / spec).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / spec).write_text(TEXT)
+
+
+@pytest.mark.parametrize("made,paths,out", OUTPUT_IS_INPUT_CASES)
+def test_an_output_that_is_an_input_is_a_usage_error(tmp_path, made, paths, out):
+    (tmp_path / "sub").mkdir()
+    for spec in made:
+        _make(tmp_path, spec)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    res = run("scan", *paths, "-o", out, "--force", cwd=tmp_path)
+    err = res.stderr.decode()
+    assert res.returncode == 2 and "is an input" in err and err.count("\n") == 1, err
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+

@@ -1,18 +1,20 @@
 """The outputs of ``urnscan scan``: checked up front (an existing output
-needs --force; a device, FIFO, socket or directory is never replaced),
-written beside their targets (through a symbolic link, beside the file it
-points to) and renamed into place at the end, and never read back by the
-run that writes them (:class:`_OwnOutputs` keeps them out of the walk)."""
+needs --force; a device, FIFO, socket or directory is never replaced; an
+output is never one of the inputs named), written beside their targets
+(through a symbolic link, beside the file it points to) and renamed into
+place at the end, and never read back by the run that writes them
+(:class:`_OwnOutputs` keeps them out of the walk)."""
 from __future__ import annotations
 
 import contextlib
 import os
 import re
 import sys
-from typing import Callable, List, Optional, TextIO, Tuple
+from typing import Callable, Iterable, List, Optional, TextIO, Tuple
 
-from ..errors import SinkError
+from ..errors import OutputRefused, SinkError
 from ..sinks.status import FileStatus
+from ..sources import STDIN
 from ..tempfiles import TEMP_SUFFIX, discard, landing, reserve, temp_name_pattern
 
 
@@ -24,11 +26,12 @@ class _OwnOutputs:
     most files cost no system call and no regular expression.
     """
 
-    def __init__(self, places: List[tuple], endings: Tuple[str, ...]):
+    def __init__(self, places: List[tuple], endings: Tuple[str, ...], identities: frozenset = frozenset()):
         # (real directory, compiled name pattern); every name a pattern
         # matches ends with one of ``endings``
         self.places = places
         self.endings = endings
+        self.identities = identities  # (st_dev, st_ino) of the output files that exist
         names = re.compile("|".join(f"(?:{p.pattern})" for _, p in places)) if places else None
         self._name_matches = names.fullmatch if names is not None else None
 
@@ -41,17 +44,34 @@ class _OwnOutputs:
         home = os.path.realpath(os.path.dirname(path) or ".")
         return any(home == d and p.fullmatch(name) for d, p in self.places)
 
+    def holds(self, path: str) -> bool:
+        """Whether the file ``path`` is one of the outputs, by any name: its
+        own, a symbolic link to it, a hard link.  A directory is not."""
+        if os.path.isdir(path):
+            return False
+        if self(path) or self(os.path.realpath(path)):
+            return True
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        return (st.st_dev, st.st_ino) in self.identities
+
     @classmethod
     def of_files(cls, *targets: str) -> "_OwnOutputs":
         places = []
         endings = [TEMP_SUFFIX]
+        identities = set()
         # a link is written through: the file it points to is an output too
         for target in dict.fromkeys(p for t in targets for p in (t, landing(t))):
             directory, name = os.path.split(os.path.abspath(target))
             escaped = re.escape(name)
             places.append((os.path.realpath(directory), re.compile(rf"{escaped}|{temp_name_pattern(name)}")))
             endings.append(name)
-        return cls(places, tuple(endings))
+            with contextlib.suppress(OSError):
+                st = os.stat(target)
+                identities.add((st.st_dev, st.st_ino))
+        return cls(places, tuple(endings), frozenset(identities))
 
     @classmethod
     def of_dataset(cls, directory: str) -> "_OwnOutputs":
@@ -60,7 +80,11 @@ class _OwnOutputs:
         names = "|".join(re.escape(n) for n in (FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME))
         pattern = re.compile(rf"hits-\d{{5,}}\.parquet|{names}|\..*{re.escape(TEMP_SUFFIX)}")
         endings = (".parquet", FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME, TEMP_SUFFIX)
-        return cls([(os.path.realpath(directory), pattern)], endings)
+        # the directory itself too: a walk that lists a hidden or ignored
+        # directory as one row, unentered, passes over this one
+        parent, name = os.path.split(os.path.abspath(directory))
+        itself = (os.path.realpath(parent), re.compile(re.escape(name)))
+        return cls([(os.path.realpath(directory), pattern), itself], (*endings, name))
 
 
 def own_outputs(layout) -> _OwnOutputs:
@@ -71,24 +95,37 @@ def own_outputs(layout) -> _OwnOutputs:
     return _OwnOutputs.of_files(layout.path, layout.files_path)
 
 
-def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color: bool = False,
-              context: bool = False):
+def refuse_inputs_among(paths: Iterable[str], guard: _OwnOutputs) -> None:
+    """Raise :class:`OutputRefused` when a PATH named explicitly is one of
+    the run's outputs: the run would replace what it reads.  (Met while
+    walking, an output is passed over instead.)"""
+    for path in paths:
+        if path != STDIN and guard.holds(path):
+            raise OutputRefused(f"{path}: is an input of this run and would be replaced by its output; "
+                                "write the output elsewhere")
+
+
+def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, inputs: Iterable[str] = (),
+              color: bool = False, context: bool = False):
     """A context manager giving ``(sink, skip)``.  The output is checked
     here, before anything is written: :class:`OutputRefused` for what the
-    command asks (the output exists without ``force``, is no regular file),
-    :class:`SinkError` for what the system refuses."""
+    command asks (the output exists without ``force``, is no regular file,
+    is one of ``inputs``), :class:`SinkError` for what the system refuses."""
     if out is None:
         return _line_sink(fmt, sys.stdout, None, color=color, context=context)
     if fmt == "parquet":
         from ..sinks.layout import check_writable
 
         layout = check_writable(out, force)
-        return _parquet_sink(out, force, params, own_outputs(layout))
+        guard = own_outputs(layout)
+        refuse_inputs_among(inputs, guard)
+        return _parquet_sink(out, force, params, guard)
     from ..sinks.layout import check_files_writable
 
     files_path = _files_path(out, fmt)
     check_files_writable((out, files_path), force)
     guard = _OwnOutputs.of_files(out, files_path)
+    refuse_inputs_among(inputs, guard)
     return _atomic_line_sink(fmt, out, files_path, guard, color=color, context=context)
 
 

@@ -16,7 +16,7 @@ from ..scanner import DEFAULT_MAX_URN_LENGTH, _options
 from ..sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from ..sources import STDIN, expand_inputs
 from ..sources.limits import DEFAULT_MAX_RATIO
-from .outputs import open_sink, own_outputs
+from .outputs import open_sink, own_outputs, refuse_inputs_among
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -220,7 +220,7 @@ def run_scan_command(args) -> int:
         return _scan_on_dask(args, fmt, config, params)
     color = _wants_color(args, fmt)
     try:
-        opener = open_sink(fmt, args.output, args.force, params, color=color,
+        opener = open_sink(fmt, args.output, args.force, params, inputs=args.paths, color=color,
                            context=fmt == "text" and options.context > 0)
     except SinkError as exc:
         return _output_error(exc)
@@ -390,6 +390,8 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
         return _usage("--dask cannot read standard input ('-')")
     try:
         layout = check_writable(args.output, args.force)
+        guard = own_outputs(layout)
+        refuse_inputs_among(args.paths, guard)
     except SinkError as exc:
         return _output_error(exc)
     if not layout.dataset:
@@ -407,7 +409,7 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
                                       include=args.include, exclude=args.exclude, split_bytes=config.split_bytes,
                                       follow_symlinks=args.follow, hidden=params["hidden"],
                                       ignore_files=params["ignore_files"], max_ratio=config.max_ratio,
-                                      skip=own_outputs(layout))
+                                      skip=guard)
         result = distributed.write_dataset(scan, args.output, force=args.force, params=params)
     report = _Report(args, sys.stderr)
     report.progress = None
