@@ -375,3 +375,25 @@ def test_an_output_that_is_an_input_is_a_usage_error(tmp_path, made, paths, out)
     assert res.returncode == 2 and "is an input" in err and err.count("\n") == 1, err
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
 
+
+@pytest.mark.parametrize("args,fmt", [
+    ((), "text"),
+    (("--format", "text"), "text"),
+    (("--format", "jsonl"), "jsonl"),
+    (("-c",), "count"),
+])
+def test_dash_output_is_standard_output(tmp_path, args, fmt):
+    (tmp_path / "a.txt").write_text(TEXT)
+    res = run("scan", "a.txt", "-o", "-", *args, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.decode().splitlines()
+    if fmt == "jsonl":
+        assert [json.loads(line)["urn"] for line in lines][0] == "URN:ISBN:0-395-36341-1"
+    else:
+        assert lines == (["a.txt:4"] if fmt == "count" else run("scan", "a.txt", *args, cwd=tmp_path).stdout.decode().splitlines())
+    assert sorted(os.listdir(tmp_path)) == ["a.txt"]  # no file named '-'
+
+
+def test_parquet_cannot_go_to_standard_output(tmp_path):
+    res = run("scan", "x", "-o", "-", "--format", "parquet", cwd=tmp_path)
+    assert res.returncode == 2 and b"not standard output" in res.stderr and os.listdir(tmp_path) == []

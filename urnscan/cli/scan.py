@@ -51,8 +51,9 @@ def add_scan(sub) -> None:
     out = p.add_argument_group("output")
     out.add_argument("-o", "--output", metavar="OUT",
                      help="output file or dataset directory; the format follows its suffix (.parquet, .jsonl, "
-                          ".txt) or a directory / trailing '/' (Parquet dataset).  A device, FIFO or socket is "
-                          "never replaced; a symbolic link is written through.  Default: text on stdout")
+                          ".txt) or a directory / trailing '/' (Parquet dataset); '-' is standard output (text, "
+                          "or --format jsonl).  A device, FIFO or socket is never replaced; a symbolic link is "
+                          "written through.  Default: text on stdout")
     out.add_argument("--format", choices=FORMATS, help="output format (overrides the suffix of OUT)")
     out.add_argument("--force", action="store_true", help="overwrite an existing output")
     out.add_argument("-C", "--context", type=int, default=None, metavar="N",
@@ -128,6 +129,10 @@ def add_scan(sub) -> None:
     p.set_defaults(run=run_scan_command)
 
 
+#: the OUT of ``-o`` that means standard output
+STDOUT = "-"
+
+
 def _output_format(args) -> Optional[str]:
     if args.format:
         return args.format
@@ -145,7 +150,7 @@ def _check_args(args, fmt: Optional[str]) -> Optional[str]:
         return (f"cannot tell the output format of {args.output!r}: use a .parquet, .jsonl or .txt name, "
                 "a directory, or --format")
     if fmt == "parquet" and args.output is None:
-        return "Parquet output needs -o OUT"
+        return "Parquet output needs -o OUT, a file or a directory (not standard output)"
     if args.jobs is not None and args.jobs < 1:
         return f"--jobs must be at least 1 (got {args.jobs})"
     modes = [name for name, on in (("--count", args.count), ("--files-with-matches", args.files_with_matches),
@@ -176,6 +181,8 @@ def _wants_color(args, fmt: str) -> bool:
 
 
 def run_scan_command(args) -> int:
+    if args.output == STDOUT:  # from here on, standard output is no -o at all
+        args.output = None
     fmt = _output_format(args)
     problem = _check_args(args, fmt)
     if problem:
@@ -435,7 +442,7 @@ def _output_error(exc: SinkError) -> int:
     if isinstance(exc, OutputExists):
         return _usage(exc.advice("--force"))
     if isinstance(exc, OutputIsSpecial):
-        return _usage(f"{exc}: write to standard output instead (no -o: text; "
+        return _usage(f"{exc}: write to standard output instead (no -o, or -o -: text; "
                       "--format jsonl: JSON lines) and redirect it")
     return _usage(str(exc))
 
