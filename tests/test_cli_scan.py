@@ -182,12 +182,16 @@ def test_help_is_complete():
         assert option in text
 
 
-def test_unwritable_output_is_a_clear_error(corpus, tmp_path):
+@pytest.mark.parametrize("out", ["out.jsonl", "out.txt", "out.parquet", "ds/"])
+def test_an_unwritable_output_exits_1_before_the_scan(corpus, tmp_path, out):
+    """The README's exit status: 1 when the output cannot be written (2 is
+    for what the command line asks)."""
     blocker = tmp_path / "file.txt"
     blocker.write_text("x")
-    for out in (blocker / "out.jsonl", blocker / "out.parquet"):
-        res = run("scan", str(corpus / "plain.txt"), "-o", str(out))
-        assert res.returncode == 2 and b"not a directory" in res.stderr and b"Traceback" not in res.stderr
+    res = run("scan", str(corpus / "plain.txt"), "-o", f"{blocker}/{out}")
+    err = res.stderr.decode()
+    assert res.returncode == 1 and err == f"urnscan scan: error: {blocker}: not a directory\n"
+    assert os.listdir(tmp_path) == ["corpus", "file.txt"]
 
 
 def test_missing_output_directories_are_created(corpus, tmp_path):

@@ -8,7 +8,7 @@ import time
 from typing import Optional, TextIO
 
 from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
-from ..errors import OutputExists, OutputIsSpecial, SinkError
+from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
 from ..model import PROFILES
 from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 from ..runner import ScanConfig, default_jobs, run_scan
@@ -41,8 +41,8 @@ def add_scan(sub) -> None:
                     "are skipped (--hidden, --no-ignore, -u), symbolic links are followed only with -L.  "
                     "With no PATH, standard input is read when it is not a terminal, else the current "
                     "directory is scanned.  Exit status: 0 every input scanned (binary files and "
-                    "symbolic-link loops skipped count as scanned), 1 some inputs could not be read, "
-                    "2 usage errors.",
+                    "symbolic-link loops skipped count as scanned), 1 some inputs could not be read or "
+                    "the output could not be written, 2 usage errors.",
         epilog="Examples:  urnscan scan corpus/ -o index.parquet   |   urnscan scan '**/*.xml' --valid-only   |   "
                "zcat mail.gz | urnscan scan --format jsonl   |   urnscan scan -c docs/   |   "
                "urnscan scan --unique=key corpus/")
@@ -437,14 +437,18 @@ def _usage(message: str) -> int:
 
 
 def _output_error(exc: SinkError) -> int:
-    """The usage error of an output refused: an existing one names --force,
-    a special file the way to write there."""
+    """An output refused for what the command asks is a usage error (2); one
+    the system does not let us write is a failure (1), as when the writing
+    itself fails at the end."""
     if isinstance(exc, OutputExists):
         return _usage(exc.advice("--force"))
     if isinstance(exc, OutputIsSpecial):
         return _usage(f"{exc}: write to standard output instead (no -o, or -o -: text; "
                       "--format jsonl: JSON lines) and redirect it")
-    return _usage(str(exc))
+    if isinstance(exc, OutputRefused):
+        return _usage(str(exc))
+    sys.stderr.write(f"urnscan scan: error: {exc}\n")
+    return EXIT_SOME_FAILED
 
 
 def _shown(path: str) -> str:

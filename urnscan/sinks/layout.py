@@ -72,7 +72,8 @@ def check_dir_writable(directory: str) -> None:
     (or, when it does not exist yet, in its nearest existing ancestor)."""
     anc = _existing_ancestor(directory)
     if not os.path.isdir(anc):
-        raise SinkError(f"{directory}: not a directory ({anc} is a file)")
+        why = "" if anc == os.path.abspath(directory) else f" ({anc} is a file)"
+        raise SinkError(f"{directory}: not a directory{why}")
     if not os.access(anc, os.W_OK | os.X_OK):
         raise SinkError(f"{anc}: permission denied (cannot write the output)")
 
