@@ -466,3 +466,65 @@ def test_progress_never_garbles_hit_lines_on_a_terminal(tmp_path, mode):
     hit_lines = [line for line in shown if line.startswith(str(corpus))]
     assert hit_lines == expected          # every hit line intact, in order, none garbled
     assert shown[-1].startswith("urnscan: 40 inputs")
+
+
+def _groups_printed(res):
+    return [line.split()[0] for line in out_lines(res) if line and not line.startswith(" ")]
+
+
+# (options, groups printed; None: a usage error)
+DEDUPE_LIMIT_CASES = [
+    ((), 2),
+    (("--limit", "5"), 2),
+    (("--limit", "1"), 1),
+    (("--limit", "0"), 0),      # none printed: the summary and -o still have them all
+    (("--limit", "-1"), None),
+    (("--limit=-3",), None),
+    (("--limit", "x"), None),
+]
+
+
+@pytest.mark.parametrize("options,printed", DEDUPE_LIMIT_CASES)
+def test_dedupe_limit(tree, tmp_path, options, printed):
+    assert run("scan", "d", "-q", "-o", "i.parquet").returncode == 0
+    res = run("dedupe", "i.parquet", "--all", *options)
+    err = res.stderr.decode()
+    if printed is None:
+        assert res.returncode == 2 and "argument --limit:" in err and res.stdout == b""
+        return
+    assert res.returncode == 0 and len(_groups_printed(res)) == printed
+    assert err.startswith("urnscan dedupe: 2 groups ")
+    assert (f", {printed} printed" in err) == (printed < 2)
+
+
+# (what is at OUT before, -o OUT, options, exit status, message)
+DEDUPE_OUTPUT_CASES = [
+    (None, "nodir/dd.jsonl", (), 1, "urnscan dedupe: error: nodir/dd.jsonl: cannot write: nodir does not exist"),
+    (None, "d/a.txt/dd.jsonl", (), 1, "urnscan dedupe: error: d/a.txt/dd.jsonl: cannot write: d/a.txt is not a"),
+    ("file", "dd.jsonl", (), 2, "urnscan dedupe: error: dd.jsonl: already exists; use --force to overwrite"),
+    ("fifo", "dd.jsonl", ("--force",), 2, "urnscan dedupe: error: dd.jsonl: is a FIFO, not a regular file"),
+    ("dir", "dd.csv", ("--force",), 2, "urnscan dedupe: error: dd.csv: is a directory"),
+    (None, "i.parquet", ("--force",), 2, "urnscan dedupe: error: i.parquet: is the index read"),
+]
+
+
+@pytest.mark.parametrize("before,out,options,status,message", DEDUPE_OUTPUT_CASES)
+def test_dedupe_checks_its_output_before_the_work(tree, tmp_path, before, out, options, status, message):
+    assert run("scan", "d", "-q", "-o", "i.parquet").returncode == 0
+    {"file": lambda p: open(p, "w").close(), "fifo": os.mkfifo, "dir": os.mkdir, None: lambda p: None}[before](out)
+    listing = sorted(os.listdir(tmp_path))
+    index = (tmp_path / "i.parquet").read_bytes()
+    res = run("dedupe", "i.parquet", *options, "-o", out)
+    err = res.stderr.decode()
+    assert res.returncode == status and err.startswith(message) and err.count("\n") == 1, err
+    assert res.stdout == b""                                   # refused before the work
+    assert sorted(os.listdir(tmp_path)) == listing and (tmp_path / "i.parquet").read_bytes() == index
+
+
+def test_dedupe_writes_through_a_symbolic_link(tree, tmp_path):
+    assert run("scan", "d", "-q", "-o", "i.parquet").returncode == 0
+    os.symlink("real.jsonl", "dd.jsonl")
+    assert run("dedupe", "i.parquet", "-o", "dd.jsonl").returncode == 2       # a dangling link exists
+    res = run("dedupe", "i.parquet", "-o", "dd.jsonl", "--force")
+    assert res.returncode == 0, res.stderr
+    assert os.readlink("dd.jsonl") == "real.jsonl" and len(open("real.jsonl").read().splitlines()) == 1
