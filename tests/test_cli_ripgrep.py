@@ -264,6 +264,44 @@ def test_the_run_never_reads_its_own_output(tree, out):
         assert len(open(out, encoding="utf-8").read().splitlines()) == expected
 
 
+def _files_table_sources(out):
+    if out.endswith("/"):
+        return pq.read_table(out + "_files.pq").column("source").to_pylist()
+    stem, ext = os.path.splitext(out)
+    files = f"{stem}.files{ext}"
+    if ext == ".parquet":
+        return pq.read_table(files).column("source").to_pylist()
+    lines = open(files, encoding="utf-8").read().splitlines()
+    return [json.loads(line)["source"] if ext == ".jsonl" else line.split("\t")[0] for line in lines]
+
+
+# (-o OUT, an .ignore file in d): the output, its files table, their
+# temporary files and a dataset directory are no rows of the files table,
+# even where the walk would list them as passed over (hidden, ignored)
+OWN_OUTPUT_ROWS_CASES = [
+    ("d/out.jsonl", None),
+    ("d/out.txt", None),
+    ("d/z/index.parquet", None),
+    ("d/ds/", None),
+    ("d/.ds/", None),
+    ("d/out.jsonl", "*.jsonl\n"),
+    ("d/z/index.parquet", "*.parquet\n"),
+    ("d/ds/", "ds/\n"),
+]
+
+
+@pytest.mark.parametrize("out,ignore", OWN_OUTPUT_ROWS_CASES)
+def test_the_run_never_lists_its_own_output(tree, out, ignore):
+    expected = {"d/a.txt", "d/sub/b.txt", "d/none.txt", "d/logo.png"}
+    if ignore is not None:
+        (tree / ".ignore").write_text(ignore)
+        expected.add("d/.ignore")  # hidden: passed over, and listed
+    for extra in ((), ("--force",)):
+        res = run("scan", "d", "-o", out, "-j", "1", *extra, timeout=120)
+        assert res.returncode == 0, res.stderr
+        assert sorted(_files_table_sources(out)) == sorted(expected)
+
+
 def _limit_file_size():
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
     resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
@@ -428,3 +466,65 @@ def test_progress_never_garbles_hit_lines_on_a_terminal(tmp_path, mode):
     hit_lines = [line for line in shown if line.startswith(str(corpus))]
     assert hit_lines == expected          # every hit line intact, in order, none garbled
     assert shown[-1].startswith("urnscan: 40 inputs")
+
+
+def _groups_printed(res):
+    return [line.split()[0] for line in out_lines(res) if line and not line.startswith(" ")]
+
+
+# (options, groups printed; None: a usage error)
+DEDUPE_LIMIT_CASES = [
+    ((), 2),
+    (("--limit", "5"), 2),
+    (("--limit", "1"), 1),
+    (("--limit", "0"), 0),      # none printed: the summary and -o still have them all
+    (("--limit", "-1"), None),
+    (("--limit=-3",), None),
+    (("--limit", "x"), None),
+]
+
+
+@pytest.mark.parametrize("options,printed", DEDUPE_LIMIT_CASES)
+def test_dedupe_limit(tree, tmp_path, options, printed):
+    assert run("scan", "d", "-q", "-o", "i.parquet").returncode == 0
+    res = run("dedupe", "i.parquet", "--all", *options)
+    err = res.stderr.decode()
+    if printed is None:
+        assert res.returncode == 2 and "argument --limit:" in err and res.stdout == b""
+        return
+    assert res.returncode == 0 and len(_groups_printed(res)) == printed
+    assert err.startswith("urnscan dedupe: 2 groups ")
+    assert (f", {printed} printed" in err) == (printed < 2)
+
+
+# (what is at OUT before, -o OUT, options, exit status, message)
+DEDUPE_OUTPUT_CASES = [
+    (None, "nodir/dd.jsonl", (), 1, "urnscan dedupe: error: nodir/dd.jsonl: cannot write: nodir does not exist"),
+    (None, "d/a.txt/dd.jsonl", (), 1, "urnscan dedupe: error: d/a.txt/dd.jsonl: cannot write: d/a.txt is not a"),
+    ("file", "dd.jsonl", (), 2, "urnscan dedupe: error: dd.jsonl: already exists; use --force to overwrite"),
+    ("fifo", "dd.jsonl", ("--force",), 2, "urnscan dedupe: error: dd.jsonl: is a FIFO, not a regular file"),
+    ("dir", "dd.csv", ("--force",), 2, "urnscan dedupe: error: dd.csv: is a directory"),
+    (None, "i.parquet", ("--force",), 2, "urnscan dedupe: error: i.parquet: is the index read"),
+]
+
+
+@pytest.mark.parametrize("before,out,options,status,message", DEDUPE_OUTPUT_CASES)
+def test_dedupe_checks_its_output_before_the_work(tree, tmp_path, before, out, options, status, message):
+    assert run("scan", "d", "-q", "-o", "i.parquet").returncode == 0
+    {"file": lambda p: open(p, "w").close(), "fifo": os.mkfifo, "dir": os.mkdir, None: lambda p: None}[before](out)
+    listing = sorted(os.listdir(tmp_path))
+    index = (tmp_path / "i.parquet").read_bytes()
+    res = run("dedupe", "i.parquet", *options, "-o", out)
+    err = res.stderr.decode()
+    assert res.returncode == status and err.startswith(message) and err.count("\n") == 1, err
+    assert res.stdout == b""                                   # refused before the work
+    assert sorted(os.listdir(tmp_path)) == listing and (tmp_path / "i.parquet").read_bytes() == index
+
+
+def test_dedupe_writes_through_a_symbolic_link(tree, tmp_path):
+    assert run("scan", "d", "-q", "-o", "i.parquet").returncode == 0
+    os.symlink("real.jsonl", "dd.jsonl")
+    assert run("dedupe", "i.parquet", "-o", "dd.jsonl").returncode == 2       # a dangling link exists
+    res = run("dedupe", "i.parquet", "-o", "dd.jsonl", "--force")
+    assert res.returncode == 0, res.stderr
+    assert os.readlink("dd.jsonl") == "real.jsonl" and len(open("real.jsonl").read().splitlines()) == 1

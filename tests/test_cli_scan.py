@@ -4,6 +4,7 @@ import gzip
 import json
 import lzma
 import os
+import stat
 import subprocess
 import sys
 
@@ -123,7 +124,8 @@ def test_existing_output_needs_force(corpus, tmp_path):
     out = tmp_path / "x.parquet"
     assert run("scan", str(corpus / "plain.txt"), "-o", str(out)).returncode == 0
     res = run("scan", str(corpus / "plain.txt"), "-o", str(out))
-    assert res.returncode == 2 and b"--force" in res.stderr
+    assert res.returncode == 2 and res.stderr.decode() == (
+        f"urnscan scan: error: {out}: already exists; use --force to overwrite\n")  # no Python argument
     assert run("scan", str(corpus / "plain.txt"), "-o", str(out), "--force").returncode == 0
 
 
@@ -180,12 +182,16 @@ def test_help_is_complete():
         assert option in text
 
 
-def test_unwritable_output_is_a_clear_error(corpus, tmp_path):
+@pytest.mark.parametrize("out", ["out.jsonl", "out.txt", "out.parquet", "ds/"])
+def test_an_unwritable_output_exits_1_before_the_scan(corpus, tmp_path, out):
+    """The README's exit status: 1 when the output cannot be written (2 is
+    for what the command line asks)."""
     blocker = tmp_path / "file.txt"
     blocker.write_text("x")
-    for out in (blocker / "out.jsonl", blocker / "out.parquet"):
-        res = run("scan", str(corpus / "plain.txt"), "-o", str(out))
-        assert res.returncode == 2 and b"not a directory" in res.stderr and b"Traceback" not in res.stderr
+    res = run("scan", str(corpus / "plain.txt"), "-o", f"{blocker}/{out}")
+    err = res.stderr.decode()
+    assert res.returncode == 1 and err == f"urnscan scan: error: {blocker}: not a directory\n"
+    assert os.listdir(tmp_path) == ["corpus", "file.txt"]
 
 
 def test_missing_output_directories_are_created(corpus, tmp_path):
@@ -258,3 +264,140 @@ def test_command_sets_the_collector_thresholds():
     from urnscan.cli import COLLECTOR_THRESHOLDS
     assert out.split(") (")[1].strip(" ()\n") == ", ".join(map(str, COLLECTOR_THRESHOLDS))
     assert out.startswith("(700, 10, 10)")  # importing urnscan leaves them alone
+
+
+# ---------------------------------------------------------------------------
+# Outputs that are not plain files, outputs that are inputs, standard output
+# ---------------------------------------------------------------------------
+
+def _char_device(path):
+    try:
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, 7))  # as /dev/full
+    except PermissionError:
+        pytest.skip("mknod is not permitted here")
+
+
+def _socket(path):
+    import socket
+
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(os.path.basename(path))  # relative: the cwd is the test's directory, under the length limit
+    sock.close()
+
+
+SPECIAL_NODES = {"char device": _char_device, "FIFO": os.mkfifo, "socket": _socket, "directory": os.mkdir}
+# (name of the node, -o OUT, options); a directory OUT with no --format,
+# or with --format parquet, is a dataset, so only those with a line format
+# are cases for a directory
+SPECIAL_OUTPUTS = [
+    ("X", "X", ("--format", "text")),
+    ("X", "X", ("--format", "text", "--force")),
+    ("X", "X", ("--format", "jsonl", "--force")),
+    ("X.files.txt", "X.txt", ("--force",)),          # the files table beside the output
+    ("X.files.parquet", "X.parquet", ("--force",)),
+]
+SPECIAL_FILE_OUTPUTS = [
+    ("X", "X", ("--format", "parquet", "--force")),
+    ("X.jsonl", "X.jsonl", ("--force",)),
+]
+# (node, name of the node, -o OUT, options)
+SPECIAL_OUTPUT_CASES = [(node, *case) for node in SPECIAL_NODES for case in SPECIAL_OUTPUTS] + [
+    (node, *case) for node in SPECIAL_NODES if node != "directory" for case in SPECIAL_FILE_OUTPUTS]
+
+
+@pytest.mark.parametrize("node,name,out,options", SPECIAL_OUTPUT_CASES)
+def test_an_output_that_is_no_regular_file_is_never_replaced(tmp_path, monkeypatch, node, name, out, options):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.txt").write_text(TEXT)
+    SPECIAL_NODES[node](str(tmp_path / name))
+    before = sorted((p.name, p.lstat().st_mode) for p in tmp_path.iterdir())
+    res = run("scan", "a.txt", "-o", out, *options, cwd=tmp_path)
+    err = res.stderr.decode()
+    assert res.returncode == 2 and err.startswith(f"urnscan scan: error: {name}: ") and err.count("\n") == 1, err
+    if node != "directory":
+        assert "not a regular file" in err and "standard output" in err and "--format jsonl" in err
+    assert sorted((p.name, p.lstat().st_mode) for p in tmp_path.iterdir()) == before  # nothing made, nothing replaced
+
+
+@pytest.mark.parametrize("out", ["link.txt", "link.jsonl", "link.parquet"])
+@pytest.mark.parametrize("target_exists", [True, False])
+def test_a_symbolic_link_output_is_written_through(tmp_path, out, target_exists):
+    (tmp_path / "a.txt").write_text(TEXT)
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / ("target" + os.path.splitext(out)[1])
+    if target_exists:
+        target.write_text("old")
+    os.symlink(os.path.join("real", target.name), tmp_path / out)
+    res = run("scan", "a.txt", "-o", out, "--force", cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert os.readlink(tmp_path / out) == os.path.join("real", target.name)  # the link survives
+    if out.endswith(".parquet"):
+        assert pq.read_table(target).num_rows == 4
+    else:
+        assert len(target.read_text().splitlines()) == 4
+    stem = os.path.splitext(out)[0]
+    assert (tmp_path / f"{stem}.files{os.path.splitext(out)[1]}").is_file()  # the files table beside the link
+    assert sorted(os.listdir(tmp_path / "real")) == [target.name]            # no temporary file left
+
+
+# (inputs made, PATH arguments, -o OUT)
+OUTPUT_IS_INPUT_CASES = [
+    (["self.txt"], ["self.txt"], "self.txt"),
+    (["self.jsonl"], ["self.jsonl"], "self.jsonl"),
+    (["self.parquet"], ["self.parquet"], "self.parquet"),
+    (["x.files.parquet"], ["x.files.parquet"], "x.parquet"),     # the files table beside the output
+    (["x.files.jsonl"], ["x.files.jsonl"], "x.jsonl"),
+    (["other.txt", "self.txt"], ["other.txt", "self.txt"], "self.txt"),
+    (["self.txt"], ["./sub/../self.txt"], "self.txt"),
+    (["self.txt", "alias.txt>self.txt"], ["alias.txt"], "self.txt"),  # a link to the output
+    (["self.txt", "alias.txt>self.txt"], ["self.txt"], "alias.txt"),  # an output link to the input
+    (["self.txt", "hard.txt=self.txt"], ["hard.txt"], "self.txt"),   # a hard link
+    (["ds/hits-00000.parquet"], ["ds/hits-00000.parquet"], "ds/"),
+]
+
+
+def _make(tmp_path, spec):
+    if ">" in spec:
+        name, target = spec.split(">")
+        os.symlink(target, tmp_path / name)
+    elif "=" in spec:
+        name, target = spec.split("=")
+        os.link(tmp_path / target, tmp_path / name)
+    else:
+        (tmp_path / spec).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / spec).write_text(TEXT)
+
+
+@pytest.mark.parametrize("made,paths,out", OUTPUT_IS_INPUT_CASES)
+def test_an_output_that_is_an_input_is_a_usage_error(tmp_path, made, paths, out):
+    (tmp_path / "sub").mkdir()
+    for spec in made:
+        _make(tmp_path, spec)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    res = run("scan", *paths, "-o", out, "--force", cwd=tmp_path)
+    err = res.stderr.decode()
+    assert res.returncode == 2 and "is an input" in err and err.count("\n") == 1, err
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("args,fmt", [
+    ((), "text"),
+    (("--format", "text"), "text"),
+    (("--format", "jsonl"), "jsonl"),
+    (("-c",), "count"),
+])
+def test_dash_output_is_standard_output(tmp_path, args, fmt):
+    (tmp_path / "a.txt").write_text(TEXT)
+    res = run("scan", "a.txt", "-o", "-", *args, cwd=tmp_path)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.decode().splitlines()
+    if fmt == "jsonl":
+        assert [json.loads(line)["urn"] for line in lines][0] == "URN:ISBN:0-395-36341-1"
+    else:
+        assert lines == (["a.txt:4"] if fmt == "count" else run("scan", "a.txt", *args, cwd=tmp_path).stdout.decode().splitlines())
+    assert sorted(os.listdir(tmp_path)) == ["a.txt"]  # no file named '-'
+
+
+def test_parquet_cannot_go_to_standard_output(tmp_path):
+    res = run("scan", "x", "-o", "-", "--format", "parquet", cwd=tmp_path)
+    assert res.returncode == 2 and b"not standard output" in res.stderr and os.listdir(tmp_path) == []

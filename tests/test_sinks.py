@@ -433,6 +433,53 @@ def test_existing_output_is_refused_without_force(tmp_path):
         check_writable(str(out))
 
 
+def test_the_library_names_its_argument_and_the_command_its_option(tmp_path):
+    import pickle
+
+    from urnscan.errors import OutputExists
+
+    out = tmp_path / "index.parquet"
+    write_index(str(out))
+    with pytest.raises(OutputExists) as info:
+        check_writable(str(out))
+    assert str(info.value) == f"{out}: already exists; use force=True to overwrite"
+    assert info.value.advice("--force") == f"{out}: already exists; use --force to overwrite"
+    again = pickle.loads(pickle.dumps(info.value))
+    assert str(again) == str(info.value) and again.advice("--force") == info.value.advice("--force")
+
+
+# (name, what is there, force): refused whatever force says (a directory
+# at index.parquet itself would be a dataset)
+SPECIAL_TARGETS = [
+    ("index.parquet", "fifo", False), ("index.parquet", "fifo", True), ("index.parquet", "socket", True),
+    ("index.files.parquet", "fifo", True), ("index.files.parquet", "socket", True),
+    ("index.files.parquet", "directory", True),
+]
+
+
+@pytest.mark.parametrize("name,node,force", SPECIAL_TARGETS)
+def test_an_output_that_is_no_regular_file_is_refused(tmp_path, monkeypatch, name, node, force):
+    import socket
+
+    from urnscan.errors import OutputIsSpecial, OutputRefused
+
+    monkeypatch.chdir(tmp_path)
+    {"fifo": os.mkfifo, "directory": os.mkdir, "socket": lambda p: socket.socket(socket.AF_UNIX).bind(p)}[node](name)
+    with pytest.raises(OutputRefused, match=rf"^{name}: is ") as info:
+        ParquetSink("index.parquet", params=PARAMS, force=force)
+    assert isinstance(info.value, OutputIsSpecial) == (node != "directory")
+    assert os.listdir(tmp_path) == [name]
+
+
+def test_a_symbolic_link_is_written_through(tmp_path):
+    (tmp_path / "real").mkdir()
+    os.symlink("real/target.parquet", tmp_path / "index.parquet")
+    write_index(str(tmp_path / "index.parquet"), force=True)
+    assert os.readlink(tmp_path / "index.parquet") == "real/target.parquet"
+    assert pq.read_table(tmp_path / "real" / "target.parquet").num_rows == len(HITS)
+    assert os.listdir(tmp_path / "real") == ["target.parquet"]
+
+
 def test_force_overwrites(tmp_path):
     out = tmp_path / "index.parquet"
     write_index(str(out))

@@ -132,6 +132,33 @@ def test_skip_refuses_files(links):
     assert refused == []
 
 
+# (entry refused by skip, walk options): an entry the walk would list as
+# passed over is not listed either ("urnscan scan" never lists its own
+# hidden temporary files, an ignored output, a hidden dataset directory)
+PASSED_OVER_SKIPS = [
+    ("repo/src/.hidden.txt", dict(hidden=False, ignore_files=True)),
+    ("repo/.hidden", dict(hidden=False, ignore_files=True)),
+    ("repo/debug.log", dict(hidden=False, ignore_files=True)),
+    ("repo/build", dict(hidden=False, ignore_files=True)),
+    ("repo/.hidden/inner.txt", dict(hidden=True, ignore_files=False)),
+]
+
+
+@pytest.mark.parametrize("refused,options", PASSED_OVER_SKIPS)
+def test_skip_refuses_entries_passed_over_too(repo, refused, options):
+    every = listed("repo", follow_symlinks=False, **options)
+    assert refused in [p for p, _, _ in every]
+    got = listed("repo", follow_symlinks=False, skip=lambda p: p == refused, **options)
+    assert got == [row for row in every if row[0] != refused]
+
+
+def test_skip_refuses_a_link_not_followed(links):
+    every = listed("top/a", follow_symlinks=False)
+    got = listed("top/a", follow_symlinks=False, skip=lambda p: p == "top/a/alias.txt")
+    assert ("top/a/alias.txt", "symbolic link (not followed)", True) in every
+    assert got == [row for row in every if row[0] != "top/a/alias.txt"]
+
+
 # ---------------------------------------------------------------------------
 # .gitignore rules against git itself
 # ---------------------------------------------------------------------------

@@ -37,6 +37,35 @@ class SinkError(UrnscanError, OSError):
     """Output could not be written (exists without --force, disk full...)."""
 
 
+class OutputRefused(SinkError):
+    """An output refused before anything is written, for what the caller
+    asked rather than for what the system allows: it exists and overwriting
+    was not asked for, it is a directory where a file goes, or it is one of
+    the inputs.  The command line makes it a usage error."""
+
+
+class OutputExists(OutputRefused):
+    """The output exists and overwriting it was not asked for.  The message
+    names the Python argument (``force=True``); :meth:`advice` names the
+    option of a command instead."""
+
+    def __init__(self, path: str, what: str = "already exists"):
+        super().__init__(f"{path}: {what}; use force=True to overwrite")
+        self.path = path
+        self.what = what
+
+    def __reduce__(self):  # rebuilt from its fields, not from the message
+        return type(self), (self.path, self.what)
+
+    def advice(self, option: str) -> str:
+        return f"{self.path}: {self.what}; use {option} to overwrite"
+
+
+class OutputIsSpecial(OutputRefused):
+    """The output path is a device, a FIFO or a socket: writing a file in
+    its place would replace it, so it is never written."""
+
+
 class LimitError(SourceError):
     """Decoded content outgrew a documented limit (a decompression bomb):
     reading stopped there, and what was found before is kept."""

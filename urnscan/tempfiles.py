@@ -24,6 +24,14 @@ def temp_name_pattern(name: str) -> str:
     return rf"\.{re.escape(name)}\.\d+\.[0-9a-f]{{8}}{re.escape(TEMP_SUFFIX)}"
 
 
+def landing(target: str) -> str:
+    """The file a write to ``target`` lands on: the file a symbolic link
+    points to (resolved, even when it does not exist yet), else ``target``.
+    A temporary file renamed onto a link would replace the link; renamed
+    onto this path, beside the file, it keeps the link."""
+    return os.path.realpath(target) if os.path.islink(target) else target
+
+
 def reserve(target: str) -> str:
     """Create a fresh, empty temporary file for ``target`` (mode 0666 minus
     the umask) and return its path; raises :class:`OSError`."""
@@ -94,7 +102,8 @@ def atomic_file(target: str) -> Iterator[str]:
     """A fresh temporary path for ``target``: whatever is written there is
     flushed to disk and renamed onto ``target`` when the block ends without
     an exception, and removed when it raises (``target`` is then left as it
-    was)."""
+    was).  A symbolic link at ``target`` is written through (:func:`landing`)."""
+    target = landing(target)
     tmp = reserve(target)
     try:
         yield tmp

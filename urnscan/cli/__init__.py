@@ -1,5 +1,6 @@
 """The ``urnscan`` command line: argument parsing and the exit codes of
-:mod:`.codes` (0 success, 1 some inputs invalid or failed, 2 usage errors);
+:mod:`.codes` (0 success, 1 some inputs invalid or failed or an output not
+written, 2 usage errors);
 each command is a module of its own (``check``, ``scan``, ``dedupe``)."""
 from __future__ import annotations
 

@@ -1,7 +1,10 @@
 """Exit codes and the wording the commands share.
 
 Exit codes: 0 success (``check``: every input valid; ``scan``: every input
-scanned), 1 some inputs invalid or failed, 2 usage errors.
+scanned), 1 some inputs invalid or failed, or an output could not be
+written, 2 usage errors (what the command line asks cannot be done: an
+existing output without --force, an output that is no regular file or is
+an input...).
 """
 from __future__ import annotations
 

@@ -1,13 +1,14 @@
 """``urnscan dedupe``: the duplicate citations of an index, merged."""
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 
 from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
-from ..errors import IndexFileError
-from ..tempfiles import atomic_file
+from ..errors import IndexFileError, OutputExists, OutputRefused, SinkError
+from ..tempfiles import atomic_file, landing
 
 _FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
 
@@ -25,7 +26,9 @@ def add_dedupe(sub) -> None:
     p.add_argument("--all", action="store_true", help="list every resource, not only those cited in several spellings")
     p.add_argument("-o", "--output", metavar="OUT", help="also write the groups to OUT (.parquet, .csv or .jsonl)")
     p.add_argument("--force", action="store_true", help="overwrite an existing OUT")
-    p.add_argument("--limit", type=int, default=0, metavar="N", help="print at most N groups (default: all)")
+    p.add_argument("--limit", type=_count, default=None, metavar="N",
+                   help="print at most N groups (default: all; 0 prints none, the summary and -o OUT still "
+                        "have them all)")
     p.set_defaults(run=run_dedupe)
 
 
@@ -35,8 +38,14 @@ def run_dedupe(args) -> int:
         fmt = _FORMATS.get(os.path.splitext(args.output)[1].lower())
         if fmt is None:
             return _usage(f"cannot tell the format of {args.output!r}: use .parquet, .csv or .jsonl")
-        if os.path.lexists(args.output) and not args.force:
-            return _usage(f"{args.output}: exists; use --force to overwrite")
+        try:
+            _check_output(args.output, args.force, args.index)
+        except OutputExists as exc:
+            return _usage(exc.advice("--force"))
+        except OutputRefused as exc:
+            return _usage(str(exc))
+        except SinkError as exc:
+            return _failed(str(exc))
     if not os.path.exists(args.index):
         return _failed(f"{args.index}: no such file or directory")
     try:
@@ -52,7 +61,7 @@ def run_dedupe(args) -> int:
     except (OSError, ValueError) as exc:
         return _failed(f"{args.index}: cannot be read: {getattr(exc, 'strerror', None) or exc}")
     groups = dedupe(df, args.level, min_spellings=1 if args.all else 2)
-    shown = groups if not args.limit else groups.head(args.limit)
+    shown = groups if args.limit is None else groups.head(args.limit)
     out = sys.stdout
     for row in shown.itertuples(index=False):
         rules = ", ".join(row.rules) if row.rules else "-"
@@ -64,11 +73,42 @@ def run_dedupe(args) -> int:
         more = f" (+{len(docs) - 5} more)" if len(docs) > 5 else ""
         out.write(f"    cited in: {', '.join(docs[:5])}{more}\n")
     citations = int(groups["count"].sum()) if len(groups) else 0
+    printed = f", {len(shown)} printed" if len(shown) < len(groups) else ""
     sys.stderr.write(f"urnscan dedupe: {plural(len(groups), 'group')} at level {args.level!r} "
-                     f"({plural(citations, 'citation')})\n")
+                     f"({plural(citations, 'citation')}){printed}\n")
     if args.output:
-        _write_groups(groups, args.output, fmt)
+        try:
+            _write_groups(groups, args.output, fmt)
+        except OSError as exc:
+            return _failed(f"{args.output}: cannot write: {getattr(exc, 'strerror', None) or exc}")
     return EXIT_OK
+
+
+def _count(text: str) -> int:
+    """An argparse type: a whole number, 0 or more."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more (got {n})")
+    return n
+
+
+def _check_output(path: str, force: bool, index: str) -> None:
+    """Before any work: ``path`` is not the index, may be written (nothing
+    there, or a regular file and ``force``), and its directory exists --
+    unlike ``urnscan scan``, dedupe creates none."""
+    from ..sinks.layout import check_dir_writable, check_file_target
+
+    if os.path.exists(path) and os.path.exists(index) and os.path.samefile(path, index):
+        raise OutputRefused(f"{path}: is the index read; write the groups elsewhere")
+    check_file_target(path, force)
+    directory = os.path.dirname(landing(path)) or "."
+    if not os.path.isdir(directory):
+        why = "is not a directory" if os.path.exists(directory) else "does not exist"
+        raise SinkError(f"{path}: cannot write: {directory} {why}")
+    check_dir_writable(directory)
 
 
 #: the columns dedupe reads: every urnscan index has them

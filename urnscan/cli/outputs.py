@@ -1,18 +1,21 @@
-"""The outputs of ``urnscan scan``: opened up front (an existing output
-needs --force), written beside their targets and renamed into place at the
-end, and never read back by the run that writes them (:class:`_OwnOutputs`
-keeps them out of the walk)."""
+"""The outputs of ``urnscan scan``: checked up front (an existing output
+needs --force; a device, FIFO, socket or directory is never replaced; an
+output is never one of the inputs named), written beside their targets
+(through a symbolic link, beside the file it points to) and renamed into
+place at the end, and never read back by the run that writes them
+(:class:`_OwnOutputs` keeps them out of the walk)."""
 from __future__ import annotations
 
 import contextlib
 import os
 import re
 import sys
-from typing import Callable, List, Optional, TextIO, Tuple
+from typing import Callable, Iterable, List, Optional, TextIO, Tuple
 
-from ..errors import SinkError
+from ..errors import OutputRefused, SinkError
 from ..sinks.status import FileStatus
-from ..tempfiles import TEMP_SUFFIX, discard, reserve, temp_name_pattern
+from ..sources import STDIN
+from ..tempfiles import TEMP_SUFFIX, discard, landing, reserve, temp_name_pattern
 
 
 class _OwnOutputs:
@@ -23,11 +26,12 @@ class _OwnOutputs:
     most files cost no system call and no regular expression.
     """
 
-    def __init__(self, places: List[tuple], endings: Tuple[str, ...]):
+    def __init__(self, places: List[tuple], endings: Tuple[str, ...], identities: frozenset = frozenset()):
         # (real directory, compiled name pattern); every name a pattern
         # matches ends with one of ``endings``
         self.places = places
         self.endings = endings
+        self.identities = identities  # (st_dev, st_ino) of the output files that exist
         names = re.compile("|".join(f"(?:{p.pattern})" for _, p in places)) if places else None
         self._name_matches = names.fullmatch if names is not None else None
 
@@ -40,16 +44,34 @@ class _OwnOutputs:
         home = os.path.realpath(os.path.dirname(path) or ".")
         return any(home == d and p.fullmatch(name) for d, p in self.places)
 
+    def holds(self, path: str) -> bool:
+        """Whether the file ``path`` is one of the outputs, by any name: its
+        own, a symbolic link to it, a hard link.  A directory is not."""
+        if os.path.isdir(path):
+            return False
+        if self(path) or self(os.path.realpath(path)):
+            return True
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        return (st.st_dev, st.st_ino) in self.identities
+
     @classmethod
     def of_files(cls, *targets: str) -> "_OwnOutputs":
         places = []
         endings = [TEMP_SUFFIX]
-        for target in targets:
+        identities = set()
+        # a link is written through: the file it points to is an output too
+        for target in dict.fromkeys(p for t in targets for p in (t, landing(t))):
             directory, name = os.path.split(os.path.abspath(target))
             escaped = re.escape(name)
             places.append((os.path.realpath(directory), re.compile(rf"{escaped}|{temp_name_pattern(name)}")))
             endings.append(name)
-        return cls(places, tuple(endings))
+            with contextlib.suppress(OSError):
+                st = os.stat(target)
+                identities.add((st.st_dev, st.st_ino))
+        return cls(places, tuple(endings), frozenset(identities))
 
     @classmethod
     def of_dataset(cls, directory: str) -> "_OwnOutputs":
@@ -58,7 +80,11 @@ class _OwnOutputs:
         names = "|".join(re.escape(n) for n in (FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME))
         pattern = re.compile(rf"hits-\d{{5,}}\.parquet|{names}|\..*{re.escape(TEMP_SUFFIX)}")
         endings = (".parquet", FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME, TEMP_SUFFIX)
-        return cls([(os.path.realpath(directory), pattern)], endings)
+        # the directory itself too: a walk that lists a hidden or ignored
+        # directory as one row, unentered, passes over this one
+        parent, name = os.path.split(os.path.abspath(directory))
+        itself = (os.path.realpath(parent), re.compile(re.escape(name)))
+        return cls([(os.path.realpath(directory), pattern), itself], (*endings, name))
 
 
 def own_outputs(layout) -> _OwnOutputs:
@@ -69,26 +95,38 @@ def own_outputs(layout) -> _OwnOutputs:
     return _OwnOutputs.of_files(layout.path, layout.files_path)
 
 
-def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, color: bool = False,
-               context: bool = False):
-    """A context manager giving ``(sink, skip)``; checks the output up front."""
+def refuse_inputs_among(paths: Iterable[str], guard: _OwnOutputs) -> None:
+    """Raise :class:`OutputRefused` when a PATH named explicitly is one of
+    the run's outputs: the run would replace what it reads.  (Met while
+    walking, an output is passed over instead.)"""
+    for path in paths:
+        if path != STDIN and guard.holds(path):
+            raise OutputRefused(f"{path}: is an input of this run and would be replaced by its output; "
+                                "write the output elsewhere")
+
+
+def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, inputs: Iterable[str] = (),
+              color: bool = False, context: bool = False):
+    """A context manager giving ``(sink, skip)``.  The output is checked
+    here, before anything is written: :class:`OutputRefused` for what the
+    command asks (the output exists without ``force``, is no regular file,
+    is one of ``inputs``), :class:`SinkError` for what the system refuses."""
+    if out is None:
+        return _line_sink(fmt, sys.stdout, None, color=color, context=context)
     if fmt == "parquet":
         from ..sinks.layout import check_writable
 
         layout = check_writable(out, force)
-        return _parquet_sink(out, force, params, own_outputs(layout))
-    if out is None:
-        return _line_sink(fmt, sys.stdout, None, color=color, context=context)
-    from ..sinks.layout import check_dir_writable
+        guard = own_outputs(layout)
+        refuse_inputs_among(inputs, guard)
+        return _parquet_sink(out, force, params, guard)
+    from ..sinks.layout import check_files_writable
 
     files_path = _files_path(out, fmt)
-    for path in (out, files_path):
-        if os.path.isdir(path):
-            raise SinkError(f"{path}: is a directory")
-        if os.path.lexists(path) and not force:
-            raise SinkError(f"{path}: exists; use --force to overwrite")
-    check_dir_writable(os.path.dirname(os.path.abspath(out)))
-    return _atomic_line_sink(fmt, out, files_path, color=color, context=context)
+    check_files_writable((out, files_path), force)
+    guard = _OwnOutputs.of_files(out, files_path)
+    refuse_inputs_among(inputs, guard)
+    return _atomic_line_sink(fmt, out, files_path, guard, color=color, context=context)
 
 
 @contextlib.contextmanager
@@ -147,30 +185,39 @@ class _TextWithFiles:
             self.files_stream.flush()
 
 
+def _reserve(target: str) -> Tuple[str, str]:
+    """The file a write to ``target`` lands on (through a link, the file it
+    points to: the link stays) and a fresh temporary file beside it; an OS
+    error names ``target``."""
+    final = os.path.abspath(landing(target))
+    try:
+        os.makedirs(os.path.dirname(final), exist_ok=True)  # as the Parquet sink does
+        return final, reserve(final)
+    except OSError as exc:
+        raise SinkError(f"{target}: cannot write: {exc.strerror or exc}") from exc
+
+
 @contextlib.contextmanager
-def _atomic_line_sink(fmt: str, out: str, files_path: str, **style):
+def _atomic_line_sink(fmt: str, out: str, files_path: str, guard: _OwnOutputs, **style):
     """Write beside the targets, rename into place only on success.  An OS
     error names the output, never the temporary file."""
-    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
-    tmp_out = reserve(os.path.abspath(out))
+    final_out, tmp_out = _reserve(out)
     try:
-        tmp_files = reserve(os.path.abspath(files_path))
+        final_files, tmp_files = _reserve(files_path)
     except BaseException:
         discard(tmp_out)
         raise
-    guard = _OwnOutputs.of_files(out, files_path)
     target = out
     try:
-        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)  # as the Parquet sink does
         with open(tmp_out, "w", encoding="utf-8") as fh, open(tmp_files, "w", encoding="utf-8") as ffh:
             with _line_sink(fmt, fh, ffh, guard=guard, **style) as opened:
                 yield opened
             for f in (fh, ffh):
                 f.flush()
                 os.fsync(f.fileno())
-        os.replace(tmp_out, out)
+        os.replace(tmp_out, final_out)
         target = files_path
-        os.replace(tmp_files, files_path)
+        os.replace(tmp_files, final_files)
     except BaseException as exc:
         discard(tmp_out, tmp_files)
         if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):

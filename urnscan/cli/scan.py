@@ -8,7 +8,7 @@ import time
 from typing import Optional, TextIO
 
 from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
-from ..errors import SinkError
+from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
 from ..model import PROFILES
 from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 from ..runner import ScanConfig, default_jobs, run_scan
@@ -16,7 +16,7 @@ from ..scanner import DEFAULT_MAX_URN_LENGTH, _options
 from ..sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from ..sources import STDIN, expand_inputs
 from ..sources.limits import DEFAULT_MAX_RATIO
-from .outputs import open_sink, own_outputs
+from .outputs import open_sink, own_outputs, refuse_inputs_among
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -41,8 +41,8 @@ def add_scan(sub) -> None:
                     "are skipped (--hidden, --no-ignore, -u), symbolic links are followed only with -L.  "
                     "With no PATH, standard input is read when it is not a terminal, else the current "
                     "directory is scanned.  Exit status: 0 every input scanned (binary files and "
-                    "symbolic-link loops skipped count as scanned), 1 some inputs could not be read, "
-                    "2 usage errors.",
+                    "symbolic-link loops skipped count as scanned), 1 some inputs could not be read or "
+                    "the output could not be written, 2 usage errors.",
         epilog="Examples:  urnscan scan corpus/ -o index.parquet   |   urnscan scan '**/*.xml' --valid-only   |   "
                "zcat mail.gz | urnscan scan --format jsonl   |   urnscan scan -c docs/   |   "
                "urnscan scan --unique=key corpus/")
@@ -51,7 +51,9 @@ def add_scan(sub) -> None:
     out = p.add_argument_group("output")
     out.add_argument("-o", "--output", metavar="OUT",
                      help="output file or dataset directory; the format follows its suffix (.parquet, .jsonl, "
-                          ".txt) or a directory / trailing '/' (Parquet dataset).  Default: text on stdout")
+                          ".txt) or a directory / trailing '/' (Parquet dataset); '-' is standard output (text, "
+                          "or --format jsonl).  A device, FIFO or socket is never replaced; a symbolic link is "
+                          "written through.  Default: text on stdout")
     out.add_argument("--format", choices=FORMATS, help="output format (overrides the suffix of OUT)")
     out.add_argument("--force", action="store_true", help="overwrite an existing output")
     out.add_argument("-C", "--context", type=int, default=None, metavar="N",
@@ -127,6 +129,10 @@ def add_scan(sub) -> None:
     p.set_defaults(run=run_scan_command)
 
 
+#: the OUT of ``-o`` that means standard output
+STDOUT = "-"
+
+
 def _output_format(args) -> Optional[str]:
     if args.format:
         return args.format
@@ -144,7 +150,7 @@ def _check_args(args, fmt: Optional[str]) -> Optional[str]:
         return (f"cannot tell the output format of {args.output!r}: use a .parquet, .jsonl or .txt name, "
                 "a directory, or --format")
     if fmt == "parquet" and args.output is None:
-        return "Parquet output needs -o OUT"
+        return "Parquet output needs -o OUT, a file or a directory (not standard output)"
     if args.jobs is not None and args.jobs < 1:
         return f"--jobs must be at least 1 (got {args.jobs})"
     modes = [name for name, on in (("--count", args.count), ("--files-with-matches", args.files_with_matches),
@@ -175,6 +181,8 @@ def _wants_color(args, fmt: str) -> bool:
 
 
 def run_scan_command(args) -> int:
+    if args.output == STDOUT:  # from here on, standard output is no -o at all
+        args.output = None
     fmt = _output_format(args)
     problem = _check_args(args, fmt)
     if problem:
@@ -219,10 +227,10 @@ def run_scan_command(args) -> int:
         return _scan_on_dask(args, fmt, config, params)
     color = _wants_color(args, fmt)
     try:
-        opener = open_sink(fmt, args.output, args.force, params, color=color,
-                            context=fmt == "text" and options.context > 0)
+        opener = open_sink(fmt, args.output, args.force, params, inputs=args.paths, color=color,
+                           context=fmt == "text" and options.context > 0)
     except SinkError as exc:
-        return _usage(str(exc))
+        return _output_error(exc)
     report = _Report(args, sys.stderr)
     started = time.monotonic()
     with opener as (sink, guard):
@@ -389,8 +397,10 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
         return _usage("--dask cannot read standard input ('-')")
     try:
         layout = check_writable(args.output, args.force)
+        guard = own_outputs(layout)
+        refuse_inputs_among(args.paths, guard)
     except SinkError as exc:
-        return _usage(str(exc))
+        return _output_error(exc)
     if not layout.dataset:
         return _usage("--dask writes a Parquet dataset: give a directory, -o DIR/")
     params = dict(params, dask=args.dask)
@@ -406,7 +416,7 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
                                       include=args.include, exclude=args.exclude, split_bytes=config.split_bytes,
                                       follow_symlinks=args.follow, hidden=params["hidden"],
                                       ignore_files=params["ignore_files"], max_ratio=config.max_ratio,
-                                      skip=own_outputs(layout))
+                                      skip=guard)
         result = distributed.write_dataset(scan, args.output, force=args.force, params=params)
     report = _Report(args, sys.stderr)
     report.progress = None
@@ -424,6 +434,21 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
 def _usage(message: str) -> int:
     sys.stderr.write(f"urnscan scan: error: {message}\n")
     return EXIT_USAGE
+
+
+def _output_error(exc: SinkError) -> int:
+    """An output refused for what the command asks is a usage error (2); one
+    the system does not let us write is a failure (1), as when the writing
+    itself fails at the end."""
+    if isinstance(exc, OutputExists):
+        return _usage(exc.advice("--force"))
+    if isinstance(exc, OutputIsSpecial):
+        return _usage(f"{exc}: write to standard output instead (no -o, or -o -: text; "
+                      "--format jsonl: JSON lines) and redirect it")
+    if isinstance(exc, OutputRefused):
+        return _usage(str(exc))
+    sys.stderr.write(f"urnscan scan: error: {exc}\n")
+    return EXIT_SOME_FAILED
 
 
 def _shown(path: str) -> str:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from typing import List, NamedTuple, Union
 
-from ..errors import SinkError
+from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
+from ..tempfiles import landing
 
-__all__ = ["OutputLayout", "plan_output", "check_writable", "check_dir_writable", "PART_GLOB",
-           "FILES_TABLE_NAME", "LEGACY_FILES_TABLE_NAME"]
+__all__ = ["OutputLayout", "plan_output", "check_writable", "check_dir_writable", "check_file_target",
+           "check_files_writable", "PART_GLOB", "FILES_TABLE_NAME", "LEGACY_FILES_TABLE_NAME"]
 
 #: Glob of the hit parts of a dataset directory.
 PART_GLOB = "hits-*.parquet"
@@ -70,9 +72,47 @@ def check_dir_writable(directory: str) -> None:
     (or, when it does not exist yet, in its nearest existing ancestor)."""
     anc = _existing_ancestor(directory)
     if not os.path.isdir(anc):
-        raise SinkError(f"{directory}: not a directory ({anc} is a file)")
+        why = "" if anc == os.path.abspath(directory) else f" ({anc} is a file)"
+        raise SinkError(f"{directory}: not a directory{why}")
     if not os.access(anc, os.W_OK | os.X_OK):
         raise SinkError(f"{anc}: permission denied (cannot write the output)")
+
+
+#: what an output path is when it is no regular file (stat's test, its name)
+_SPECIAL_KINDS = ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                  (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"))
+
+
+def check_file_target(path: str, force: bool) -> None:
+    """Raise :class:`OutputRefused` unless a file may be written at ``path``:
+    nothing is there, or (with ``force``) a regular file or a link to one,
+    which is written through.  A device, FIFO or socket is never replaced,
+    with or without ``force``: :class:`OutputIsSpecial`.  A dangling link
+    counts as existing (writing through it creates its target)."""
+    if not os.path.lexists(path):
+        return
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:  # a dangling link
+        mode = stat.S_IFREG
+    except OSError as exc:  # a link loop, a parent not searchable...
+        raise OutputRefused(f"{path}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(mode):
+        raise OutputRefused(f"{path}: is a directory")
+    for test, kind in _SPECIAL_KINDS:
+        if test(mode):
+            raise OutputIsSpecial(f"{path}: is {kind}, not a regular file; it is never replaced")
+    if not force:
+        raise OutputExists(path)
+
+
+def check_files_writable(paths, force: bool) -> None:
+    """:func:`check_file_target` for each of ``paths``, then
+    :func:`check_dir_writable` for the directory each lands in."""
+    for path in paths:
+        check_file_target(path, force)
+    for directory in dict.fromkeys(os.path.dirname(os.path.abspath(landing(p))) for p in paths):
+        check_dir_writable(directory)
 
 
 def _our_dataset_files(directory: str) -> List[str]:
@@ -86,30 +126,27 @@ def _our_dataset_files(directory: str) -> List[str]:
 def check_writable(out_path: Union[str, os.PathLike], force: bool = False) -> OutputLayout:
     """Check, before anything is scanned, that the output can be written.
 
-    Raises :class:`SinkError` when the output exists and ``force`` is false
-    (a dataset directory "exists" when it holds ``hits-*.parquet`` parts or
-    a files table; an empty directory is fine), when a parent is not a
-    directory or when the place is not writable.  Returns the layout.
+    Raises :class:`OutputRefused` when the output is refused whatever the
+    place allows (see :func:`check_file_target`): it exists and ``force``
+    is false (:class:`OutputExists`; a dataset directory "exists" when it
+    holds ``hits-*.parquet`` parts or a files table; an empty directory is
+    fine), or it is a directory, device, FIFO or socket where a file goes.
+    Raises :class:`SinkError` when a parent is not a directory or the place
+    is not writable.  Returns the layout.
     """
     layout = plan_output(out_path)
     if layout.dataset:
         if os.path.exists(layout.path):
             if not os.path.isdir(layout.path):
-                raise SinkError(f"{layout.path}: exists and is not a directory")
+                raise OutputRefused(f"{layout.path}: exists and is not a directory")
             ours = _our_dataset_files(layout.path)
+            for name in ours:  # replaced or removed by a forced run: files only
+                check_file_target(os.path.join(layout.path, name), True)
             if ours and not force:
-                raise SinkError(
-                    f"{layout.path}: already holds an urnscan dataset ({ours[0]}...); "
-                    "use --force (force=True) to overwrite")
+                raise OutputExists(layout.path, f"already holds an urnscan dataset ({ours[0]}...)")
             check_dir_writable(layout.path)
         else:
             check_dir_writable(os.path.dirname(os.path.abspath(layout.path)))
         return layout
-    for p in (layout.path, layout.files_path):
-        if os.path.lexists(p):
-            if os.path.isdir(p):
-                raise SinkError(f"{p}: is a directory")
-            if not force:
-                raise SinkError(f"{p}: already exists; use --force (force=True) to overwrite")
-    check_dir_writable(os.path.dirname(os.path.abspath(layout.path)))
+    check_files_writable((layout.path, layout.files_path), force)
     return layout

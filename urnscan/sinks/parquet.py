@@ -45,10 +45,14 @@ error.  Leaving the ``with`` block by an exception (including
 output path, and an existing output is left as it was.  In a dataset, the
 parts are all renamed at the end, so a reader never sees part of a run.
 (A process killed outright may leave a hidden ``*.tmp`` file behind; it is
-never at the output path.)
+never at the output path.)  A symbolic link at an output path is written
+through: the temporary file goes beside the file it points to, which is
+replaced, and the link stays.
 
-An existing output is refused unless ``force=True``: call
-:func:`check_writable` before scanning to fail early.  With ``force``, a
+An existing output is refused unless ``force=True``, and a device, FIFO,
+socket or directory where a file goes is refused even then
+(:class:`~urnscan.errors.OutputRefused`): call :func:`check_writable`
+before scanning to fail early.  With ``force``, a
 dataset's old ``hits-*.parquet`` parts and ``_files.pq`` (or a ``_files.parquet`` of an older version) are replaced;
 other files in the directory are never touched.
 
@@ -77,7 +81,7 @@ import pyarrow as pa
 from .._version import __version__
 from ..errors import SinkError
 from ..model import Hit
-from ..tempfiles import discard, fsync_path, reserve
+from ..tempfiles import discard, fsync_path, landing, reserve
 from .layout import (
     FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME, PART_GLOB, OutputLayout, _our_dataset_files, _part_name,
     check_dir_writable, check_writable, plan_output,
@@ -130,15 +134,15 @@ def _fsync_dir(directory: str) -> None:
 
 
 class _AtomicParquet:
-    """A Parquet file written under a hidden temporary name."""
+    """A Parquet file written under a hidden temporary name (beside the file
+    a symbolic link at ``target`` points to: the link is written through)."""
 
     def __init__(self, target: str, schema: pa.Schema, meta: bytes, *,
                  compression: str, compression_level: Optional[int], row_group_size: int):
         self.target = target
-        directory, name = os.path.split(target)
-        self.directory = directory or "."
+        self.final = landing(target)
         try:  # a fresh hidden name (stale ones of killed runs are removed)
-            tmp = reserve(target)
+            tmp = reserve(self.final)
         except OSError as exc:
             raise SinkError(f"{target}: cannot create a file: {exc.strerror or exc}") from exc
         self.tmp = tmp
@@ -186,7 +190,7 @@ class _AtomicParquet:
 
     def commit(self) -> None:
         try:
-            os.replace(self.tmp, self.target)
+            os.replace(self.tmp, self.final)
         except OSError as exc:
             raise SinkError(f"{self.target}: cannot move into place: {exc.strerror or exc}") from exc
 

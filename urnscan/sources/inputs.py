@@ -60,8 +60,10 @@ Walking rules (:func:`expand_inputs`)
   ``"dangling symbolic link"``.  Like files, they are listed only when the
   ``include`` / ``exclude`` patterns keep their path.
 * ``skip(path)``, when given, is asked about every file before it is
-  listed; a file it refuses is not listed (``urnscan scan`` uses it to
-  never read its own output).
+  listed, and about every entry before it is listed as passed over
+  (hidden, ignored, a link not followed); what it refuses is not listed
+  (``urnscan scan`` uses it to never read, nor list, its own outputs and
+  their temporary files).
 * The same path is listed once even if several PATH arguments reach it.
 * ``include`` / ``exclude`` are glob patterns.  A pattern without ``/`` is
   matched against the file name (and, for ``exclude``, against the name of
@@ -394,10 +396,13 @@ class _Expander:
             self.seen_paths.add(key)
         yield ref
 
+    def _refused(self, path: str) -> bool:
+        return self.skip is not None and self.skip(path)
+
     def _new_file(self, path: str, st: os.stat_result) -> bool:
         """Whether a regular file is to be listed: not refused by ``skip``,
         and (when following links) not already listed under another path."""
-        if self.skip is not None and self.skip(path):
+        if self._refused(path):
             return False
         if self.follow:
             ident = (st.st_dev, st.st_ino)
@@ -588,8 +593,9 @@ class _Expander:
     def _passed_over(self, path: str, relpath: str, reason: str) -> Iterator[InputRef]:
         """An entry the walk does not enter nor read (hidden, ignored, a link
         not followed): listed as skipped, one row for a whole directory,
-        when the include / exclude patterns keep its path."""
-        if self._keep(relpath):
+        when the include / exclude patterns keep its path and ``skip`` does
+        not refuse it."""
+        if self._keep(relpath) and not self._refused(path):
             yield from self._emit(InputRef(path, reason, None, True))
 
     def _inside_walk(self, path: str) -> bool:
@@ -644,7 +650,7 @@ class _Expander:
         following a link: :func:`.listing.list_entries`) are taken here;
         links, special files and errors go through :meth:`_entry`.
         """
-        hidden, filtered, keep = self.hidden, self.filtered, self._keep
+        hidden, filtered, keep, refused = self.hidden, self.filtered, self._keep, self._refused
         dedupe, seen_paths = self.dedupe, self.seen_paths
         checked = self.skip is not None or self.follow  # else every plain file is new
         S_ISREG, normpath = stat.S_ISREG, os.path.normpath
@@ -656,7 +662,7 @@ class _Expander:
                 path = d_path + name
                 rel = d_rel + name
                 if not hidden and name[0] == ".":
-                    if filtered and not keep(rel):
+                    if (filtered and not keep(rel)) or refused(path):
                         continue
                     ref: Optional[InputRef] = InputRef(path, HIDDEN, None, True)
                 else:
@@ -668,7 +674,7 @@ class _Expander:
                     plain_file = S_ISREG(st.st_mode)
                     by = rules.ignored_by(rel, not plain_file) if ignoring else None
                     if by is not None:
-                        if filtered and not keep(rel):
+                        if (filtered and not keep(rel)) or refused(path):
                             continue
                         ref = InputRef(path, f"ignored ({by})", None, True)
                     elif not plain_file:
