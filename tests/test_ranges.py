@@ -88,3 +88,48 @@ def test_url_context_reaches_back_past_a_range_start(tmp_path):
     assert [(h.urn, h.embedded) for h in whole] == [("urn:isbn:0451450523", True)]
     for parts in (2, 3, 5):
         assert list(scan_file_in_ranges(str(path), parts, ScanOptions(), source=str(path), min_size=1)) == whole
+
+
+def _chain(results, options):
+    from urnscan.ranges import StitchState, stitch_step
+
+    state, hits = StitchState(), []
+    for result in results:
+        found, state = stitch_step(result, state, options)
+        hits += found
+    return hits, state
+
+
+def test_a_range_that_failed_keeps_its_hits_and_stops_the_file(tmp_path):
+    """The ranges of a file on Dask: the hits a failed range found are
+    kept, the ranges after it give none, and the row says why."""
+    from urnscan.ranges import ranges_status
+
+    data = b"".join(b"see urn:example:a%d here\n" % i for i in range(3000))
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    options = ScanOptions()
+    results = [scan_range(r, options) for r in plan_ranges(str(path), len(data), 3, min_size=1)]
+    whole, state = _chain(results, options)
+    assert whole == list(scan_bytes([data])) and state.stopped is None and state.read == len(data)
+    failed = results[1]._replace(hits=results[1].hits[:5], read=200, error="read error: input/output error")
+    hits, state = _chain([results[0], failed, results[2]], options)
+    assert hits == whole[:len(results[0].hits) + 5]
+    assert (state.stopped, state.read) == ("read error: input/output error", results[0].read + 200)
+    row = ranges_status("f.txt", state.stopped, state.read, len(hits), len(hits))
+    assert (row.status, row.reason, row.bytes, row.hits) == ("error", state.stopped, state.read, len(hits))
+
+
+def test_a_range_read_after_one_that_ended_short_stops_the_file(tmp_path):
+    """A range that read short (the file ended there) and a later one that
+    read on: the file shrank between the two reads."""
+    data = b"".join(b"see urn:example:a%d here\n" % i for i in range(3000))
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    options = ScanOptions()
+    results = [scan_range(r, options) for r in plan_ranges(str(path), len(data), 3, min_size=1)]
+    short = results[0]._replace(hits=results[0].hits[:4], read=100)
+    hits, state = _chain([short, results[1]._replace(hits=[], read=0), results[2]], options)
+    assert hits == results[0].hits[:4] and (state.stopped, state.read) == ("file shrank while it was read", 100)
+    hits, state = _chain([short, results[1]._replace(hits=[], read=0)], options)
+    assert state.stopped is None and state.read == 100  # the file ends there: read to its end

@@ -58,18 +58,19 @@ def planned_whole(size: int, split_bytes: int) -> bool:
 
 def plan_file(path: str, size: int, split_bytes: int) -> FilePlan:
     """How to scan the regular file at ``path`` of ``size`` bytes (an
-    unreadable one is planned whole: its scan reports the error)."""
+    unreadable one is planned whole: its scan reports the error, as it
+    does for one removed or replaced while it is planned)."""
     if planned_whole(size, split_bytes):
         return _WHOLE
     try:
         with open(path, "rb") as fh:
             head = fh.read(_PEEK_BYTES)
+        if detect_compression(head) is not None:
+            return FilePlan(Layout.COMPRESSED)
+        if size >= 2 * split_bytes and not looks_binary(head) and container_kind(head, path) is None:
+            return FilePlan(Layout.RANGES, tuple(plan_ranges(path, size, max(2, size // split_bytes), split_bytes)))
     except OSError:
         return _WHOLE
-    if detect_compression(head) is not None:
-        return FilePlan(Layout.COMPRESSED)
-    if size >= 2 * split_bytes and not looks_binary(head) and container_kind(head, path) is None:
-        return FilePlan(Layout.RANGES, tuple(plan_ranges(path, size, max(2, size // split_bytes), split_bytes)))
     return _WHOLE
 
 

@@ -17,17 +17,29 @@ ranges in order then fixes two things:
 
 Only plain (uncompressed) regular files can be split.  Split points never
 fall between CR and LF.
+
+A file can change while its ranges are scanned (removed, replaced, made
+unreadable): each range that cannot be read says why in its end
+(:class:`RangeEnd`, :class:`RangeResult`) after the hits found before, and
+a rescan that cannot read raises :class:`~urnscan.errors.SourceError`.
 """
 from __future__ import annotations
 
-from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
+import contextlib
+from typing import BinaryIO, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
+from .errors import SourceError
 from .extract import LOOKBACK, token_start_in
 from .model import Hit
 from .pieces import PIECE_ROWS
 from .scanner import ByteScanner, ScanOptions, count_breaks
+from .sinks.status import ERROR, SCANNED, FileStatus
+from .sources.reader import open_error, read_error
 
 READ_SIZE = 1 << 20
+#: the reason of a file one of whose ranges ended short of its stop while a
+#: later one read on: the ranges read different versions of it
+SHRANK_WHILE_READ = "file shrank while it was read"
 
 
 class Range(NamedTuple):
@@ -42,6 +54,7 @@ class RangeResult(NamedTuple):
     breaks: int  # line breaks in [start, stop)
     last_break_end: Optional[int]  # absolute offset just after the last break, if any
     read: Optional[int] = None  # bytes of [start, stop) actually read (less when the file shrank)
+    error: Optional[str] = None  # why the range could not be read to its end (hits: those found before)
 
 
 class RangeEnd(NamedTuple):
@@ -50,6 +63,25 @@ class RangeEnd(NamedTuple):
     breaks: int
     last_break_end: Optional[int]
     read: int
+    error: Optional[str] = None  # why the range could not be read to its end
+
+
+def _open(path: str) -> BinaryIO:
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise open_error(path, exc) from exc
+
+
+@contextlib.contextmanager
+def _reading(path: str):
+    """An open file's read errors as :class:`SourceError`."""
+    try:
+        yield
+    except SourceError:
+        raise
+    except OSError as exc:
+        raise read_error(path, exc) from exc
 
 
 def plan_ranges(path: str, size: int, parts: int, min_size: int = 1 << 24) -> List[Range]:
@@ -73,8 +105,9 @@ def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: O
                on_data=None) -> Iterator[Hit]:
     """Hits whose ``urn:`` starts in [start, stop) as a scan from ``start``
     finds them (lines relative to ``start``).  ``on_data(offset, chunk)``
-    sees every chunk read."""
-    with open(path, "rb") as fh:
+    sees every chunk read.  Raises :class:`SourceError` when the file
+    cannot be opened or read (after the hits found before)."""
+    with _open(path) as fh, _reading(path):
         # the context: LOOKBACK bytes, or back to where the token holding
         # ``start`` begins (the URL context of a URN reads all of it)
         base = min(max(0, start - LOOKBACK), _token_start(fh, start))
@@ -148,7 +181,11 @@ class _BreakCounter:
 def scan_range(rng: Range, options: ScanOptions, source: Optional[str] = None) -> RangeResult:
     """Scan one range (run in a worker process)."""
     counter = _BreakCounter(rng.start, rng.stop)
-    hits = list(_scan_from(rng.path, rng.start, rng.stop, options, source, counter))
+    hits: List[Hit] = []
+    try:
+        hits.extend(_scan_from(rng.path, rng.start, rng.stop, options, source, counter))
+    except SourceError as exc:
+        return RangeResult(rng, hits, counter.breaks, counter.last_break_end, counter.read, exc.reason)
     return RangeResult(rng, hits, counter.breaks, counter.last_break_end, counter.read)
 
 
@@ -156,17 +193,23 @@ def scan_range_pieces(rng: Range, options: ScanOptions, source: Optional[str], s
                       rows: int = PIECE_ROWS) -> RangeEnd:
     """Scan one range, passing its hits to ``send`` as they are found, at
     most ``rows`` at a time, each list through ``encode`` first (see
-    :mod:`urnscan.pieces`); memory stays bounded however dense the hits."""
+    :mod:`urnscan.pieces`); memory stays bounded however dense the hits.
+    A range that cannot be read to its end sends the hits found before and
+    says why in its end."""
     counter = _BreakCounter(rng.start, rng.stop)
     buf: List[Hit] = []
-    for hit in _scan_from(rng.path, rng.start, rng.stop, options, source, counter):
-        buf.append(hit)
-        if len(buf) >= rows:
-            send(encode(buf))
-            buf = []
+    error: Optional[str] = None
+    try:
+        for hit in _scan_from(rng.path, rng.start, rng.stop, options, source, counter):
+            buf.append(hit)
+            if len(buf) >= rows:
+                send(encode(buf))
+                buf = []
+    except SourceError as exc:
+        error = exc.reason
     if buf:
         send(encode(buf))
-    return RangeEnd(counter.breaks, counter.last_break_end, counter.read)
+    return RangeEnd(counter.breaks, counter.last_break_end, counter.read, error)
 
 
 class RangeStitcher:
@@ -231,7 +274,7 @@ class _Rescan:
     (see :func:`_resync`, the same rule on whole lists)."""
 
     def __init__(self, rng: Range, covered: int, options: ScanOptions, source: Optional[str]):
-        with open(rng.path, "rb") as fh:
+        with _open(rng.path) as fh, _reading(rng.path):
             fh.seek(rng.start)
             prefix = fh.read(max(0, covered - rng.start))
         self.extra_breaks = count_breaks(prefix, 0, len(prefix))
@@ -269,6 +312,11 @@ class StitchState(NamedTuple):
     lines_before: int = 0  # line breaks before the next range
     line_start: int = 0  # absolute start of the line the next range starts on
     covered: int = 0  # end of the last hit emitted
+    read: int = 0  # bytes read by the ranges stitched
+    ended: bool = False  # a range read short of its stop: the file ends there
+    #: why the ranges from here on are not stitched (one could not be read,
+    #: or the file shrank between the reads of two), or None
+    stopped: Optional[str] = None
 
 
 def stitch_step(result: RangeResult, state: StitchState, options: ScanOptions, source: Optional[str] = None,
@@ -279,13 +327,22 @@ def stitch_step(result: RangeResult, state: StitchState, options: ScanOptions, s
 
     The state is small, so the ranges of a file can be stitched as a chain
     of cheap steps, each where its range's result is (see
-    :mod:`urnscan.distributed`).
+    :mod:`urnscan.distributed`).  A range that failed keeps the hits found
+    before; the ranges after it (and after one that read past a range that
+    ended short) give none, and the state says why (:func:`ranges_status`).
     """
     rng = result.range
+    if state.stopped is not None:
+        return [], state
+    if state.ended and (result.hits or result.read):
+        return [], state._replace(stopped=SHRANK_WHILE_READ)
     hits = result.hits
     covered = state.covered
     if covered > rng.start:
-        hits = _resync(rng, hits, covered, options, source)
+        try:
+            hits = _resync(rng, hits, covered, options, source, result.error is None)
+        except SourceError as exc:  # the file changed since the range was read
+            return [], state._replace(stopped=exc.reason)
     out: List[Hit] = []
     lines_before, line_start = state.lines_before, state.line_start
     for hit in hits:
@@ -297,7 +354,19 @@ def stitch_step(result: RangeResult, state: StitchState, options: ScanOptions, s
             out.append(hit._replace(line=lines_before + hit.line, column=column))
         covered = hit.end
     next_start = result.last_break_end if result.last_break_end is not None else line_start
-    return out, StitchState(lines_before + result.breaks, next_start, covered)
+    read = rng.stop - rng.start if result.read is None else result.read
+    return out, StitchState(lines_before + result.breaks, next_start, covered, state.read + read,
+                            state.ended or read < rng.stop - rng.start, result.error)
+
+
+def ranges_status(path: str, stopped: Optional[str], read: int, hits: int, valid: int) -> FileStatus:
+    """The files table's row of a file scanned in ranges: ``stopped`` is
+    why its ranges were not all read and stitched, or None."""
+    if stopped is None:
+        return FileStatus(path, SCANNED, None, read, None, None, hits, valid, documents=1)
+    if not read and not hits:  # never read: the row of a file that could not be opened
+        return FileStatus(path, ERROR, stopped)
+    return FileStatus(path, ERROR, stopped, read, None, None, hits, valid, documents=1)
 
 
 def stitch(results: Sequence[RangeResult], options: ScanOptions, source: Optional[str] = None) -> Iterator[Hit]:
@@ -309,25 +378,31 @@ def stitch(results: Sequence[RangeResult], options: ScanOptions, source: Optiona
         yield from hits
 
 
-def _resync(rng: Range, hits: List[Hit], covered: int, options: ScanOptions, source: Optional[str]) -> List[Hit]:
+def _resync(rng: Range, hits: List[Hit], covered: int, options: ScanOptions, source: Optional[str],
+            whole: bool = True) -> List[Hit]:
     """The range's hits after ``covered`` as a scan of the whole file sees
     them: rescan from ``covered`` until the rescan meets one of the range's
-    own hits, then keep the rest of those."""
+    own hits, then keep the rest of those.  A range not read ``whole`` (it
+    failed part-way) is rescanned no further than its last own hit, as
+    :class:`RangeStitcher` does."""
     # both scans decide the candidate at a given start the same way (it
     # depends only on the text), so a shared start is a meeting point
     own = {h.start: i for i, h in enumerate(hits)}
     out: List[Hit] = []
     # lines of the rescan count from `covered`; rebase them onto rng.start
-    with open(rng.path, "rb") as fh:
+    with _open(rng.path) as fh, _reading(rng.path):
         fh.seek(rng.start)
         prefix = fh.read(max(0, covered - rng.start))
     extra_breaks = count_breaks(prefix, 0, len(prefix))
     last = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"))
     prefix_line_start = rng.start + last + 1 if last >= 0 else None
+    last_own = hits[-1].start if hits else -1
     for hit in _scan_from(rng.path, covered, rng.stop, options, source):
         i = own.get(hit.start)
         if i is not None:
             return out + hits[i:]
+        if not whole and hit.start > last_own:
+            break
         out.append(_rebase(hit, extra_breaks, prefix_line_start))
     return out
 

@@ -27,7 +27,7 @@ from .errors import SourceError
 from .model import Hit
 from .pieces import ARROW_PIECES, HIT_PIECES, PIECE_ROWS
 from .planning import PEEK_ABOVE, Batch, Layout, plan_file, planned_whole
-from .ranges import Range, RangeStitcher, scan_range_pieces
+from .ranges import SHRANK_WHILE_READ, Range, RangeStitcher, ranges_status, scan_range_pieces
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
@@ -403,27 +403,45 @@ class _Parallel:
                 hits += n
                 valid += v
 
+        ended = False  # a range read short of its stop: the file ends there
         for rng, ticket in zip(plan.ranges, tickets):
             messages = self.pool.messages(ticket)
             try:
-                if failure is not None:
-                    for _ in messages:  # read past the rest of a failed file
-                        pass
-                    continue
-                stitcher.begin(rng)
-                for kind, value in messages:
-                    if kind == _HITS:
-                        write_all(stitcher.add(value))
-                    else:
-                        write_all(stitcher.end(value.breaks, value.last_break_end))
-                        read += value.read
-                        self.counter.bytes_read(value.read)
+                if failure is None:
+                    failure, n = self._stitch_range(stitcher, rng, messages, write_all, ended)
+                    read += n
+                    ended = ended or n < rng.stop - rng.start
+                for _ in messages:  # read past the rest of a failed file
+                    pass
             except WorkerDied as exc:
-                failure = exc.reason
-        if failure is not None:
-            self.finish(FileStatus(ref.path, ERROR, failure, read, None, None, hits, valid, documents=1))
-        else:
-            self.finish(FileStatus(ref.path, SCANNED, None, read, None, None, hits, valid, documents=1))
+                failure = failure or exc.reason
+        self.finish(ranges_status(ref.path, failure, read, hits, valid))
+
+    def _stitch_range(self, stitcher: RangeStitcher, rng: Range, messages, write_all,
+                      ended: bool) -> Tuple[Optional[str], int]:
+        """Stitch one range's pieces as they come; why it failed (or None)
+        and the bytes it read.  After a range that ``ended`` short, this one
+        must have read nothing: bytes here mean that the file shrank between
+        the reads of the two, and what was read is no one version of it
+        (the hits before are kept).  The messages after the range's end are
+        left to the caller."""
+        try:
+            stitcher.begin(rng)
+            for kind, value in messages:
+                if kind == _HITS:
+                    if ended:
+                        return SHRANK_WHILE_READ, 0
+                    write_all(stitcher.add(value))
+                    continue
+                if ended and value.read:
+                    return SHRANK_WHILE_READ, 0
+                if value.error is None:
+                    write_all(stitcher.end(value.breaks, value.last_break_end))
+                self.counter.bytes_read(value.read)
+                return value.error, value.read
+        except SourceError as exc:  # a rescan here found the file changed (removed, unreadable)
+            return exc.reason, 0
+        return None, 0  # (a task ends with its end, or raises WorkerDied)
 
 
 class _Counter:
