@@ -133,3 +133,66 @@ def test_a_range_read_after_one_that_ended_short_stops_the_file(tmp_path):
     assert hits == results[0].hits[:4] and (state.stopped, state.read) == ("file shrank while it was read", 100)
     hits, state = _chain([short, results[1]._replace(hits=[], read=0)], options)
     assert state.stopped is None and state.read == 100  # the file ends there: read to its end
+
+
+@pytest.mark.parametrize("data, starts", [
+    (b"urn:a:" * 20000, [0]),  # one token: never cut, so never read again by a range after the first
+    (b"abcdefghi " * 12000, [0, 40000, 80000]),  # just after the blank at or after each third
+    (b"x" * 39999 + b"\r\n" + b"y" * 79999, [0, 40001]),  # after a CRLF; the 80 KB token keeps its cut out
+], ids=["run", "words", "crlf-and-long-token"])
+def test_ranges_start_where_tokens_start(tmp_path, data, starts):
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    ranges = plan_ranges(str(path), len(data), 3, min_size=1)
+    assert [r.start for r in ranges] == starts
+    assert ranges[-1].stop == len(data) and all(a.stop == b.start for a, b in zip(ranges, ranges[1:]))
+    options = ScanOptions()
+    assert list(stitch([scan_range(r, options) for r in ranges], options)) == list(scan_bytes([data]))
+
+
+def test_a_range_inside_a_hit_before_it_is_not_read_again(tmp_path, monkeypatch):
+    """An over-long run through ')' (token stops: the file is cut) covers
+    the ranges after the first: stitching rescans none of those it covers
+    whole."""
+    import urnscan.ranges as ranges
+    from urnscan.pieces import HIT_PIECES
+
+    data = b"urn:a:b)" * 30000 + b" urn:example:end\n"
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    options = ScanOptions()
+    parts = [(r, [], scan_range_pieces_list(r, options)) for r in plan_ranges(str(path), len(data), 4, 1)]
+    assert len(parts) == 4
+    reads = []
+    real_breaks, real_scan = ranges._breaks_before, ranges._scan_from
+
+    def breaks_before(rng, covered):
+        reads.append(rng.start)
+        return real_breaks(rng, covered)
+
+    def scan_from(path, start, *args, **kw):
+        reads.append(start)
+        return real_scan(path, start, *args, **kw)
+
+    monkeypatch.setattr(ranges, "_breaks_before", breaks_before)
+    monkeypatch.setattr(ranges, "_scan_from", scan_from)
+    stitcher = ranges.RangeStitcher(options, None, HIT_PIECES)
+    hits = []
+    for rng, _, (pieces, end) in parts:
+        stitcher.begin(rng)
+        for piece in pieces:
+            hits += [h for p in stitcher.add(piece) for h in p]
+        hits += [h for p in stitcher.end(end.breaks, end.last_break_end) for h in p]
+    assert hits == list(scan_bytes([data])) and len(hits) == 2
+    # the last range alone, where the run ends: the line breaks before its
+    # end, then the scan from there
+    assert reads == [parts[-1][0].start, len(data) - len(b" urn:example:end\n")]
+
+
+def scan_range_pieces_list(rng, options):
+    from urnscan.pieces import HIT_PIECES
+    from urnscan.ranges import scan_range_pieces
+
+    pieces = []
+    end = scan_range_pieces(rng, options, None, pieces.append, HIT_PIECES.encode)
+    return pieces, end

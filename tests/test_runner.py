@@ -106,8 +106,9 @@ def test_process_substitution_scans_completely(tmp_path, reference, jobs):
 
 def _corpus(root):
     """Tiny files, empty and binary files, a gzip file, dangling links
-    among them (rows reported, not scanned), and a large file with URNs
-    crossing every byte-range boundary (ranges of 64 KiB)."""
+    among them (rows reported, not scanned), a large file with URNs
+    crossing every byte-range boundary (ranges of 64 KiB), and over-long
+    runs longer than a range."""
     import gzip
 
     root.mkdir()
@@ -122,6 +123,10 @@ def _corpus(root):
     dense = b"".join(b"urn:example:%s%d urn:x-y:%d\r\n" % (b"q" * (i % 300), i, i) for i in range(20000))
     (root / "m-dense.txt").write_bytes(dense)
     (root / "n-crlf.txt").write_bytes(_text(3000).replace(b"\n", b"\r\n"))
+    # over-long runs: one with no token stop (one range), one through ')'
+    # (cut, every range after the first inside the run), both then text
+    (root / "o-run.txt").write_bytes(b"urn:a:" * 40000 + b" " + _text(100))
+    (root / "p-run.txt").write_bytes(b"urn:a:b)" * 30000 + b" " + _text(100))
 
 
 @pytest.fixture(scope="module")

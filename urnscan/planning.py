@@ -13,7 +13,9 @@ worker processes (:mod:`urnscan.runner`) and for a Dask cluster
   size, its text being larger) or ``max_files``.
 
 Planning reads at most the first 64 KiB of a file, and only of a file
-large enough to be cut or streamed; it never consumes anything else.
+large enough to be cut or streamed, and then at most 64 KiB after each cut
+(:data:`urnscan.ranges.CUT_SEARCH`: a range starts where a token does); it
+never consumes anything else.
 """
 from __future__ import annotations
 

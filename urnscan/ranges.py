@@ -15,8 +15,14 @@ ranges in order then fixes two things:
   decided position -- from there on they agree, because each decision
   depends only on the text.
 
-Only plain (uncompressed) regular files can be split.  Split points never
-fall between CR and LF.
+Only plain (uncompressed) regular files can be split.  A range starts
+where a token starts (after white space, a quote or a bracket; never
+between CR and LF), so its scan needs nothing of the text before it but
+the few bytes the reading rules look back at: a range starting inside a
+token would read the token from its start for its URL context, and a
+token as long as the file (a run of URN characters with no break) would be
+read again by every range.  A token so long that no cut can be moved to
+its end within :data:`CUT_SEARCH` bytes keeps the ranges around it whole.
 
 A file can change while its ranges are scanned (removed, replaced, made
 unreadable): each range that cannot be read says why in its end
@@ -29,7 +35,7 @@ import contextlib
 from typing import BinaryIO, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from .errors import SourceError
-from .extract import LOOKBACK, token_start_in
+from .extract import LOOKBACK, token_start_in, token_stop_in
 from .model import Hit
 from .pieces import PIECE_ROWS
 from .scanner import ByteScanner, ScanOptions, count_breaks
@@ -37,6 +43,10 @@ from .sinks.status import ERROR, SCANNED, FileStatus
 from .sources.reader import open_error, read_error
 
 READ_SIZE = 1 << 20
+#: how far a cut between two ranges moves forward to the end of a token;
+#: a token longer than this (no white space, quote or bracket) keeps the
+#: cut out, and the two ranges are one
+CUT_SEARCH = 64 << 10
 #: the reason of a file one of whose ranges ended short of its stop while a
 #: later one read on: the ranges read different versions of it
 SHRANK_WHILE_READ = "file shrank while it was read"
@@ -85,20 +95,31 @@ def _reading(path: str):
 
 
 def plan_ranges(path: str, size: int, parts: int, min_size: int = 1 << 24) -> List[Range]:
-    """Split ``path`` into up to ``parts`` ranges of at least ``min_size``
-    bytes, never between CR and LF."""
+    """Split ``path`` into up to ``parts`` ranges of about ``size / parts``
+    and at least ``min_size`` bytes, each starting where a token starts
+    (see the module's docstring)."""
     count = max(1, min(parts, size // max(1, min_size)))
     if count == 1:
         return [Range(path, 0, size)]
-    cuts = [size * i // count for i in range(1, count)]
+    cuts: List[int] = []
     with open(path, "rb") as fh:
-        fixed = []
-        for cut in cuts:
-            fh.seek(cut - 1)
-            pair = fh.read(2)
-            fixed.append(cut + 1 if pair == b"\r\n" else cut)
-    bounds = [0] + fixed + [size]
-    return [Range(path, a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+        for i in range(1, count):
+            cut = _token_cut(fh, size * i // count)
+            if cut is not None and (cuts[-1] if cuts else 0) < cut < size:
+                cuts.append(cut)
+    bounds = [0] + cuts + [size]
+    return [Range(path, a, b) for a, b in zip(bounds, bounds[1:])]
+
+
+def _token_cut(fh, at: int) -> Optional[int]:
+    """Just after the first token stop from ``at - 1`` on (after the LF of
+    a CRLF), or None when the :data:`CUT_SEARCH` bytes there hold none."""
+    fh.seek(at - 1)
+    block = fh.read(CUT_SEARCH + 1)  # (one more: the LF after a CR)
+    i = token_stop_in(block, CUT_SEARCH)
+    if i < 0:
+        return None
+    return at + i + (1 if block[i:i + 2] == b"\r\n" else 0)
 
 
 def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: Optional[str],
@@ -223,13 +244,19 @@ class RangeStitcher:
         self.options, self.source, self.codec = options, source, codec
         self.state = StitchState()
         self._rescan: Optional[_Rescan] = None
+        self._covered_whole = False  # the range lies inside a hit before it
 
     def begin(self, rng: Range) -> None:
-        self._rescan = _Rescan(rng, self.state.covered, self.options, self.source) \
-            if self.state.covered > rng.start else None
+        covered = self.state.covered
+        # a hit that covers the whole range (an over-long run) hides all of
+        # its hits: nothing to rescan, and nothing to read here
+        self._covered_whole = covered >= rng.stop
+        self._rescan = _Rescan(rng, covered, self.options, self.source) if rng.start < covered < rng.stop else None
 
     def add(self, piece) -> Iterator:
         codec = self.codec
+        if self._covered_whole:
+            return
         if self._rescan is not None:
             meet = yield from self._batched(self._rescan.until_meeting(codec.starts(piece)))
             if meet is None:
@@ -274,12 +301,7 @@ class _Rescan:
     (see :func:`_resync`, the same rule on whole lists)."""
 
     def __init__(self, rng: Range, covered: int, options: ScanOptions, source: Optional[str]):
-        with _open(rng.path) as fh, _reading(rng.path):
-            fh.seek(rng.start)
-            prefix = fh.read(max(0, covered - rng.start))
-        self.extra_breaks = count_breaks(prefix, 0, len(prefix))
-        last = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"))
-        self.prefix_line_start = rng.start + last + 1 if last >= 0 else None
+        self.extra_breaks, self.prefix_line_start = _breaks_before(rng, covered)
         self._hits = _scan_from(rng.path, covered, rng.stop, options, source)
         self._next = next(self._hits, None)
 
@@ -338,7 +360,9 @@ def stitch_step(result: RangeResult, state: StitchState, options: ScanOptions, s
         return [], state._replace(stopped=SHRANK_WHILE_READ)
     hits = result.hits
     covered = state.covered
-    if covered > rng.start:
+    if covered >= rng.stop:
+        hits = []  # the range lies inside a hit before it (see RangeStitcher.begin)
+    elif covered > rng.start:
         try:
             hits = _resync(rng, hits, covered, options, source, result.error is None)
         except SourceError as exc:  # the file changed since the range was read
@@ -390,12 +414,7 @@ def _resync(rng: Range, hits: List[Hit], covered: int, options: ScanOptions, sou
     own = {h.start: i for i, h in enumerate(hits)}
     out: List[Hit] = []
     # lines of the rescan count from `covered`; rebase them onto rng.start
-    with _open(rng.path) as fh, _reading(rng.path):
-        fh.seek(rng.start)
-        prefix = fh.read(max(0, covered - rng.start))
-    extra_breaks = count_breaks(prefix, 0, len(prefix))
-    last = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"))
-    prefix_line_start = rng.start + last + 1 if last >= 0 else None
+    extra_breaks, prefix_line_start = _breaks_before(rng, covered)
     last_own = hits[-1].start if hits else -1
     for hit in _scan_from(rng.path, covered, rng.stop, options, source):
         i = own.get(hit.start)
@@ -405,6 +424,23 @@ def _resync(rng: Range, hits: List[Hit], covered: int, options: ScanOptions, sou
             break
         out.append(_rebase(hit, extra_breaks, prefix_line_start))
     return out
+
+
+def _breaks_before(rng: Range, covered: int) -> Tuple[int, Optional[int]]:
+    """The line breaks in [rng.start, covered) and the offset just after
+    the last of them (None without one), read in bounded steps: a hit
+    before may reach far into the range."""
+    counter = _BreakCounter(rng.start, covered)
+    with _open(rng.path) as fh, _reading(rng.path):
+        fh.seek(rng.start)
+        offset = rng.start
+        while offset < covered:
+            chunk = fh.read(min(READ_SIZE, covered - offset))
+            if not chunk:
+                break
+            counter(offset, chunk)
+            offset += len(chunk)
+    return counter.breaks, counter.last_break_end
 
 
 def _rebase(hit: Hit, extra_breaks: int, prefix_line_start: Optional[int]) -> Hit:
