@@ -456,6 +456,38 @@ def test_hits_come_back_in_bounded_pieces(tmp_path, codec):
     assert max(pieces) <= PIECE_ROWS
 
 
+def _long_urns(n, first=0):
+    return b"".join(b"see urn:example:%06d:" % i + b"abcdefghij" * 400 + b"\n" for i in range(first, first + n))
+
+
+@pytest.mark.parametrize("codec", [HIT_PIECES, ARROW_PIECES])
+def test_pieces_of_long_urns_are_bounded_by_their_text(tmp_path, monkeypatch, codec):
+    """Pieces are cut by the text they hold as well as by rows: here ten
+    4 KB URNs a piece, from byte ranges and from batches of files alike
+    (the workers are forked with the smaller bound)."""
+    from urnscan import pieces as pieces_module
+    from urnscan.model import TEXT_PER_URN_BYTE
+
+    urn_length = len("urn:example:000000:") + 4000
+    monkeypatch.setattr(pieces_module, "PIECE_TEXT", 10 * urn_length * TEXT_PER_URN_BYTE)
+    (tmp_path / "a-ranges.txt").write_bytes(_long_urns(300))
+    for i in range(4):
+        (tmp_path / f"b{i}.txt").write_bytes(_long_urns(25, 1000 * i))
+    sizes, statuses, hits = [], [], []
+
+    def write_batch(batch):
+        sizes.append(batch.num_rows)
+
+    def write_hits(found):
+        sizes.append(len(found))
+        hits.extend(found)
+
+    run_scan(iter_inputs([str(tmp_path)]), ScanConfig(jobs=2, split_bytes=128 << 10), write_hits, statuses.append,
+             write_batch=write_batch if codec.arrow else None)
+    assert [s.hits for s in statuses] == [300, 25, 25, 25, 25] and sum(sizes) == 400
+    assert max(sizes) == 10
+
+
 # --- small files read in one call ---------------------------------------------
 
 @pytest.mark.parametrize("name, content", [

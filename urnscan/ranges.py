@@ -37,7 +37,7 @@ from typing import BinaryIO, Iterator, List, NamedTuple, Optional, Sequence, Tup
 from .errors import SourceError
 from .extract import LOOKBACK, token_start_in, token_stop_in
 from .model import Hit
-from .pieces import PIECE_ROWS
+from .pieces import PIECE_ROWS, PieceBuffer
 from .scanner import ByteScanner, ScanOptions, count_breaks
 from .sinks.status import ERROR, SCANNED, FileStatus
 from .sources.reader import open_error, read_error
@@ -212,24 +212,23 @@ def scan_range(rng: Range, options: ScanOptions, source: Optional[str] = None) -
 
 def scan_range_pieces(rng: Range, options: ScanOptions, source: Optional[str], send, encode,
                       rows: int = PIECE_ROWS) -> RangeEnd:
-    """Scan one range, passing its hits to ``send`` as they are found, at
-    most ``rows`` at a time, each list through ``encode`` first (see
+    """Scan one range, passing its hits to ``send`` as they are found, in
+    pieces of at most ``rows`` hits (and :data:`~urnscan.pieces.PIECE_TEXT`
+    bytes of text), each list through ``encode`` first (see
     :mod:`urnscan.pieces`); memory stays bounded however dense the hits.
     A range that cannot be read to its end sends the hits found before and
     says why in its end."""
     counter = _BreakCounter(rng.start, rng.stop)
-    buf: List[Hit] = []
+    buf = PieceBuffer(rows)
     error: Optional[str] = None
     try:
         for hit in _scan_from(rng.path, rng.start, rng.stop, options, source, counter):
-            buf.append(hit)
-            if len(buf) >= rows:
-                send(encode(buf))
-                buf = []
+            if buf.add(hit):
+                send(encode(buf.take()))
     except SourceError as exc:
         error = exc.reason
-    if buf:
-        send(encode(buf))
+    if buf.hits:
+        send(encode(buf.take()))
     return RangeEnd(counter.breaks, counter.last_break_end, counter.read, error)
 
 
@@ -275,19 +274,17 @@ class RangeStitcher:
                                     line_start=last_break_end if last_break_end is not None else state.line_start)
 
     def _batched(self, hits):
-        buf: List[Hit] = []
+        buf = PieceBuffer()
         it = iter(hits)
         while True:
             try:
                 hit = next(it)
             except StopIteration as stop:
-                if buf:
-                    yield self._finished(self.codec.encode(buf))
+                if buf.hits:
+                    yield self._finished(self.codec.encode(buf.take()))
                 return stop.value
-            buf.append(hit)
-            if len(buf) >= PIECE_ROWS:
-                yield self._finished(self.codec.encode(buf))
-                buf = []
+            if buf.add(hit):
+                yield self._finished(self.codec.encode(buf.take()))
 
     def _finished(self, piece):
         state = self.state

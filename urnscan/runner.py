@@ -13,7 +13,8 @@ on; nothing but a regular file is ever opened twice.
 Memory with ``jobs > 1``: each worker holds at most two chunks of its input
 plus one piece of hits being built, and has at most
 ``workers.DEFAULT_MAX_MESSAGES`` pieces waiting in its queue to be written
-(a piece is ``pieces.PIECE_ROWS`` hits); further pieces wait on disk, in its
+(a piece is ``pieces.PIECE_ROWS`` hits or ``pieces.PIECE_TEXT`` bytes of
+text, whichever comes first); further pieces wait on disk, in its
 outbox (:mod:`urnscan.workers`), while it goes on; the main process holds
 one piece at a time.
 """
@@ -25,7 +26,7 @@ from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Option
 
 from .errors import SourceError
 from .model import Hit
-from .pieces import ARROW_PIECES, HIT_PIECES, PIECE_ROWS
+from .pieces import ARROW_PIECES, HIT_PIECES, PieceBuffer
 from .planning import PEEK_ABOVE, Batch, Layout, plan_file, planned_whole
 from .ranges import SHRANK_WHILE_READ, Range, RangeStitcher, ranges_status, scan_range_pieces
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
@@ -201,17 +202,16 @@ def _task_files(send, refs: Sequence[tuple], config: ScanConfig, arrow: bool) ->
     twice per file."""
     refs = [_new(InputRef, ref) for ref in refs]
     codec = ARROW_PIECES if arrow else HIT_PIECES
-    buf: List[Hit] = []
+    buf = PieceBuffer()
 
     def emit(hits: List[Hit]) -> None:
-        buf.extend(hits)
-        if len(buf) >= PIECE_ROWS:
-            send((_HITS, codec.encode(buf)))
-            del buf[:]
+        for hit in hits:
+            if buf.add(hit):
+                send((_HITS, codec.encode(buf.take())))
 
     statuses = [tuple(scan_input(ref, config, emit)) for ref in refs]
-    if buf:
-        send((_HITS, codec.encode(buf)))
+    if buf.hits:
+        send((_HITS, codec.encode(buf.take())))
     send((_STATUSES, statuses))
 
 
