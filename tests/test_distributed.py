@@ -41,12 +41,15 @@ FILLER = [b"prose about return: and Saturn: ", b"urn:isbn:0451450523. ", b"<URN:
           b"\r\n", b"\n", b"word " * 12, b"http://nbn-resolving.de/urn:nbn:de:bsz:24-opus-12345&x=1 ",
           b"caf\xc3\xa9 urn:example:caf\xc3\xa9 ", b"urn:ex:a:urn:ex:b "]
 # put across each range boundary: a wrapped URN folded over lines, a folded
-# bare URN, an over-long run hiding an inner "urn:", a URN inside a URN
-ACROSS = [b" <URN:ietf:params:xml:ns:yang:ietf-\r\n      interfaces> ",
-          b' "urn:ietf:params:rtp-\n   hdrext:sdes:cname" ',
-          b" urn:x:" + b"y" * (MAX_LEN + 200) + b"urn:ex:hidden:" + b"z" * 40 + b" urn:ex:after ",
-          b" urn:ex:outer:urn:ex:inner:urn:ex:innermost ",
-          b" <urn:ex:wrapped\n:" + b"w" * (MAX_LEN * 2) + b"> "]
+# bare URN, an over-long run hiding an inner "urn:", a URN inside a URN;
+# ranges start where tokens start, so each holds a token stop ('|' marks
+# it), and the boundary falls just after it
+ACROSS = [b" <URN:ietf:params:xml:ns:yang:ietf-\r\n|      interfaces> ",
+          b' "urn:ietf:params:rtp-\n|   hdrext:sdes:cname" ',
+          b" urn:x:" + b"y(z)" * (MAX_LEN // 8) + b"y(|z)" + b"y(z)" * (MAX_LEN // 8 + 50) + b"urn:ex:hidden:"
+          + b"z" * 40 + b" urn:ex:after ",
+          b" urn:ex:outer:urn:ex:inner(|x)urn:ex:innermost ",
+          b" <urn:ex:wrapped\n|:" + b"w" * (MAX_LEN * 2) + b"> "]
 
 
 def _big_file(path):
@@ -54,14 +57,15 @@ def _big_file(path):
     data = bytearray()
     while len(data) < 12 * SPLIT:
         data += rnd.choice(FILLER)
+    count = len(data) // SPLIT
+    for i in range(1, count):
+        before, after = ACROSS[(i - 1) % len(ACROSS)].split(b"|")
+        cut = len(data) * i // count  # where plan_ranges looks for the token stop
+        data[cut - len(before):cut + len(after)] = before + after
     path.write_bytes(bytes(data))
-    ranges = plan_ranges(str(path), len(data), len(data) // SPLIT, SPLIT)
-    for i, rng in enumerate(ranges[1:]):
-        snippet = ACROSS[i % len(ACROSS)]
-        at = rng.start - len(snippet) // 2
-        data[at:at + len(snippet)] = snippet
-    path.write_bytes(bytes(data))
-    return plan_ranges(str(path), len(data), len(data) // SPLIT, SPLIT)
+    ranges = plan_ranges(str(path), len(data), count, SPLIT)
+    assert len(ranges) == count
+    return ranges
 
 
 @pytest.fixture(scope="module")

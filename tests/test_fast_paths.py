@@ -258,6 +258,30 @@ def test_judgement_cache_keeps_urns_that_come_back(monkeypatch):
     assert total <= 2 * 64
 
 
+def test_judgement_cache_is_bounded_by_the_length_of_its_urns(monkeypatch):
+    """A generation ends at SHARED_CACHE_CHARS characters of URNs as well
+    as at SHARED_CACHE_SIZE URNs: long distinct URNs keep it small, and a
+    URN that keeps coming back stays cached."""
+    import urnscan.judge as judge_module
+
+    monkeypatch.setattr(judge_module, "SHARED_CACHE_CHARS", 10_000)
+    monkeypatch.setattr(judge_module, "_SHARED_TAILS", {})
+    monkeypatch.setattr(judge_module, "_OLD_TAILS", {})
+    monkeypatch.setattr(judge_module, "_YOUNG_CHARS", {})
+    calls = []
+    real = judge_module.judge
+    monkeypatch.setattr(judge_module, "judge",
+                        lambda urn, profile, registry: calls.append(urn) or real(urn, profile, registry))
+    j = judge_module.UrnJudge()
+    for i in range(200):
+        j.tail("urn:isbn:0451450523")
+        j.tail(f"urn:example:{i:04d}:" + "x" * 980)  # 997 characters
+    assert calls.count("urn:isbn:0451450523") == 1 and len(calls) == 201
+    kept = [urn for generation in (*judge_module._SHARED_TAILS.values(), *judge_module._OLD_TAILS.values())
+            for urn in generation]
+    assert sum(map(len, kept)) <= 2 * 10_000 and len(kept) < 30
+
+
 def test_forgotten_judgements_are_judged_again(monkeypatch):
     import urnscan.judge as judge_module
 

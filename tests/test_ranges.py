@@ -88,3 +88,111 @@ def test_url_context_reaches_back_past_a_range_start(tmp_path):
     assert [(h.urn, h.embedded) for h in whole] == [("urn:isbn:0451450523", True)]
     for parts in (2, 3, 5):
         assert list(scan_file_in_ranges(str(path), parts, ScanOptions(), source=str(path), min_size=1)) == whole
+
+
+def _chain(results, options):
+    from urnscan.ranges import StitchState, stitch_step
+
+    state, hits = StitchState(), []
+    for result in results:
+        found, state = stitch_step(result, state, options)
+        hits += found
+    return hits, state
+
+
+def test_a_range_that_failed_keeps_its_hits_and_stops_the_file(tmp_path):
+    """The ranges of a file on Dask: the hits a failed range found are
+    kept, the ranges after it give none, and the row says why."""
+    from urnscan.ranges import ranges_status
+
+    data = b"".join(b"see urn:example:a%d here\n" % i for i in range(3000))
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    options = ScanOptions()
+    results = [scan_range(r, options) for r in plan_ranges(str(path), len(data), 3, min_size=1)]
+    whole, state = _chain(results, options)
+    assert whole == list(scan_bytes([data])) and state.stopped is None and state.read == len(data)
+    failed = results[1]._replace(hits=results[1].hits[:5], read=200, error="read error: input/output error")
+    hits, state = _chain([results[0], failed, results[2]], options)
+    assert hits == whole[:len(results[0].hits) + 5]
+    assert (state.stopped, state.read) == ("read error: input/output error", results[0].read + 200)
+    row = ranges_status("f.txt", state.stopped, state.read, len(hits), len(hits))
+    assert (row.status, row.reason, row.bytes, row.hits) == ("error", state.stopped, state.read, len(hits))
+
+
+def test_a_range_read_after_one_that_ended_short_stops_the_file(tmp_path):
+    """A range that read short (the file ended there) and a later one that
+    read on: the file shrank between the two reads."""
+    data = b"".join(b"see urn:example:a%d here\n" % i for i in range(3000))
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    options = ScanOptions()
+    results = [scan_range(r, options) for r in plan_ranges(str(path), len(data), 3, min_size=1)]
+    short = results[0]._replace(hits=results[0].hits[:4], read=100)
+    hits, state = _chain([short, results[1]._replace(hits=[], read=0), results[2]], options)
+    assert hits == results[0].hits[:4] and (state.stopped, state.read) == ("file shrank while it was read", 100)
+    hits, state = _chain([short, results[1]._replace(hits=[], read=0)], options)
+    assert state.stopped is None and state.read == 100  # the file ends there: read to its end
+
+
+@pytest.mark.parametrize("data, starts", [
+    (b"urn:a:" * 20000, [0]),  # one token: never cut, so never read again by a range after the first
+    (b"abcdefghi " * 12000, [0, 40000, 80000]),  # just after the blank at or after each third
+    (b"x" * 39999 + b"\r\n" + b"y" * 79999, [0, 40001]),  # after a CRLF; the 80 KB token keeps its cut out
+], ids=["run", "words", "crlf-and-long-token"])
+def test_ranges_start_where_tokens_start(tmp_path, data, starts):
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    ranges = plan_ranges(str(path), len(data), 3, min_size=1)
+    assert [r.start for r in ranges] == starts
+    assert ranges[-1].stop == len(data) and all(a.stop == b.start for a, b in zip(ranges, ranges[1:]))
+    options = ScanOptions()
+    assert list(stitch([scan_range(r, options) for r in ranges], options)) == list(scan_bytes([data]))
+
+
+def test_a_range_inside_a_hit_before_it_is_not_read_again(tmp_path, monkeypatch):
+    """An over-long run through ')' (token stops: the file is cut) covers
+    the ranges after the first: stitching rescans none of those it covers
+    whole."""
+    import urnscan.ranges as ranges
+    from urnscan.pieces import HIT_PIECES
+
+    data = b"urn:a:b)" * 30000 + b" urn:example:end\n"
+    path = tmp_path / "run.txt"
+    path.write_bytes(data)
+    options = ScanOptions()
+    parts = [(r, [], scan_range_pieces_list(r, options)) for r in plan_ranges(str(path), len(data), 4, 1)]
+    assert len(parts) == 4
+    reads = []
+    real_breaks, real_scan = ranges._breaks_before, ranges._scan_from
+
+    def breaks_before(rng, covered):
+        reads.append(rng.start)
+        return real_breaks(rng, covered)
+
+    def scan_from(path, start, *args, **kw):
+        reads.append(start)
+        return real_scan(path, start, *args, **kw)
+
+    monkeypatch.setattr(ranges, "_breaks_before", breaks_before)
+    monkeypatch.setattr(ranges, "_scan_from", scan_from)
+    stitcher = ranges.RangeStitcher(options, None, HIT_PIECES)
+    hits = []
+    for rng, _, (pieces, end) in parts:
+        stitcher.begin(rng)
+        for piece in pieces:
+            hits += [h for p in stitcher.add(piece) for h in p]
+        hits += [h for p in stitcher.end(end.breaks, end.last_break_end) for h in p]
+    assert hits == list(scan_bytes([data])) and len(hits) == 2
+    # the last range alone, where the run ends: the line breaks before its
+    # end, then the scan from there
+    assert reads == [parts[-1][0].start, len(data) - len(b" urn:example:end\n")]
+
+
+def scan_range_pieces_list(rng, options):
+    from urnscan.pieces import HIT_PIECES
+    from urnscan.ranges import scan_range_pieces
+
+    pieces = []
+    end = scan_range_pieces(rng, options, None, pieces.append, HIT_PIECES.encode)
+    return pieces, end

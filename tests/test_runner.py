@@ -17,6 +17,8 @@ import pytest
 
 from urnscan.pieces import ARROW_PIECES, HIT_PIECES
 from urnscan.runner import ScanConfig, iter_inputs, run_scan
+from urnscan.scanner import scan_bytes
+from urnscan.sinks.status import FileStatus
 from urnscan.tempfiles import remove_stale, reserve
 
 URNSCAN = [sys.executable, "-m", "urnscan"]
@@ -104,8 +106,9 @@ def test_process_substitution_scans_completely(tmp_path, reference, jobs):
 
 def _corpus(root):
     """Tiny files, empty and binary files, a gzip file, dangling links
-    among them (rows reported, not scanned), and a large file with URNs
-    crossing every byte-range boundary (ranges of 64 KiB)."""
+    among them (rows reported, not scanned), a large file with URNs
+    crossing every byte-range boundary (ranges of 64 KiB), and over-long
+    runs longer than a range."""
     import gzip
 
     root.mkdir()
@@ -120,6 +123,10 @@ def _corpus(root):
     dense = b"".join(b"urn:example:%s%d urn:x-y:%d\r\n" % (b"q" * (i % 300), i, i) for i in range(20000))
     (root / "m-dense.txt").write_bytes(dense)
     (root / "n-crlf.txt").write_bytes(_text(3000).replace(b"\n", b"\r\n"))
+    # over-long runs: one with no token stop (one range), one through ')'
+    # (cut, every range after the first inside the run), both then text
+    (root / "o-run.txt").write_bytes(b"urn:a:" * 40000 + b" " + _text(100))
+    (root / "p-run.txt").write_bytes(b"urn:a:b)" * 30000 + b" " + _text(100))
 
 
 @pytest.fixture(scope="module")
@@ -164,6 +171,190 @@ def test_truncated_file_reports_bytes_read(tmp_path):
     run_scan(refs, config, hits.extend, statuses.append)
     assert statuses[0].bytes == len(_text(3000)) and statuses[0].status == "scanned"
     assert len(hits) == 9000
+
+
+# --- a file that changes while its ranges are scanned -------------------------
+
+SPLIT = 64 << 10
+BIG_TEXT = _text(6000)  # about 450 KB: seven ranges of SPLIT
+
+
+def _changed_run(tmp_path, monkeypatch, change, jobs=2):
+    """Scan big.txt (cut into ranges) and small.txt, ``change(path)``
+    applied to big.txt once its ranges are planned, before any is read;
+    the statuses by name and the hits."""
+    from urnscan import runner
+
+    big, small = tmp_path / "big.txt", tmp_path / "small.txt"
+    big.write_bytes(BIG_TEXT)
+    small.write_bytes(_text(3))
+    real_plan = runner.plan_file
+
+    def plan_then_change(path, size, split_bytes):
+        planned = real_plan(path, size, split_bytes)
+        if path == str(big):
+            change(path)
+        return planned
+
+    monkeypatch.setattr(runner, "plan_file", plan_then_change)
+    statuses, hits = [], []
+    summary = run_scan(iter_inputs([str(tmp_path)]), ScanConfig(jobs=jobs, split_bytes=SPLIT), hits.extend,
+                       statuses.append)
+    return {os.path.basename(s.source): s for s in statuses}, hits, summary
+
+
+def _make_directory(path):
+    os.remove(path)
+    os.mkdir(path)
+
+
+def _truncate(path):
+    os.truncate(path, len(BIG_TEXT) // 3)
+
+
+def _unreadable(monkeypatch):
+    """A change making big.txt unreadable to the range scans: opening it
+    fails with EACCES (a mode of 000 would not stop the superuser the tests
+    may run as)."""
+    import builtins
+    import errno
+
+    from urnscan import ranges
+
+    def open_denied(path, *args, **kw):
+        if str(path).endswith("big.txt"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return builtins.open(path, *args, **kw)
+
+    return lambda path: monkeypatch.setattr(ranges, "open", open_denied, raising=False)
+
+
+@pytest.mark.parametrize("change, reason", [
+    (os.remove, "no such file or directory"),
+    (_make_directory, "is a directory"),
+    ("unreadable", "permission denied"),
+])
+def test_a_file_changed_after_planning_is_its_error_row(tmp_path, monkeypatch, change, reason):
+    """Removed, replaced by a directory or unreadable once its ranges are
+    planned: the file's row says why, as a scan in one process says it,
+    and the run goes on."""
+    if change == "unreadable":
+        change = _unreadable(monkeypatch)
+    rows, hits, summary = _changed_run(tmp_path, monkeypatch, change)
+    assert rows["big.txt"] == FileStatus(str(tmp_path / "big.txt"), "error", reason)
+    assert rows["small.txt"].status == "scanned" and len(hits) == rows["small.txt"].hits == 9
+    assert summary.errors == 1 and summary.files == 2
+
+
+def test_a_file_removed_while_planned_is_its_error_row(tmp_path, monkeypatch):
+    """Removed between the look at its head and the cutting into ranges:
+    planned whole, and its scan reports it gone."""
+    from urnscan import planning
+
+    real_ranges = planning.plan_ranges
+
+    def remove_then_cut(path, *args):
+        os.remove(path)
+        return real_ranges(path, *args)
+
+    monkeypatch.setattr(planning, "plan_ranges", remove_then_cut)
+    (tmp_path / "big.txt").write_bytes(BIG_TEXT)
+    (tmp_path / "small.txt").write_bytes(_text(3))
+    statuses, hits = [], []
+    run_scan(iter_inputs([str(tmp_path)]), ScanConfig(jobs=2, split_bytes=SPLIT), hits.extend, statuses.append)
+    assert [(os.path.basename(s.source), s.status, s.reason) for s in statuses] == [
+        ("big.txt", "error", "no such file or directory"), ("small.txt", "scanned", None)]
+    assert len(hits) == 9
+
+
+def test_a_file_truncated_after_planning_reports_what_was_read(tmp_path, monkeypatch):
+    """Ranges planned on the old size read to the new end: the row and the
+    hits are those a scan in one process gives the truncated file."""
+    rows, hits, _ = _changed_run(tmp_path, monkeypatch, _truncate)
+    expected, expected_hits = [], []
+    run_scan(iter_inputs([str(tmp_path)]), ScanConfig(jobs=1), expected_hits.extend, expected.append)
+    assert rows["big.txt"].bytes == len(BIG_TEXT) // 3 and rows["big.txt"].status == "scanned"
+    assert list(rows.values()) == expected and hits == expected_hits
+
+
+def test_a_file_that_shrinks_between_the_reads_of_its_ranges(tmp_path, monkeypatch):
+    """Range 2 is read whole, then the file is cut inside range 1, whose
+    worker then reads short: what the ranges read is no one version of the
+    file, and the row says so, with the hits and bytes of the part before
+    the cut (those a scan of the shortened file finds there)."""
+    from urnscan import ranges
+
+    big, done = tmp_path / "big.txt", tmp_path / "range-2-read"
+    big.write_bytes(BIG_TEXT[:2 * SPLIT + SPLIT // 2])  # two ranges
+    cut = 20_000
+    real_count = ranges._BreakCounter.__call__
+    main = os.getpid()
+
+    def count_then_cut(self, offset, chunk):
+        real_count(self, offset, chunk)
+        if os.getpid() == main:
+            return
+        if self.start > 0 and self.read == self.stop - self.start:
+            done.touch()
+        elif self.start == 0 and self.read == ranges.READ_SIZE:  # range 1, after its first read
+            deadline = time.monotonic() + 60
+            while not done.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            os.truncate(big, cut)
+
+    monkeypatch.setattr(ranges, "READ_SIZE", 4096)
+    monkeypatch.setattr(ranges._BreakCounter, "__call__", count_then_cut)
+    statuses, hits = [], []
+    run_scan(iter_inputs([str(big)]), ScanConfig(jobs=2, split_bytes=SPLIT), hits.extend, statuses.append)
+    assert done.exists()
+    expected = list(scan_bytes([BIG_TEXT[:cut]], source=str(big)))
+    assert statuses == [FileStatus(str(big), "error", "file shrank while it was read", cut, None, None,
+                                   len(expected), len(expected), documents=1)]
+    assert hits == expected
+
+
+def test_a_rescan_that_finds_the_file_gone_keeps_the_hits_before(tmp_path, monkeypatch):
+    """The main process rescans a range after a hit that crossed into it
+    (an over-long run through ')' token stops); when the file is gone by
+    then, the row says so, the hits stitched before are kept and the run
+    goes on."""
+    import errno
+
+    from urnscan import ranges, runner
+    from urnscan.sources.reader import open_error
+
+    big = tmp_path / "big.txt"
+    run = b"urn:a:b)" * (3 * SPLIT // 2 // 8)  # from range 1 well into range 2
+    big.write_bytes(run + b" " + _text(4000))
+    (tmp_path / "small.txt").write_bytes(_text(3))
+    main, armed = os.getpid(), []
+    real_open, real_plan = ranges._open, runner.plan_file
+
+    def gone_here(path):
+        if armed and os.getpid() == main:
+            raise open_error(path, FileNotFoundError(errno.ENOENT, "No such file or directory", path))
+        return real_open(path)
+
+    def plan_then_arm(*args):
+        planned = real_plan(*args)
+        armed.append(planned.layout)
+        return planned
+
+    monkeypatch.setattr(ranges, "_open", gone_here)
+    monkeypatch.setattr(runner, "plan_file", plan_then_arm)
+    statuses, hits = [], []
+    for codec_arrow in (False, True):
+        del statuses[:], hits[:], armed[:]
+        batches = []
+        summary = run_scan(iter_inputs([str(tmp_path)]), ScanConfig(jobs=2, split_bytes=SPLIT), hits.extend,
+                           statuses.append, write_batch=batches.append if codec_arrow else None)
+        assert armed[0] == "ranges"
+        big_row, small_row = statuses
+        assert (big_row.status, big_row.reason) == ("error", "no such file or directory")
+        assert big_row.hits == 1  # the run, found before the rescan
+        assert len(hits) + sum(b.num_rows for b in batches) == big_row.hits + small_row.hits
+        assert 0 < big_row.bytes < len(run) and big_row.documents == 1
+        assert small_row.status == "scanned" and summary.errors == 1
 
 
 # --- killed runs ------------------------------------------------------------
@@ -263,6 +454,38 @@ def test_hits_come_back_in_bounded_pieces(tmp_path, codec):
              write_batch=write_batch if codec.arrow else None)
     assert sum(pieces) == 60000 == statuses[0].hits
     assert max(pieces) <= PIECE_ROWS
+
+
+def _long_urns(n, first=0):
+    return b"".join(b"see urn:example:%06d:" % i + b"abcdefghij" * 400 + b"\n" for i in range(first, first + n))
+
+
+@pytest.mark.parametrize("codec", [HIT_PIECES, ARROW_PIECES])
+def test_pieces_of_long_urns_are_bounded_by_their_text(tmp_path, monkeypatch, codec):
+    """Pieces are cut by the text they hold as well as by rows: here ten
+    4 KB URNs a piece, from byte ranges and from batches of files alike
+    (the workers are forked with the smaller bound)."""
+    from urnscan import pieces as pieces_module
+    from urnscan.model import TEXT_PER_URN_BYTE
+
+    urn_length = len("urn:example:000000:") + 4000
+    monkeypatch.setattr(pieces_module, "PIECE_TEXT", 10 * urn_length * TEXT_PER_URN_BYTE)
+    (tmp_path / "a-ranges.txt").write_bytes(_long_urns(300))
+    for i in range(4):
+        (tmp_path / f"b{i}.txt").write_bytes(_long_urns(25, 1000 * i))
+    sizes, statuses, hits = [], [], []
+
+    def write_batch(batch):
+        sizes.append(batch.num_rows)
+
+    def write_hits(found):
+        sizes.append(len(found))
+        hits.extend(found)
+
+    run_scan(iter_inputs([str(tmp_path)]), ScanConfig(jobs=2, split_bytes=128 << 10), write_hits, statuses.append,
+             write_batch=write_batch if codec.arrow else None)
+    assert [s.hits for s in statuses] == [300, 25, 25, 25, 25] and sum(sizes) == 400
+    assert max(sizes) == 10
 
 
 # --- small files read in one call ---------------------------------------------

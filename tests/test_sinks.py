@@ -546,6 +546,29 @@ def test_last_partial_batch_is_written_on_close(tmp_path):
     assert [md.row_group(i).num_rows for i in range(md.num_row_groups)] == [4, 4, 3]
 
 
+@pytest.mark.parametrize("as_batches", [False, True])
+def test_row_groups_are_bounded_by_the_text_of_their_hits(tmp_path, as_batches):
+    """A row group ends at ``batch_rows`` hits or once its hits hold about
+    ``batch_bytes`` of text, whichever comes first: long URNs make smaller
+    row groups, with the same rows."""
+    from urnscan.model import TEXT_PER_URN_BYTE
+
+    long_hits = [h._replace(urn=h.urn + ":" + "x" * 990) for h in many_hits(25)]  # URNs of about 1 KB
+    out = tmp_path / "long.parquet"
+    text = 3000 * TEXT_PER_URN_BYTE  # about three of those hits
+    with ParquetSink(str(out), params=PARAMS, batch_rows=1000, batch_bytes=text) as sink:
+        if as_batches:
+            for i in range(0, 25, 2):
+                sink.write_batch(hits_to_record_batch(long_hits[i:i + 2]))
+        else:
+            sink.write_hits(long_hits)
+        assert sink.peak_buffered_rows <= 4
+    md = pq.ParquetFile(out).metadata
+    sizes = [md.row_group(i).num_rows for i in range(md.num_row_groups)]
+    assert sizes == ([4] * 6 + [1] if as_batches else [3] * 8 + [1])
+    assert pq.read_table(out, columns=["urn"]).column("urn").to_pylist() == [h.urn for h in long_hits]
+
+
 # ---------------------------------------------------------------------------
 # Datasets
 # ---------------------------------------------------------------------------

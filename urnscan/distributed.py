@@ -89,7 +89,7 @@ import pyarrow.parquet as pq
 from ._version import __version__
 from .model import Hit
 from .planning import Batch, Layout, plan_file
-from .ranges import Range, RangeResult, StitchState, scan_range, stitch_step
+from .ranges import Range, RangeResult, StitchState, ranges_status, scan_range, stitch_step
 from .runner import DEFAULT_SPLIT_BYTES, ScanConfig, Summary, default_jobs, scan_input
 from .scanner import DEFAULT_CHUNK_SIZE, ScanOptions, scan_bytes, scan_text
 from .sinks.parquet import (
@@ -296,9 +296,9 @@ def _emit_range(result: RangeResult, state: StitchState, options: ScanOptions, s
     return table, (table.num_rows, valid)
 
 
-def _split_status(source: str, size: int, *counts: Tuple[int, int]) -> List[FileStatus]:
-    return [FileStatus(source, SCANNED, None, size, None, None,
-                       sum(c[0] for c in counts), sum(c[1] for c in counts), documents=1)]
+def _split_status(source: str, state: StitchState, *counts: Tuple[int, int]) -> List[FileStatus]:
+    """The row of a range-cut file, from the state after its last range."""
+    return [ranges_status(source, state.stopped, state.read, sum(c[0] for c in counts), sum(c[1] for c in counts))]
 
 
 def _docs_table(docs: Iterable[Any], options: ScanOptions, valid_only: bool) -> pa.Table:
@@ -423,7 +423,7 @@ def scan_paths(paths: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
                                                   dask_key_name=_key("urnscan-state"))
             tables.append(table)
             counts.append(count)
-        statuses.append(delayed(_split_status, pure=False)(source, item.ranges[-1].stop, *counts,
+        statuses.append(delayed(_split_status, pure=False)(source, state, *counts,
                                                            dask_key_name=_key("urnscan-status")))
     params = {"paths": paths, "profile": options.profile, "trim": options.trim, "fold": options.fold,
               "max_urn_length": options.max_urn_length, "valid_only": valid_only,

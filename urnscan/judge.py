@@ -96,8 +96,15 @@ _URN_INDEX = Hit._fields.index("urn")
 #: however many distinct URNs pass by (a single dict cleared when full would
 #: drop them every SHARED_CACHE_SIZE new URNs).
 SHARED_CACHE_SIZE = 1 << 16
+#: ... or once the URNs of the young one are this long together: a
+#: judgement holds about four strings as long as its URN (the URN, its
+#: canonical form, key and NSS), so a generation of 4 KB URNs held 1 GB by
+#: count alone; this keeps one to about 32 MB, while 65,536 URNs of the
+#: usual length (30 to 60 characters) stay under it
+SHARED_CACHE_CHARS = 8 << 20
 _SHARED_TAILS: Dict[tuple, Dict[str, tuple]] = {}
 _OLD_TAILS: Dict[tuple, Dict[str, tuple]] = {}
+_YOUNG_CHARS: Dict[tuple, int] = {}  # the length of the young generation's URNs
 #: UrnJudge.shared's judges, by profile and registry (registries are
 #: loaded once per process and kept)
 _JUDGES: Dict[tuple, "UrnJudge"] = {}
@@ -109,6 +116,7 @@ def forget_judgements() -> None:
     for generation in (_SHARED_TAILS, _OLD_TAILS):
         for tails in generation.values():
             tails.clear()
+    _YOUNG_CHARS.clear()
 
 
 class UrnJudge:
@@ -147,10 +155,13 @@ class UrnJudge:
                 profile = self.profile
                 j = judge(urn, profile, self.registry)
                 t = (*j[:_BEFORE_PROFILE], profile, *j[_BEFORE_PROFILE:])
-            if len(tails) >= SHARED_CACHE_SIZE:
+            chars = _YOUNG_CHARS.get(key, 0) + len(urn)
+            if len(tails) >= SHARED_CACHE_SIZE or chars > SHARED_CACHE_CHARS:
                 _OLD_TAILS[key] = tails
                 tails = _SHARED_TAILS[key] = {}
+                chars = len(urn)
             tails[urn] = t
+            _YOUNG_CHARS[key] = chars
         return t
 
     def young_tails(self) -> Dict[str, tuple]:

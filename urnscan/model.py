@@ -244,3 +244,11 @@ class Hit(NamedTuple):
     @property
     def codes(self) -> Tuple[str, ...]:
         return tuple(f.code for f in self.findings)
+
+
+#: A hit's text is about this many strings as long as its URN, one per
+#: column of the index: urn, raw, literal, context, canonical, key, ns_key,
+#: dedup_key and nss.  Buffers of hits are bounded by the text they hold as
+#: well as by their rows (a row group of 4 KB URNs is 9 x 4 KB a row), and
+#: count it as this many times the length of the URNs: one ``len`` a hit.
+TEXT_PER_URN_BYTE = 9

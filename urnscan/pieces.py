@@ -11,13 +11,44 @@ ranges are written once.
 """
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
-from .model import Hit
+from .model import TEXT_PER_URN_BYTE, Hit
 from .sinks.names import COLUMN_OF_FIELD
 
-#: hits per piece: a piece is at most a few MB, whatever the hit density
+#: hits per piece, and the bytes of text a piece holds at most (about: see
+#: model.TEXT_PER_URN_BYTE), whichever comes first: a piece is a few MB,
+#: whatever the density of hits and the length of their URNs (8,192 hits of
+#: 4 KB URNs were 300 MB, and a worker has up to 8 pieces waiting)
 PIECE_ROWS = 8192
+PIECE_TEXT = 8 << 20
+
+
+class PieceBuffer:
+    """Hits gathered into pieces: :meth:`add` one, and :meth:`take` the
+    piece once it is full (``rows`` hits, or about ``text`` bytes of text;
+    a hit larger than that is a piece alone) and at the end."""
+
+    __slots__ = ("hits", "rows", "chars", "limit")
+
+    def __init__(self, rows: int = PIECE_ROWS, text: Optional[int] = None):
+        self.hits: List[Hit] = []
+        self.rows = rows
+        self.chars = 0  # the length of the URNs gathered
+        self.limit = max(1, (PIECE_TEXT if text is None else text) // TEXT_PER_URN_BYTE)
+
+    def add(self, hit: Hit) -> bool:
+        """Add a hit; whether the piece is full."""
+        self.hits.append(hit)
+        self.chars += len(hit[_URN])
+        return len(self.hits) >= self.rows or self.chars >= self.limit
+
+    def take(self) -> List[Hit]:
+        hits, self.hits, self.chars = self.hits, [], 0
+        return hits
+
+
+_URN = Hit._fields.index("urn")
 
 
 class HitPieces:

@@ -13,7 +13,9 @@ worker processes (:mod:`urnscan.runner`) and for a Dask cluster
   size, its text being larger) or ``max_files``.
 
 Planning reads at most the first 64 KiB of a file, and only of a file
-large enough to be cut or streamed; it never consumes anything else.
+large enough to be cut or streamed, and then at most 64 KiB after each cut
+(:data:`urnscan.ranges.CUT_SEARCH`: a range starts where a token does); it
+never consumes anything else.
 """
 from __future__ import annotations
 
@@ -58,18 +60,19 @@ def planned_whole(size: int, split_bytes: int) -> bool:
 
 def plan_file(path: str, size: int, split_bytes: int) -> FilePlan:
     """How to scan the regular file at ``path`` of ``size`` bytes (an
-    unreadable one is planned whole: its scan reports the error)."""
+    unreadable one is planned whole: its scan reports the error, as it
+    does for one removed or replaced while it is planned)."""
     if planned_whole(size, split_bytes):
         return _WHOLE
     try:
         with open(path, "rb") as fh:
             head = fh.read(_PEEK_BYTES)
+        if detect_compression(head) is not None:
+            return FilePlan(Layout.COMPRESSED)
+        if size >= 2 * split_bytes and not looks_binary(head) and container_kind(head, path) is None:
+            return FilePlan(Layout.RANGES, tuple(plan_ranges(path, size, max(2, size // split_bytes), split_bytes)))
     except OSError:
         return _WHOLE
-    if detect_compression(head) is not None:
-        return FilePlan(Layout.COMPRESSED)
-    if size >= 2 * split_bytes and not looks_binary(head) and container_kind(head, path) is None:
-        return FilePlan(Layout.RANGES, tuple(plan_ranges(path, size, max(2, size // split_bytes), split_bytes)))
     return _WHOLE
 
 

@@ -15,19 +15,41 @@ ranges in order then fixes two things:
   decided position -- from there on they agree, because each decision
   depends only on the text.
 
-Only plain (uncompressed) regular files can be split.  Split points never
-fall between CR and LF.
+Only plain (uncompressed) regular files can be split.  A range starts
+where a token starts (after white space, a quote or a bracket; never
+between CR and LF), so its scan needs nothing of the text before it but
+the few bytes the reading rules look back at: a range starting inside a
+token would read the token from its start for its URL context, and a
+token as long as the file (a run of URN characters with no break) would be
+read again by every range.  A token so long that no cut can be moved to
+its end within :data:`CUT_SEARCH` bytes keeps the ranges around it whole.
+
+A file can change while its ranges are scanned (removed, replaced, made
+unreadable): each range that cannot be read says why in its end
+(:class:`RangeEnd`, :class:`RangeResult`) after the hits found before, and
+a rescan that cannot read raises :class:`~urnscan.errors.SourceError`.
 """
 from __future__ import annotations
 
-from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
+import contextlib
+from typing import BinaryIO, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
-from .extract import LOOKBACK, token_start_in
+from .errors import SourceError
+from .extract import LOOKBACK, token_start_in, token_stop_in
 from .model import Hit
-from .pieces import PIECE_ROWS
+from .pieces import PIECE_ROWS, PieceBuffer
 from .scanner import ByteScanner, ScanOptions, count_breaks
+from .sinks.status import ERROR, SCANNED, FileStatus
+from .sources.reader import open_error, read_error
 
 READ_SIZE = 1 << 20
+#: how far a cut between two ranges moves forward to the end of a token;
+#: a token longer than this (no white space, quote or bracket) keeps the
+#: cut out, and the two ranges are one
+CUT_SEARCH = 64 << 10
+#: the reason of a file one of whose ranges ended short of its stop while a
+#: later one read on: the ranges read different versions of it
+SHRANK_WHILE_READ = "file shrank while it was read"
 
 
 class Range(NamedTuple):
@@ -42,6 +64,7 @@ class RangeResult(NamedTuple):
     breaks: int  # line breaks in [start, stop)
     last_break_end: Optional[int]  # absolute offset just after the last break, if any
     read: Optional[int] = None  # bytes of [start, stop) actually read (less when the file shrank)
+    error: Optional[str] = None  # why the range could not be read to its end (hits: those found before)
 
 
 class RangeEnd(NamedTuple):
@@ -50,31 +73,62 @@ class RangeEnd(NamedTuple):
     breaks: int
     last_break_end: Optional[int]
     read: int
+    error: Optional[str] = None  # why the range could not be read to its end
+
+
+def _open(path: str) -> BinaryIO:
+    try:
+        return open(path, "rb")
+    except OSError as exc:
+        raise open_error(path, exc) from exc
+
+
+@contextlib.contextmanager
+def _reading(path: str):
+    """An open file's read errors as :class:`SourceError`."""
+    try:
+        yield
+    except SourceError:
+        raise
+    except OSError as exc:
+        raise read_error(path, exc) from exc
 
 
 def plan_ranges(path: str, size: int, parts: int, min_size: int = 1 << 24) -> List[Range]:
-    """Split ``path`` into up to ``parts`` ranges of at least ``min_size``
-    bytes, never between CR and LF."""
+    """Split ``path`` into up to ``parts`` ranges of about ``size / parts``
+    and at least ``min_size`` bytes, each starting where a token starts
+    (see the module's docstring)."""
     count = max(1, min(parts, size // max(1, min_size)))
     if count == 1:
         return [Range(path, 0, size)]
-    cuts = [size * i // count for i in range(1, count)]
+    cuts: List[int] = []
     with open(path, "rb") as fh:
-        fixed = []
-        for cut in cuts:
-            fh.seek(cut - 1)
-            pair = fh.read(2)
-            fixed.append(cut + 1 if pair == b"\r\n" else cut)
-    bounds = [0] + fixed + [size]
-    return [Range(path, a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+        for i in range(1, count):
+            cut = _token_cut(fh, size * i // count)
+            if cut is not None and (cuts[-1] if cuts else 0) < cut < size:
+                cuts.append(cut)
+    bounds = [0] + cuts + [size]
+    return [Range(path, a, b) for a, b in zip(bounds, bounds[1:])]
+
+
+def _token_cut(fh, at: int) -> Optional[int]:
+    """Just after the first token stop from ``at - 1`` on (after the LF of
+    a CRLF), or None when the :data:`CUT_SEARCH` bytes there hold none."""
+    fh.seek(at - 1)
+    block = fh.read(CUT_SEARCH + 1)  # (one more: the LF after a CR)
+    i = token_stop_in(block, CUT_SEARCH)
+    if i < 0:
+        return None
+    return at + i + (1 if block[i:i + 2] == b"\r\n" else 0)
 
 
 def _scan_from(path: str, start: int, stop: int, options: ScanOptions, source: Optional[str],
                on_data=None) -> Iterator[Hit]:
     """Hits whose ``urn:`` starts in [start, stop) as a scan from ``start``
     finds them (lines relative to ``start``).  ``on_data(offset, chunk)``
-    sees every chunk read."""
-    with open(path, "rb") as fh:
+    sees every chunk read.  Raises :class:`SourceError` when the file
+    cannot be opened or read (after the hits found before)."""
+    with _open(path) as fh, _reading(path):
         # the context: LOOKBACK bytes, or back to where the token holding
         # ``start`` begins (the URL context of a URN reads all of it)
         base = min(max(0, start - LOOKBACK), _token_start(fh, start))
@@ -148,25 +202,34 @@ class _BreakCounter:
 def scan_range(rng: Range, options: ScanOptions, source: Optional[str] = None) -> RangeResult:
     """Scan one range (run in a worker process)."""
     counter = _BreakCounter(rng.start, rng.stop)
-    hits = list(_scan_from(rng.path, rng.start, rng.stop, options, source, counter))
+    hits: List[Hit] = []
+    try:
+        hits.extend(_scan_from(rng.path, rng.start, rng.stop, options, source, counter))
+    except SourceError as exc:
+        return RangeResult(rng, hits, counter.breaks, counter.last_break_end, counter.read, exc.reason)
     return RangeResult(rng, hits, counter.breaks, counter.last_break_end, counter.read)
 
 
 def scan_range_pieces(rng: Range, options: ScanOptions, source: Optional[str], send, encode,
                       rows: int = PIECE_ROWS) -> RangeEnd:
-    """Scan one range, passing its hits to ``send`` as they are found, at
-    most ``rows`` at a time, each list through ``encode`` first (see
-    :mod:`urnscan.pieces`); memory stays bounded however dense the hits."""
+    """Scan one range, passing its hits to ``send`` as they are found, in
+    pieces of at most ``rows`` hits (and :data:`~urnscan.pieces.PIECE_TEXT`
+    bytes of text), each list through ``encode`` first (see
+    :mod:`urnscan.pieces`); memory stays bounded however dense the hits.
+    A range that cannot be read to its end sends the hits found before and
+    says why in its end."""
     counter = _BreakCounter(rng.start, rng.stop)
-    buf: List[Hit] = []
-    for hit in _scan_from(rng.path, rng.start, rng.stop, options, source, counter):
-        buf.append(hit)
-        if len(buf) >= rows:
-            send(encode(buf))
-            buf = []
-    if buf:
-        send(encode(buf))
-    return RangeEnd(counter.breaks, counter.last_break_end, counter.read)
+    buf = PieceBuffer(rows)
+    error: Optional[str] = None
+    try:
+        for hit in _scan_from(rng.path, rng.start, rng.stop, options, source, counter):
+            if buf.add(hit):
+                send(encode(buf.take()))
+    except SourceError as exc:
+        error = exc.reason
+    if buf.hits:
+        send(encode(buf.take()))
+    return RangeEnd(counter.breaks, counter.last_break_end, counter.read, error)
 
 
 class RangeStitcher:
@@ -180,13 +243,19 @@ class RangeStitcher:
         self.options, self.source, self.codec = options, source, codec
         self.state = StitchState()
         self._rescan: Optional[_Rescan] = None
+        self._covered_whole = False  # the range lies inside a hit before it
 
     def begin(self, rng: Range) -> None:
-        self._rescan = _Rescan(rng, self.state.covered, self.options, self.source) \
-            if self.state.covered > rng.start else None
+        covered = self.state.covered
+        # a hit that covers the whole range (an over-long run) hides all of
+        # its hits: nothing to rescan, and nothing to read here
+        self._covered_whole = covered >= rng.stop
+        self._rescan = _Rescan(rng, covered, self.options, self.source) if rng.start < covered < rng.stop else None
 
     def add(self, piece) -> Iterator:
         codec = self.codec
+        if self._covered_whole:
+            return
         if self._rescan is not None:
             meet = yield from self._batched(self._rescan.until_meeting(codec.starts(piece)))
             if meet is None:
@@ -205,19 +274,17 @@ class RangeStitcher:
                                     line_start=last_break_end if last_break_end is not None else state.line_start)
 
     def _batched(self, hits):
-        buf: List[Hit] = []
+        buf = PieceBuffer()
         it = iter(hits)
         while True:
             try:
                 hit = next(it)
             except StopIteration as stop:
-                if buf:
-                    yield self._finished(self.codec.encode(buf))
+                if buf.hits:
+                    yield self._finished(self.codec.encode(buf.take()))
                 return stop.value
-            buf.append(hit)
-            if len(buf) >= PIECE_ROWS:
-                yield self._finished(self.codec.encode(buf))
-                buf = []
+            if buf.add(hit):
+                yield self._finished(self.codec.encode(buf.take()))
 
     def _finished(self, piece):
         state = self.state
@@ -231,12 +298,7 @@ class _Rescan:
     (see :func:`_resync`, the same rule on whole lists)."""
 
     def __init__(self, rng: Range, covered: int, options: ScanOptions, source: Optional[str]):
-        with open(rng.path, "rb") as fh:
-            fh.seek(rng.start)
-            prefix = fh.read(max(0, covered - rng.start))
-        self.extra_breaks = count_breaks(prefix, 0, len(prefix))
-        last = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"))
-        self.prefix_line_start = rng.start + last + 1 if last >= 0 else None
+        self.extra_breaks, self.prefix_line_start = _breaks_before(rng, covered)
         self._hits = _scan_from(rng.path, covered, rng.stop, options, source)
         self._next = next(self._hits, None)
 
@@ -269,6 +331,11 @@ class StitchState(NamedTuple):
     lines_before: int = 0  # line breaks before the next range
     line_start: int = 0  # absolute start of the line the next range starts on
     covered: int = 0  # end of the last hit emitted
+    read: int = 0  # bytes read by the ranges stitched
+    ended: bool = False  # a range read short of its stop: the file ends there
+    #: why the ranges from here on are not stitched (one could not be read,
+    #: or the file shrank between the reads of two), or None
+    stopped: Optional[str] = None
 
 
 def stitch_step(result: RangeResult, state: StitchState, options: ScanOptions, source: Optional[str] = None,
@@ -279,13 +346,24 @@ def stitch_step(result: RangeResult, state: StitchState, options: ScanOptions, s
 
     The state is small, so the ranges of a file can be stitched as a chain
     of cheap steps, each where its range's result is (see
-    :mod:`urnscan.distributed`).
+    :mod:`urnscan.distributed`).  A range that failed keeps the hits found
+    before; the ranges after it (and after one that read past a range that
+    ended short) give none, and the state says why (:func:`ranges_status`).
     """
     rng = result.range
+    if state.stopped is not None:
+        return [], state
+    if state.ended and (result.hits or result.read):
+        return [], state._replace(stopped=SHRANK_WHILE_READ)
     hits = result.hits
     covered = state.covered
-    if covered > rng.start:
-        hits = _resync(rng, hits, covered, options, source)
+    if covered >= rng.stop:
+        hits = []  # the range lies inside a hit before it (see RangeStitcher.begin)
+    elif covered > rng.start:
+        try:
+            hits = _resync(rng, hits, covered, options, source, result.error is None)
+        except SourceError as exc:  # the file changed since the range was read
+            return [], state._replace(stopped=exc.reason)
     out: List[Hit] = []
     lines_before, line_start = state.lines_before, state.line_start
     for hit in hits:
@@ -297,7 +375,19 @@ def stitch_step(result: RangeResult, state: StitchState, options: ScanOptions, s
             out.append(hit._replace(line=lines_before + hit.line, column=column))
         covered = hit.end
     next_start = result.last_break_end if result.last_break_end is not None else line_start
-    return out, StitchState(lines_before + result.breaks, next_start, covered)
+    read = rng.stop - rng.start if result.read is None else result.read
+    return out, StitchState(lines_before + result.breaks, next_start, covered, state.read + read,
+                            state.ended or read < rng.stop - rng.start, result.error)
+
+
+def ranges_status(path: str, stopped: Optional[str], read: int, hits: int, valid: int) -> FileStatus:
+    """The files table's row of a file scanned in ranges: ``stopped`` is
+    why its ranges were not all read and stitched, or None."""
+    if stopped is None:
+        return FileStatus(path, SCANNED, None, read, None, None, hits, valid, documents=1)
+    if not read and not hits:  # never read: the row of a file that could not be opened
+        return FileStatus(path, ERROR, stopped)
+    return FileStatus(path, ERROR, stopped, read, None, None, hits, valid, documents=1)
 
 
 def stitch(results: Sequence[RangeResult], options: ScanOptions, source: Optional[str] = None) -> Iterator[Hit]:
@@ -309,27 +399,45 @@ def stitch(results: Sequence[RangeResult], options: ScanOptions, source: Optiona
         yield from hits
 
 
-def _resync(rng: Range, hits: List[Hit], covered: int, options: ScanOptions, source: Optional[str]) -> List[Hit]:
+def _resync(rng: Range, hits: List[Hit], covered: int, options: ScanOptions, source: Optional[str],
+            whole: bool = True) -> List[Hit]:
     """The range's hits after ``covered`` as a scan of the whole file sees
     them: rescan from ``covered`` until the rescan meets one of the range's
-    own hits, then keep the rest of those."""
+    own hits, then keep the rest of those.  A range not read ``whole`` (it
+    failed part-way) is rescanned no further than its last own hit, as
+    :class:`RangeStitcher` does."""
     # both scans decide the candidate at a given start the same way (it
     # depends only on the text), so a shared start is a meeting point
     own = {h.start: i for i, h in enumerate(hits)}
     out: List[Hit] = []
     # lines of the rescan count from `covered`; rebase them onto rng.start
-    with open(rng.path, "rb") as fh:
-        fh.seek(rng.start)
-        prefix = fh.read(max(0, covered - rng.start))
-    extra_breaks = count_breaks(prefix, 0, len(prefix))
-    last = max(prefix.rfind(b"\n"), prefix.rfind(b"\r"))
-    prefix_line_start = rng.start + last + 1 if last >= 0 else None
+    extra_breaks, prefix_line_start = _breaks_before(rng, covered)
+    last_own = hits[-1].start if hits else -1
     for hit in _scan_from(rng.path, covered, rng.stop, options, source):
         i = own.get(hit.start)
         if i is not None:
             return out + hits[i:]
+        if not whole and hit.start > last_own:
+            break
         out.append(_rebase(hit, extra_breaks, prefix_line_start))
     return out
+
+
+def _breaks_before(rng: Range, covered: int) -> Tuple[int, Optional[int]]:
+    """The line breaks in [rng.start, covered) and the offset just after
+    the last of them (None without one), read in bounded steps: a hit
+    before may reach far into the range."""
+    counter = _BreakCounter(rng.start, covered)
+    with _open(rng.path) as fh, _reading(rng.path):
+        fh.seek(rng.start)
+        offset = rng.start
+        while offset < covered:
+            chunk = fh.read(min(READ_SIZE, covered - offset))
+            if not chunk:
+                break
+            counter(offset, chunk)
+            offset += len(chunk)
+    return counter.breaks, counter.last_break_end
 
 
 def _rebase(hit: Hit, extra_breaks: int, prefix_line_start: Optional[int]) -> Hit:

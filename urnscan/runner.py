@@ -13,7 +13,8 @@ on; nothing but a regular file is ever opened twice.
 Memory with ``jobs > 1``: each worker holds at most two chunks of its input
 plus one piece of hits being built, and has at most
 ``workers.DEFAULT_MAX_MESSAGES`` pieces waiting in its queue to be written
-(a piece is ``pieces.PIECE_ROWS`` hits); further pieces wait on disk, in its
+(a piece is ``pieces.PIECE_ROWS`` hits or ``pieces.PIECE_TEXT`` bytes of
+text, whichever comes first); further pieces wait on disk, in its
 outbox (:mod:`urnscan.workers`), while it goes on; the main process holds
 one piece at a time.
 """
@@ -25,9 +26,9 @@ from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Option
 
 from .errors import SourceError
 from .model import Hit
-from .pieces import ARROW_PIECES, HIT_PIECES, PIECE_ROWS
+from .pieces import ARROW_PIECES, HIT_PIECES, PieceBuffer
 from .planning import PEEK_ABOVE, Batch, Layout, plan_file, planned_whole
-from .ranges import Range, RangeStitcher, scan_range_pieces
+from .ranges import SHRANK_WHILE_READ, Range, RangeStitcher, ranges_status, scan_range_pieces
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
@@ -201,17 +202,16 @@ def _task_files(send, refs: Sequence[tuple], config: ScanConfig, arrow: bool) ->
     twice per file."""
     refs = [_new(InputRef, ref) for ref in refs]
     codec = ARROW_PIECES if arrow else HIT_PIECES
-    buf: List[Hit] = []
+    buf = PieceBuffer()
 
     def emit(hits: List[Hit]) -> None:
-        buf.extend(hits)
-        if len(buf) >= PIECE_ROWS:
-            send((_HITS, codec.encode(buf)))
-            del buf[:]
+        for hit in hits:
+            if buf.add(hit):
+                send((_HITS, codec.encode(buf.take())))
 
     statuses = [tuple(scan_input(ref, config, emit)) for ref in refs]
-    if buf:
-        send((_HITS, codec.encode(buf)))
+    if buf.hits:
+        send((_HITS, codec.encode(buf.take())))
     send((_STATUSES, statuses))
 
 
@@ -403,27 +403,45 @@ class _Parallel:
                 hits += n
                 valid += v
 
+        ended = False  # a range read short of its stop: the file ends there
         for rng, ticket in zip(plan.ranges, tickets):
             messages = self.pool.messages(ticket)
             try:
-                if failure is not None:
-                    for _ in messages:  # read past the rest of a failed file
-                        pass
-                    continue
-                stitcher.begin(rng)
-                for kind, value in messages:
-                    if kind == _HITS:
-                        write_all(stitcher.add(value))
-                    else:
-                        write_all(stitcher.end(value.breaks, value.last_break_end))
-                        read += value.read
-                        self.counter.bytes_read(value.read)
+                if failure is None:
+                    failure, n = self._stitch_range(stitcher, rng, messages, write_all, ended)
+                    read += n
+                    ended = ended or n < rng.stop - rng.start
+                for _ in messages:  # read past the rest of a failed file
+                    pass
             except WorkerDied as exc:
-                failure = exc.reason
-        if failure is not None:
-            self.finish(FileStatus(ref.path, ERROR, failure, read, None, None, hits, valid, documents=1))
-        else:
-            self.finish(FileStatus(ref.path, SCANNED, None, read, None, None, hits, valid, documents=1))
+                failure = failure or exc.reason
+        self.finish(ranges_status(ref.path, failure, read, hits, valid))
+
+    def _stitch_range(self, stitcher: RangeStitcher, rng: Range, messages, write_all,
+                      ended: bool) -> Tuple[Optional[str], int]:
+        """Stitch one range's pieces as they come; why it failed (or None)
+        and the bytes it read.  After a range that ``ended`` short, this one
+        must have read nothing: bytes here mean that the file shrank between
+        the reads of the two, and what was read is no one version of it
+        (the hits before are kept).  The messages after the range's end are
+        left to the caller."""
+        try:
+            stitcher.begin(rng)
+            for kind, value in messages:
+                if kind == _HITS:
+                    if ended:
+                        return SHRANK_WHILE_READ, 0
+                    write_all(stitcher.add(value))
+                    continue
+                if ended and value.read:
+                    return SHRANK_WHILE_READ, 0
+                if value.error is None:
+                    write_all(stitcher.end(value.breaks, value.last_break_end))
+                self.counter.bytes_read(value.read)
+                return value.error, value.read
+        except SourceError as exc:  # a rescan here found the file changed (removed, unreadable)
+            return exc.reason, 0
+        return None, 0  # (a task ends with its end, or raises WorkerDied)
 
 
 class _Counter:

@@ -24,7 +24,7 @@ from .fast import batch_reader
 from .options import Reading
 from .reading import Candidate, OverLong, Rejected, read_at
 from .rules import Rule
-from .url import StreamContext, TokenContext, token_start_in, url_context
+from .url import StreamContext, TokenContext, token_start_in, token_stop_in, url_context
 from .wrapper import WRAPPER_LIMIT
 
 
@@ -35,4 +35,4 @@ def run_pattern(profile: str):
 
 __all__ = ["BOUNDARY_BYTES", "LITERAL_RUN", "LOOKBACK", "WRAPPER_LIMIT", "Candidate", "OverLong", "Reading", "Rejected", "Rule",
            "StreamContext", "TokenContext", "batch_reader", "read_at", "run_pattern", "token_start_in",
-           "url_context"]
+           "token_stop_in", "url_context"]

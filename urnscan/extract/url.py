@@ -27,6 +27,7 @@ _NAME = re.compile(rb"[A-Za-z0-9_.~%+-]*")
 _VALUE = re.compile(rb"[A-Za-z0-9_.~%+:-]*")
 #: the last token stop in a span: the token starts after it
 _TOKEN_TAIL = re.compile(rb"(?:.*[" + re.escape(bytes(sorted(TOKEN_STOP))) + rb"])?", re.S)
+_TOKEN_STOP_BYTE = re.compile(rb"[" + re.escape(bytes(sorted(TOKEN_STOP))) + rb"]")
 
 
 class TokenContext:
@@ -163,3 +164,10 @@ def token_start_in(data: bytes) -> int:
     holds none (the token started before it)."""
     end = _TOKEN_TAIL.match(data).end()
     return end if end else -1
+
+
+def token_stop_in(data: bytes, end: int) -> int:
+    """The index of the first token stop in ``data[:end]``, or -1 when it
+    holds none (the token goes on past it)."""
+    m = _TOKEN_STOP_BYTE.search(data, 0, end)
+    return m.start() if m else -1

@@ -60,15 +60,19 @@ Format
 ------
 
 zstd compression, Parquet dictionary encoding, one row group per batch of
-``batch_rows`` rows; the Arrow schema is stored, so dictionary columns come
-back as dictionary (categorical) columns.  The key ``urnscan`` of the file
+``batch_rows`` rows or ``batch_bytes`` bytes of text (about: see
+:data:`urnscan.model.TEXT_PER_URN_BYTE`), whichever comes first; the Arrow
+schema is stored, so dictionary columns come back as dictionary
+(categorical) columns.  The key ``urnscan`` of the file
 metadata holds a JSON object::
 
     {"urnscan_version": "...", "schema_version": "2", "table": "hits",
      "params": {...the scan parameters given by the caller...}}
 
-Memory: at most ``batch_rows`` hits are buffered; each full buffer is
-written as a row group and dropped.
+Memory: at most ``batch_rows`` hits, or ``batch_bytes`` of their text,
+are buffered; each full buffer is written as a row group and dropped.
+Rows alone did not bound it: 20,000 distinct URNs of 4 KB, a third of a
+row group, held 700 MB of text and Arrow columns.
 """
 from __future__ import annotations
 
@@ -80,7 +84,7 @@ import pyarrow as pa
 
 from .._version import __version__
 from ..errors import SinkError
-from ..model import Hit
+from ..model import TEXT_PER_URN_BYTE, Hit
 from ..tempfiles import discard, fsync_path, landing, reserve
 from .layout import (
     FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME, PART_GLOB, OutputLayout, _our_dataset_files, _part_name,
@@ -95,13 +99,21 @@ from .schema import (
 __all__ = [
     "ParquetSink", "OutputLayout", "check_writable", "check_dir_writable", "plan_output", "read_metadata",
     "METADATA_KEY", "PART_GLOB", "FILES_TABLE_NAME", "LEGACY_FILES_TABLE_NAME", "DEFAULT_BATCH_ROWS",
-    "DEFAULT_PART_ROWS",
+    "DEFAULT_BATCH_BYTES", "DEFAULT_PART_ROWS",
 ]
 
 #: Key of the urnscan JSON in the Parquet file metadata.
 METADATA_KEY = "urnscan"
 DEFAULT_BATCH_ROWS = 65536
+#: the text of a row group at most: 65,536 hits of the usual URNs (30 to 60
+#: bytes) hold 20 to 35 MB of it, so they still make full row groups; a row
+#: group of long URNs stays about as large as theirs
+DEFAULT_BATCH_BYTES = 64 << 20
 DEFAULT_PART_ROWS = 1 << 20
+
+
+_URN = Hit._fields.index("urn")
+_URN_COLUMN = HIT_SCHEMA.get_field_index("urn")
 
 
 def read_metadata(path: Union[str, os.PathLike]) -> Dict[str, Any]:
@@ -231,21 +243,25 @@ class ParquetSink:
     def __init__(self, out_path: Union[str, os.PathLike], *, params: Optional[dict] = None,
                  force: bool = False, batch_rows: int = DEFAULT_BATCH_ROWS,
                  part_rows: int = DEFAULT_PART_ROWS, compression: str = "zstd",
-                 compression_level: Optional[int] = None):
-        if batch_rows < 1:
-            raise ValueError("batch_rows must be positive")
+                 compression_level: Optional[int] = None, batch_bytes: int = DEFAULT_BATCH_BYTES):
+        if batch_rows < 1 or batch_bytes < 1:
+            raise ValueError("batch_rows and batch_bytes must be positive")
         if part_rows < 1:
             raise ValueError("part_rows must be positive")
         self.layout = check_writable(out_path, force)
         self.force = force
         self.batch_rows = int(batch_rows)
+        #: the buffer is full once its URNs are this long together
+        self._batch_chars = max(1, int(batch_bytes) // TEXT_PER_URN_BYTE)
         self.part_rows = int(part_rows)
         self.compression = compression
         self.compression_level = compression_level
         self.params = dict(params or {})
         self._buffer: List[Hit] = []
+        self._buffer_chars = 0  # the length of the buffered hits' URNs
         self._gathered: List[pa.RecordBatch] = []  # record batches not yet written
         self._gathered_rows = 0
+        self._gathered_chars = 0
         self._files_buffer: List[FileStatus] = []
         self._parts: List[_AtomicParquet] = []
         self._current: Optional[_AtomicParquet] = None
@@ -342,23 +358,23 @@ class ParquetSink:
             raise SinkError(f"sink is {self._state}")
 
     def write_hit(self, hit: Hit) -> None:
-        self._check_open()
-        self._buffer.append(hit)
-        if len(self._buffer) >= self.batch_rows:
-            self._flush()
+        self.write_hits((hit,))
 
     def write_hits(self, hits: Iterable[Hit]) -> int:
         """Write hits from any iterable (consumed lazily); returns how many."""
         self._check_open()
         n = 0
         buf = self._buffer
-        limit = self.batch_rows
+        chars = self._buffer_chars
+        rows, text = self.batch_rows, self._batch_chars
         for hit in hits:
             buf.append(hit)
             n += 1
-            if len(buf) >= limit:
+            chars += len(hit[_URN])
+            if len(buf) >= rows or chars >= text:
                 self._flush()
-                buf = self._buffer
+                buf, chars = self._buffer, 0
+        self._buffer_chars = chars
         return n
 
     def write_batch(self, batch: pa.RecordBatch) -> int:
@@ -368,27 +384,29 @@ class ParquetSink:
         self._check_open()
         if not batch.schema.equals(HIT_SCHEMA):
             raise SinkError("write_batch() needs a record batch of the hits schema")
-        if self._buffer:
-            self._gather(hits_to_record_batch(self._buffer))
-            self._buffer = []
+        self._gather_buffer()
         self._gather(batch)
-        if self._gathered_rows >= self.batch_rows:
+        if self._gathered_rows >= self.batch_rows or self._gathered_chars >= self._batch_chars:
             self._flush()
         return batch.num_rows
 
     def _gather(self, batch: pa.RecordBatch) -> None:
         self._gathered.append(batch)
         self._gathered_rows += batch.num_rows
+        self._gathered_chars += batch.column(_URN_COLUMN).nbytes  # (and 4 bytes a row of offsets)
 
-    def _flush(self) -> None:
+    def _gather_buffer(self) -> None:
         if self._buffer:
             self._gather(hits_to_record_batch(self._buffer))
-            self._buffer = []
+            self._buffer, self._buffer_chars = [], 0
+
+    def _flush(self) -> None:
+        self._gather_buffer()
         if not self._gathered:
             return
         self.peak_buffered_rows = max(self.peak_buffered_rows, self._gathered_rows)
         table = pa.Table.from_batches(self._gathered, HIT_SCHEMA)
-        self._gathered, self._gathered_rows = [], 0
+        self._gathered, self._gathered_rows, self._gathered_chars = [], 0, 0
         if self._current is None:
             self._start_part()
         assert self._current is not None
@@ -484,8 +502,8 @@ class ParquetSink:
         if self._state in ("closed", "aborted"):
             return
         self._state = "aborted"
-        self._buffer = []
-        self._gathered = []
+        self._buffer, self._buffer_chars = [], 0
+        self._gathered, self._gathered_chars = [], 0
         self._files_buffer = []
         for part in self._parts:
             part.abort()

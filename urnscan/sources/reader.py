@@ -59,6 +59,17 @@ def _source_error(path: Optional[str], reason: str, kind: type = SourceError) ->
     return err
 
 
+def open_error(path: str, exc: OSError) -> SourceError:
+    """Why a file could not be opened, worded as when it is listed (a file
+    gone since, a dangling link, a directory in its place...)."""
+    return _source_error(path, _stat_reason(exc, path))
+
+
+def read_error(path: Optional[str], exc: OSError) -> SourceError:
+    """Why reading an open input failed part-way."""
+    return _source_error(path, f"read error: {_os_reason(exc)}")
+
+
 # ---------------------------------------------------------------------------
 # Binary detection
 # ---------------------------------------------------------------------------
@@ -134,7 +145,7 @@ class _Raw:
         try:
             data = self._f.read(n)
         except OSError as exc:
-            raise _source_error(self._name, f"read error: {_os_reason(exc)}") from exc
+            raise read_error(self._name, exc) from exc
         if data is None:  # non-blocking stream with nothing available
             data = b""
         if not data:
