@@ -474,6 +474,9 @@ def test_literals_a_urn_starts_inside(text, expected):
     ("   the prefix urn:ietf:params:xml:ns:\n   followed by a name.", ["urn:ietf:params:xml:ns:"]),
     ("   The prefix urn:example:yang:ietf-\n   is used by all modules.", ["urn:example:yang:ietf-"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   e.g. the registry", ["urn:ietf:params:xml:ns:"]),
+    # ... nor the term of a definition list under a URN heading
+    ("   urn:example:schemas:core:2.0:Group:\n      displayName  A human-readable name.\n",
+     ["urn:example:schemas:core:2.0:Group:"]),
     ("   under urn:example:a/\n   and/or more", ["urn:example:a/"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   The registration follows.", ["urn:ietf:params:xml:ns:"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   Note that it ends.", ["urn:ietf:params:xml:ns:"]),

@@ -106,7 +106,7 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         return e, (q, t), Rule.FOLD_QUERY
     if last == 0x2D:  # RFC formatters break after a hyphen
         return None if token.lower() in _FUNCTION_WORDS else (e, (q, t), Rule.FOLD_RFC)
-    if last in b":./" and _name_piece(buf, e, last, token, closes):
+    if last in b":./" and _name_piece(buf, e, last, token, closes, buf[t:t + 2] in _TERM_PADDING):
         return e, (q, t), Rule.FOLD_RFC
     return None
 
@@ -206,11 +206,13 @@ _PAGE_BREAK_LIMIT = 1024
 _ADJACENT = re.compile(rb"[ \t]*(?:(?:\r\n?|\n)[ \t]*)?")
 
 
-def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bool:
+def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool, padded: bool) -> bool:
     """Whether ``token`` at the start of the next line reads as the rest of
     the name broken after ``last`` (":", "." or "/"), not as prose: a word
     with sentence punctuation ("namespace."), a new sentence after a period
-    or a list number ("2.") is prose."""
+    or a list number ("2.") is prose, and so is the term of a definition
+    list (``padded``: two blanks after it, "displayName  A human-readable
+    name", under a URN heading)."""
     word = token.rstrip(_SENTENCE_END)
     if word.isalpha() and len(word) < len(token):
         return False  # "... the urn:ietf:params:oauth:" / "namespace." ends a sentence
@@ -223,8 +225,11 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool) -> bo
             # a dotted number (an OID) broken after "."; a number alone
             # followed by words starts a sentence ("2141.\n 2141 defines")
             return closes or b"." in token
-    return closes or b":" in word or (last in b":/" and _NAME_WORD.fullmatch(word) is not None)
+    return closes or b":" in word or (last in b":/" and not padded and _NAME_WORD.fullmatch(word) is not None)
 
+
+#: what follows the term of a definition list (RFC 7322 hanging lists)
+_TERM_PADDING = frozenset((b"  ", b" \t", b"\t\t", b"\t "))
 
 #: after a ":" or "/" ending a line, a name rather than a word of prose: in
 #: camel case ("PhysicalVerification", "ZonePlayer": a docstring or comment
