@@ -474,6 +474,12 @@ def test_literals_a_urn_starts_inside(text, expected):
     ("   the prefix urn:ietf:params:xml:ns:\n   followed by a name.", ["urn:ietf:params:xml:ns:"]),
     ("   The prefix urn:example:yang:ietf-\n   is used by all modules.", ["urn:example:yang:ietf-"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   e.g. the registry", ["urn:ietf:params:xml:ns:"]),
+    # ... a capitalised name that ends the sentence goes on too
+    ("   the schema urn:example:api:messages:2.0:\n   Error.  The next sentence.", ["urn:example:api:messages:2.0:Error"]),
+    ("   the error urn:example:acme:error:\n   unsupportedIdentifier, and more", ["urn:example:acme:error:unsupportedIdentifier"]),
+    # ... in a protocol trace, past the mark the URN's line carries too
+    ('   C:       xmlns:host="urn:example:xml:ns:host-\n   C:       1.0">\n', ["urn:example:xml:ns:host-1.0"]),
+    ("   C:  urn:example:xml:ns:host-\n   S:  1.0\n", ["urn:example:xml:ns:host-"]),
     # ... nor the term of a definition list under a URN heading
     ("   urn:example:schemas:core:2.0:Group:\n      displayName  A human-readable name.\n",
      ["urn:example:schemas:core:2.0:Group:"]),

@@ -83,6 +83,9 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         if last != 0x3A:
             return None
         q = blanks_end(buf, line_break_after(buf, q, hi), hi)
+    q = _past_trace_mark(buf, start, q, hi)
+    if q < 0:
+        return None
     t = paired_run(buf, q, hi, run, opener)[0]  # a quote or parenthesis opened may close here
     if t <= q:
         return None
@@ -214,7 +217,8 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool, padde
     list (``padded``: two blanks after it, "displayName  A human-readable
     name", under a URN heading)."""
     word = token.rstrip(_SENTENCE_END)
-    if word.isalpha() and len(word) < len(token):
+    punctuated = len(word) < len(token)
+    if word.isalpha() and punctuated and word.islower():
         return False  # "... the urn:ietf:params:oauth:" / "namespace." ends a sentence
     if last == 0x2E:
         if token[0] in ALPHA and chr(token[0]).isupper():
@@ -225,7 +229,11 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool, padde
             # a dotted number (an OID) broken after "."; a number alone
             # followed by words starts a sentence ("2141.\n 2141 defines")
             return closes or b"." in token
-    return closes or b":" in word or (last in b":/" and not padded and _NAME_WORD.fullmatch(word) is not None)
+    if last not in b":/" or (padded and not punctuated):  # (two blanks after a sentence are not a term's)
+        return closes or b":" in word
+    # a name, or a capitalised one the sentence ends with ("...:2.0:" /
+    # "Error.  The" -- a new sentence would have ended the line before)
+    return closes or b":" in word or _NAME_WORD.fullmatch(word) is not None or (punctuated and word[:1].isupper())
 
 
 #: what follows the term of a definition list (RFC 7322 hanging lists)
@@ -240,6 +248,26 @@ _TERM_PADDING = frozenset((b"  ", b" \t", b"\t\t", b"\t "))
 #: name more often than not; "e.g." and "and/or" are words
 _NAME_WORD = re.compile(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"
                         rb"|(?=[A-Za-z./]*[-_0-9])[A-Za-z0-9]+(?:[-_/.][A-Za-z0-9]+)+")
+
+
+#: the mark starting each line of a protocol trace in RFC artwork: "C:"
+#: (client) and "S:" (server) in EPP, RFC 5730 section 2
+_TRACE_MARK = re.compile(rb"[ \t]*([A-Z]):(?=[ \t<])")
+
+
+def _past_trace_mark(buf: bytes, start: int, q: int, hi: int) -> int:
+    """Where the next line's text starts when it carries a protocol trace's
+    mark: past the mark and its blanks when the line holding ``start``
+    carries the same one (the URN goes on inside the trace), -1 when it
+    does not (a mark is no part of a name); ``q`` when there is none."""
+    mark = _TRACE_MARK.match(buf, q, min(hi, q + 3))
+    if mark is None:
+        return q
+    ls = line_start(buf, start)
+    own = _TRACE_MARK.match(buf, ls, min(hi, ls + INDENT_LIMIT)) if ls is not None else None
+    if own is None or own.group(1) != mark.group(1):
+        return -1
+    return blanks_end(buf, mark.end(), hi)
 
 
 def _outdented(buf: bytes, start: int, indent: int) -> bool:
