@@ -3,6 +3,7 @@ import pytest
 from hypothesis import example, given, settings, strategies as st
 
 from urnscan.extract import OverLong, Reading, Rejected, StreamContext, batch_reader, read_at, url_context
+from urnscan.extract.fold import resume_at
 from urnscan.namespaces import _text, checkdigits
 from urnscan.scanner import urn_positions
 
@@ -54,7 +55,7 @@ def _rules(data, positions, profile, reading, cap, final, window):
             return found, pos, p
         else:
             found.append(got)
-            pos = max(got.end, p + 1)
+            pos = resume_at(data, p, got.end, got.rules)
     return found, pos, -1
 
 

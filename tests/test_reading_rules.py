@@ -249,6 +249,11 @@ def test_regex_delimiters_go_with_pairing():
      ["urn:example:cap:candidate:1.0"]),
     ("   | :c  | urn:example:cap:candidate |\n   |     | and more                  |\n",
      ["urn:example:cap:candidate"]),
+    # ... and the cells right of a folded one are read too
+    ("   | urn:example:yang:ietf- | urn:example:yang:ietf-ip-2 |\n   | ip                     |                           |\n",
+     ["urn:example:yang:ietf-ip", "urn:example:yang:ietf-ip-2"]),
+    ("   | urn:example:a:repaired- | see urn:example:x:1 |\n   | part                    |                     |\n",
+     ["urn:example:a:repaired-part", "urn:example:x:1"]),
     # ... never onto the URN of the next row
     ("| urn:nbn:de:  | Germany |\n| urn:nbn:fi:  | Finland |\n| urn:nbn:se:  | Sweden  |\n",
      ["urn:nbn:de:", "urn:nbn:fi:", "urn:nbn:se:"]),

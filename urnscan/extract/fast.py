@@ -27,7 +27,7 @@ from ..accel import COMPILED
 from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body
 from .options import Reading
 from .pairing import Opener
-from .fold import adjacent_literal, literal_closer, next_literal
+from .fold import adjacent_literal, literal_closer, next_literal, resume_at
 from .hexdump import in_hexdump_column
 from .reading import Candidate, OverLong, Rejected, finish, read_at
 from .rules import Rule
@@ -219,7 +219,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                 return found, pos, p
             else:
                 append(cand)
-                pos = cand.end if cand.end > p else p + 1
+                pos = resume_at(buf, p, cand.end, cand.rules)
         return found, pos, -1
 
     return read_all

@@ -316,6 +316,16 @@ def _rfc8792(buf: bytes, e: int, hi: int, run, last: int):
     return (e, (q, t), Rule.FOLD_RFC8792) if t > q else None
 
 
+def resume_at(buf: bytes, p: int, end: int, rules) -> int:
+    """Where reading goes on after the candidate read at p that ends at
+    ``end`` with ``rules``: at its end, but for one folded over the rows of
+    a table, at the border of its first cell -- the cells to its right hold
+    text of their own, URNs too."""
+    if Rule.FOLD_TABLE.value in rules:
+        return buf.find(b"|", p, end)
+    return end if end > p else p + 1
+
+
 def _table(buf: bytes, a: int, e: int, w: int, hi: int, run, after_name: bool):
     """A URN split over two rows of an ASCII table: the cell ends at "|"
     (w) and the URN goes on in the same column of the next row, in a cell
