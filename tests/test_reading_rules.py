@@ -427,6 +427,16 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
      [("urn:li:activity:7016901149999955968", ("embedded:url", "cut:url-query", "trim:url-slash"))]),
     ("'https://h.example/episode/urn:ard:episode:eabead1add170e93/'",
      [("urn:ard:episode:eabead1add170e93", ("embedded:url", "trim:quote", "trim:url-slash"))]),
+    # the value of a URI's ";name=" parameter ends at the next parameter (SIP's GRUU, an XMPP URI's node)
+    ("Route: <sip:bob@example.com;gr=urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6;lr>",
+     [("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", ("cut:parameter",))]),
+    ("INVITE sip:bob@example.com;gr=urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6;transport=tcp SIP/2.0",
+     [("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", ("cut:parameter",))]),
+    ("xmpp:pubsub.example.org?;node=urn:xmpp:microblog:0;item=abc",
+     [("urn:xmpp:microblog:0", ("cut:parameter", "embedded:url"))]),
+    # ... a ";" that starts no parameter stays, and so does one without ";name=" before
+    ("x;urn=urn:lex:ch;glarus:regiere:erlass:2007-10-15;963 y", [("urn:lex:ch;glarus:regiere:erlass:2007-10-15;963", ())]),
+    ("a=urn:example:y;b=1", [("urn:example:y;b=1", ("embedded:form",))]),
     # outside a URL neither applies
     ("see urn:example:a/b/ and urn:example:c?x", [("urn:example:a/b/", ()), ("urn:example:c?x", ())]),
 ])

@@ -866,6 +866,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     Py_ssize_t e = runs(s, nss_start, hi, table, pair, &r->lit_end);
     if (e < hi && s[e] >= 0x80)
         return 0;  /* reading.py letters_on(): a letter outside ASCII may go on the name */
+    if ((flags & READ_EMBEDDED) && before == '=' && memchr(s + p + 4, ';', (size_t)(e - p - 4)) != NULL)
+        return 0;  /* maybe the value of a ";name=" parameter: params.py */
     if (has_list_comma(s, nss_start, e))
         return 0;  /* reading.py finish(): the rule of lists */
     if (url) {

@@ -13,6 +13,7 @@ from .chars import BOUNDARY_BYTES, HSPACE, INDENT_LIMIT, LITERAL_RUN, NID_SCAN_L
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
+from .params import parameter_end
 from .entity import entity_read
 from .fold import fold, literal_closer, literals, literals_inside, next_literal
 from .layout import yaml_key
@@ -111,10 +112,15 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
             closer = delimiter_closer(buf, p, nss_start, e)
             if closer >= 0:
                 e, cut = closer, True
+    parameter = False
+    if reading.embedded and not cut:
+        at = parameter_end(buf, p, nss_start, e)
+        if at < e:
+            e, parameter = at, True
     if e - p > cap:
         return OverLong(p)
     return _bare(buf, p, hi, nss_start, e, cut, opener, profile, reading, cap, context if embedded else None,
-                 backslashes)
+                 backslashes, parameter)
 
 
 def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
@@ -151,13 +157,14 @@ def _literal(buf: bytes, p: int, e: int) -> str:
 
 
 def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener: Optional[Opener], profile: str,
-          reading: Reading, cap: int, context: Optional[Rule], backslashes: List[int]) -> Found:
+          reading: Reading, cap: int, context: Optional[Rule], backslashes: List[int], parameter: bool) -> Found:
     """The rest of :func:`read_at` for a bare candidate whose NID token ends
     at ``nss_start`` and whose run ends at ``e`` (at most ``cap`` after p;
     ``cut``: at the closer of its opener or delimiter; ``context``: inside
-    a URL, at its "&"; ``backslashes``: of roff hyphens, left out)."""
+    a URL, at its "&"; ``backslashes``: of roff hyphens, left out;
+    ``parameter``: before the next parameter of a URI, :mod:`.params`)."""
     literal = _literal(buf, p, e)
-    rules: List[Rule] = [pair_rule(opener)] if cut else []
+    rules: List[Rule] = [pair_rule(opener)] if cut else [Rule.CUT_PARAMETER] if parameter else []
     closed = opener is not None and buf.startswith(opener.closer, e, hi)
     segments = [(p, e)]
     yaml = False

@@ -1,0 +1,33 @@
+"""URI parameters: a URN given as the value of a ``;name=`` parameter ends
+where the next parameter starts.
+
+SIP URIs carry parameters as ``;name=value`` or ``;name`` (RFC 3261
+section 19.1.1), and a GRUU is such a value (``;gr=urn:uuid:...``, RFC
+5627 section 3.1); an XMPP URI's query does the same (``?;node=...;item=``,
+RFC 5122 section 2.2).  A ``;`` is an URN character (RFC 8141 section 2),
+but after a ``;name=`` the next ``;name`` is the URI's next parameter, as a
+reader sees it.  A ``;`` inside the URN that starts no parameter name
+(``urn:lex:ch;glarus:...``) stays.
+"""
+from __future__ import annotations
+
+import re
+
+#: ";name=" right before the URN (the name of a SIP or XMPP URI parameter)
+_PARAMETER_BEFORE = re.compile(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}=\Z")
+_BEFORE_SPAN = 34
+#: the next parameter: ";name" then "=", ";", the end of the URI or of the run
+_NEXT_PARAMETER = re.compile(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}(?=[=;>\s\"']|\Z)")
+
+
+def parameter_end(buf: bytes, p: int, nss_start: int, e: int) -> int:
+    """Where the URN at p whose run ends at ``e`` ends when it is the value
+    of a ``;name=`` parameter: before the ``;`` of the next parameter in
+    ``buf[nss_start:e]``; ``e`` when it is no parameter's value or no
+    parameter follows."""
+    if not p or buf[p - 1] != 0x3D or buf.find(b";", nss_start, e) < 0:
+        return e
+    if _PARAMETER_BEFORE.search(buf, max(0, p - _BEFORE_SPAN), p) is None:
+        return e
+    m = _NEXT_PARAMETER.search(buf, nss_start, e)
+    return m.start() if m else e
