@@ -300,9 +300,19 @@ SPECIAL_FILE_OUTPUTS = [
     ("X", "X", ("--format", "parquet", "--force")),
     ("X.jsonl", "X.jsonl", ("--force",)),
 ]
+STREAM_NODES = ("char device", "FIFO")
+
+
+def _streamed(node, name, out, options):
+    """A device or FIFO named as the output of lines is written into, as
+    standard output is (test_lines_are_written_into_a_device_or_fifo)."""
+    return node in STREAM_NODES and name == out and "parquet" not in options and not out.endswith(".parquet")
+
+
 # (node, name of the node, -o OUT, options)
-SPECIAL_OUTPUT_CASES = [(node, *case) for node in SPECIAL_NODES for case in SPECIAL_OUTPUTS] + [
+SPECIAL_OUTPUT_CASES = [c for c in [(node, *case) for node in SPECIAL_NODES for case in SPECIAL_OUTPUTS] + [
     (node, *case) for node in SPECIAL_NODES if node != "directory" for case in SPECIAL_FILE_OUTPUTS]
+    if not _streamed(*c)]
 
 
 @pytest.mark.parametrize("node,name,out,options", SPECIAL_OUTPUT_CASES)
@@ -317,6 +327,33 @@ def test_an_output_that_is_no_regular_file_is_never_replaced(tmp_path, monkeypat
     if node != "directory":
         assert "not a regular file" in err and "standard output" in err and "--format jsonl" in err
     assert sorted((p.name, p.lstat().st_mode) for p in tmp_path.iterdir()) == before  # nothing made, nothing replaced
+
+
+@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+def test_lines_are_written_into_a_device_or_fifo(tmp_path, fmt):
+    import threading
+
+    (tmp_path / "a.txt").write_text(TEXT)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    res = run("scan", "a.txt", "-o", "pipe", *(["--format", fmt] if fmt == "jsonl" else []), cwd=tmp_path)
+    reader.join(30)
+    assert res.returncode == 0, res.stderr
+    assert len(got[0].splitlines()) == 4 and stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert sorted(os.listdir(tmp_path)) == ["a.txt", "pipe"]  # no files table beside it, as on standard output
+    # a FIFO nobody reads is an output that cannot be written, said at once
+    res = run("scan", "a.txt", "-o", "pipe", "--format", fmt, cwd=tmp_path)
+    assert res.returncode == 1 and "no process reads it" in res.stderr.decode()
+    # a device: the null device's kind
+    try:
+        os.mknod(tmp_path / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    except PermissionError:
+        return
+    res = run("scan", "a.txt", "-o", "null", "--format", fmt, cwd=tmp_path)
+    assert res.returncode == 0 and stat.S_ISCHR((tmp_path / "null").lstat().st_mode), res.stderr
 
 
 @pytest.mark.parametrize("out", ["link.txt", "link.jsonl", "link.parquet"])

@@ -7,8 +7,10 @@ place at the end, and never read back by the run that writes them
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
+import stat
 import sys
 from typing import Callable, Iterable, List, Optional, TextIO, Tuple
 
@@ -113,6 +115,8 @@ def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, inputs
     is one of ``inputs``), :class:`SinkError` for what the system refuses."""
     if out is None:
         return _line_sink(fmt, sys.stdout, None, color=color, context=context)
+    if fmt != "parquet" and is_stream(out):
+        return _stream_sink(fmt, out, color=color, context=context)
     if fmt == "parquet":
         from ..sinks.layout import check_writable
 
@@ -127,6 +131,34 @@ def open_sink(fmt: str, out: Optional[str], force: bool, params: dict, *, inputs
     guard = _OwnOutputs.of_files(out, files_path)
     refuse_inputs_among(inputs, guard)
     return _atomic_line_sink(fmt, out, files_path, guard, color=color, context=context)
+
+
+def is_stream(path: str) -> bool:
+    """Whether ``path`` is a character device or a FIFO (``/dev/null``,
+    ``/dev/stdout``, a named pipe): lines are written into it as into
+    standard output, never a file put in its place."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+@contextlib.contextmanager
+def _stream_sink(fmt: str, out: str, *, color: bool, context: bool):
+    """Text or JSON lines written into a device or FIFO as they come, with
+    no files table beside it (as on standard output)."""
+    try:
+        # a FIFO nobody reads would block the open: ENXIO says so at once
+        fd = os.open(out, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        os.set_blocking(fd, True)
+    except OSError as exc:
+        why = "no process reads it" if exc.errno == errno.ENXIO else exc.strerror or exc
+        raise SinkError(f"{out}: cannot write: {why}") from exc
+    stream = os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape", newline="\n")
+    with stream:
+        with _line_sink(fmt, stream, None, color=color, context=context) as opened:
+            yield opened
 
 
 @contextlib.contextmanager

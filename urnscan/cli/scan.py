@@ -16,7 +16,7 @@ from ..scanner import DEFAULT_MAX_URN_LENGTH, _options
 from ..sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from ..sources import STDIN, expand_inputs
 from ..sources.limits import DEFAULT_MAX_RATIO
-from .outputs import open_sink, own_outputs, refuse_inputs_among
+from .outputs import is_stream, open_sink, own_outputs, refuse_inputs_among
 
 FORMATS = ("parquet", "jsonl", "text")
 _SUFFIXES = {".parquet": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".txt": "text"}
@@ -141,7 +141,10 @@ def _output_format(args) -> Optional[str]:
     out = args.output
     if out.endswith(("/", os.sep)) or os.path.isdir(out):
         return "parquet"
-    return _SUFFIXES.get(os.path.splitext(out)[1].lower())
+    suffix = _SUFFIXES.get(os.path.splitext(out)[1].lower())
+    if suffix is None and is_stream(out):
+        return "text"  # /dev/stdout, /dev/null, a named pipe: as standard output
+    return suffix
 
 
 def _check_args(args, fmt: Optional[str]) -> Optional[str]:
