@@ -807,13 +807,13 @@ in_hexdump_column(const unsigned char *s, Py_ssize_t p)
     if (j - i < 2 || j - i > 8)
         return 0;
     i = j < p && s[j] == ':' ? j + 1 : j;
-    Py_ssize_t groups = 0, column = -1;
+    Py_ssize_t groups = 0;
     while (i < p) {
         Py_ssize_t b = skip_blanks(s, i, p);
         if (b == i)
             break;
         if (groups >= HEXDUMP_MIN_GROUPS && b - i >= 2)
-            column = b;
+            return 1;  /* two blanks after a group: the text column starts here, p in it */
         if (b - i > 3)
             break;
         j = b;
@@ -824,7 +824,7 @@ in_hexdump_column(const unsigned char *s, Py_ssize_t p)
         groups++;
         i = j;
     }
-    return column >= 0 && column <= p;
+    return 0;
 }
 
 /* the candidate at p as read_all reads it, when none but the plain path's

@@ -7,7 +7,7 @@ from collections import namedtuple
 from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional
 
 from .equivalence import canonical_of, key_of
-from .model import DEFAULT_PROFILE, Finding, Hit
+from .model import DEFAULT_PROFILE, URN_FIELD, Finding, Hit
 from .syntax import _valid, is_valid, validate
 
 if TYPE_CHECKING:
@@ -85,7 +85,6 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry
 
 
 _BEFORE_PROFILE = Hit._fields.index("profile") - Hit._fields.index("valid")
-_URN_INDEX = Hit._fields.index("urn")
 
 #: Hit fields per URN, per (profile, registry), shared by every UrnJudge of
 #: the process: judge() is a pure function of (urn, profile, registry), and
@@ -178,8 +177,8 @@ class UrnJudge:
         cached = _SHARED_TAILS[self._cache_key].get
         tail = self.tail
         for span in spans:
-            t = cached(span[_URN_INDEX])
-            append(new(Hit, span + (tail(span[_URN_INDEX]) if t is None else t)))
+            t = cached(span[URN_FIELD])
+            append(new(Hit, span + (tail(span[URN_FIELD]) if t is None else t)))
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding,
                      document=None) -> Hit:

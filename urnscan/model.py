@@ -246,6 +246,9 @@ class Hit(NamedTuple):
         return tuple(f.code for f in self.findings)
 
 
+#: the position of ``urn`` in a Hit (hits travel as plain tuples in bulk)
+URN_FIELD = Hit._fields.index("urn")
+
 #: A hit's text is about this many strings as long as its URN, one per
 #: column of the index: urn, raw, literal, context, canonical, key, ns_key,
 #: dedup_key and nss.  Buffers of hits are bounded by the text they hold as

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence
 
-from .model import TEXT_PER_URN_BYTE, Hit
+from .model import TEXT_PER_URN_BYTE, URN_FIELD, Hit
 from .sinks.names import COLUMN_OF_FIELD
 
 #: hits per piece, and the bytes of text a piece holds at most (about: see
@@ -40,15 +40,13 @@ class PieceBuffer:
     def add(self, hit: Hit) -> bool:
         """Add a hit; whether the piece is full."""
         self.hits.append(hit)
-        self.chars += len(hit[_URN])
+        self.chars += len(hit[URN_FIELD])
         return len(self.hits) >= self.rows or self.chars >= self.limit
 
     def take(self) -> List[Hit]:
         hits, self.hits, self.chars = self.hits, [], 0
         return hits
 
-
-_URN = Hit._fields.index("urn")
 
 
 class HitPieces:

@@ -68,13 +68,13 @@ def blanks_end(buf: bytes, i: int, hi: int) -> int:
     return HSPACE_RUN.match(buf, i, min(hi, i + INDENT_LIMIT)).end()
 
 
-def line_start(buf: bytes, i: int) -> Optional[int]:
-    """Start of the line holding buf[i], looking back at most LOOKBACK
-    bytes; ``None`` when the line starts further back."""
-    floor = max(0, i - LOOKBACK)
+def line_start(buf: bytes, i: int, reach: int = LOOKBACK) -> Optional[int]:
+    """Start of the line holding buf[i], looking back at most ``reach``
+    bytes (at most LOOKBACK); ``None`` when the line starts further back."""
+    floor = max(0, i - reach)
     brk = max(buf.rfind(b"\n", floor, i), buf.rfind(b"\r", floor, i))
     if brk >= 0:
         return brk + 1
     # a buffer holding less than LOOKBACK bytes before i starts at the
     # input's start (the scanner keeps LOOKBACK bytes otherwise)
-    return 0 if i < LOOKBACK else None
+    return 0 if i < reach else None

@@ -24,7 +24,7 @@ _REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]",
 #: what starts a placeholder or a pattern right after the run:
 #: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
 _OPEN_AFTER = frozenset(b"{[")
-_AFTER_TEMPLATE = frozenset(b"{[<&")
+_AFTER_TEMPLATE = frozenset(b"{[<")
 #: the text ends where a template's "<nss>" begins
 _TEMPLATE_LAST = frozenset(b":/=-(")
 #: "<" escaped ("&lt;", "&#60;", "&#x3c;") before a placeholder's name

@@ -29,6 +29,7 @@ from .options import Reading
 from .pairing import Opener
 from .fold import adjacent_literal, literal_closer, next_literal, resume_at
 from .hexdump import in_hexdump_column
+from .params import may_end_at_parameter
 from .reading import Candidate, OverLong, Rejected, finish, read_at
 from .rules import Rule
 from .trim import TRAILING_RULES, TRIMMABLE
@@ -164,8 +165,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             if url is not None and in_urls:
                 # inside a URL: the run ends at "&"; no pairing, fold or YAML
                 m = embedded(buf, p + 4, hi)
-                if m is not None and before == 0x3D and buf.find(b";", p + 4, m.end()) >= 0:
-                    m = None  # maybe the value of a ";name=" parameter: read_at reads it (.params)
+                if m is not None and may_end_at_parameter(buf, p, m.end()):
+                    m = None  # read_at reads it (.params)
                 if m is not None and m.end() - p <= cap and (m.end() >= hi or buf[m.end()] < 0x80):
                     e = m.end()
                     cand = finish(buf, p, hi, m.end(1), [(p, e)], None, -1, buf[p:m.end(2)].decode("ascii"), [url],
@@ -192,8 +193,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                         urn = buf[p:e].decode("ascii")
                         cand = Candidate(p, e, "wrapped", False, False, urn, buf[p:w.end(1)].decode("ascii"), urn,
                                          wrap_rules)
-                if m is not None and before == 0x3D and in_urls and buf.find(b";", p + 4, m.end()) >= 0:
-                    m = None  # maybe the value of a ";name=" parameter: read_at reads it (.params)
+                if m is not None and in_urls and may_end_at_parameter(buf, p, m.end()):
+                    m = None  # read_at reads it (.params)
                 if m is not None:
                     e = m.end()
                     if e - p <= cap and buf[e - 1] != 0x3A:

@@ -229,11 +229,13 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool, padde
             # a dotted number (an OID) broken after "."; a number alone
             # followed by words starts a sentence ("2141.\n 2141 defines")
             return closes or b"." in token
+    if closes or b":" in word:
+        return True
     if last not in b":/" or (padded and not punctuated):  # (two blanks after a sentence are not a term's)
-        return closes or b":" in word
+        return False
     # a name, or a capitalised one the sentence ends with ("...:2.0:" /
     # "Error.  The" -- a new sentence would have ended the line before)
-    return closes or b":" in word or _NAME_WORD.fullmatch(word) is not None or (punctuated and word[:1].isupper())
+    return _NAME_WORD.fullmatch(word) is not None or (punctuated and word[:1].isupper())
 
 
 #: what follows the term of a definition list (RFC 7322 hanging lists)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from .chars import line_start
+
 #: how far after its line's start a dump's text column may begin
 HEXDUMP_REACH = 128
 #: from a line's start: its indentation, an offset of 2 to 8 hexadecimal
@@ -29,8 +31,5 @@ def in_hexdump_column(buf: bytes, p: int) -> bool:
     (starting at most :data:`HEXDUMP_REACH` bytes before p) holds, before
     p, an offset, at least four groups of bytes and two blanks after one of
     them."""
-    lo = p - HEXDUMP_REACH - 1 if p > HEXDUMP_REACH else 0
-    ls = max(buf.rfind(b"\n", lo, p), buf.rfind(b"\r", lo, p)) + 1
-    if ls == 0 and p > HEXDUMP_REACH:
-        return False  # the line starts further back (or before the bytes kept: chars.LOOKBACK)
-    return _DUMP_HEAD.match(buf, ls, p) is not None
+    ls = line_start(buf, p, HEXDUMP_REACH + 1)
+    return ls is not None and _DUMP_HEAD.match(buf, ls, p) is not None

@@ -20,12 +20,19 @@ _BEFORE_SPAN = 34
 _NEXT_PARAMETER = re.compile(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}(?=[=;>\s\"']|\Z)")
 
 
+def may_end_at_parameter(buf: bytes, p: int, e: int) -> bool:
+    """The quick test before :func:`parameter_end`: "=" right before the
+    URN at p and a ";" in its run up to ``e`` (the fast paths hand such a
+    candidate to the reading rules)."""
+    return p > 0 and buf[p - 1] == 0x3D and buf.find(b";", p + 4, e) >= 0
+
+
 def parameter_end(buf: bytes, p: int, nss_start: int, e: int) -> int:
     """Where the URN at p whose run ends at ``e`` ends when it is the value
     of a ``;name=`` parameter: before the ``;`` of the next parameter in
     ``buf[nss_start:e]``; ``e`` when it is no parameter's value or no
     parameter follows."""
-    if not p or buf[p - 1] != 0x3D or buf.find(b";", nss_start, e) < 0:
+    if not may_end_at_parameter(buf, p, e):
         return e
     if _PARAMETER_BEFORE.search(buf, max(0, p - _BEFORE_SPAN), p) is None:
         return e

@@ -84,7 +84,7 @@ import pyarrow as pa
 
 from .._version import __version__
 from ..errors import SinkError
-from ..model import TEXT_PER_URN_BYTE, Hit
+from ..model import TEXT_PER_URN_BYTE, URN_FIELD, Hit
 from ..tempfiles import discard, fsync_path, landing, reserve
 from .layout import (
     FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME, PART_GLOB, OutputLayout, _our_dataset_files, _part_name,
@@ -112,7 +112,6 @@ DEFAULT_BATCH_BYTES = 64 << 20
 DEFAULT_PART_ROWS = 1 << 20
 
 
-_URN = Hit._fields.index("urn")
 _URN_COLUMN = HIT_SCHEMA.get_field_index("urn")
 
 
@@ -370,7 +369,7 @@ class ParquetSink:
         for hit in hits:
             buf.append(hit)
             n += 1
-            chars += len(hit[_URN])
+            chars += len(hit[URN_FIELD])
             if len(buf) >= rows or chars >= text:
                 self._flush()
                 buf, chars = self._buffer, 0

@@ -30,7 +30,7 @@ from typing import Any, Iterable, List, Optional, Sequence
 import pyarrow as pa
 
 from ..errors import SinkError
-from ..model import Hit
+from ..model import URN_FIELD, Hit
 from . import arrays
 from .arrays import DICT as _DICT, NAME_LISTS as _CODES
 from .names import COLUMN_OF_FIELD, HIT_FIELD_COLUMNS
@@ -205,7 +205,6 @@ if tuple(c for c in HIT_COLUMNS if c not in _DERIVED) != HIT_FIELD_COLUMNS:
 #: the profile): a scan repeats their values for every hit of the same URN,
 #: so their columns are built once per distinct tuple of them, then taken
 _JUDGED = Hit._fields.index("valid")
-_URN = Hit._fields.index("urn")
 #: the value stored for a Hit attribute, where it is not the attribute itself
 _STORED = {
     "findings": lambda findings: tuple(f.code for f in findings),
@@ -242,7 +241,7 @@ def _distinct_judgements(hits: List[Hit]):
     first appearance (one per URN, as a scan judges them), and the index in
     them of each hit's (``None`` when every hit has its own)."""
     try:
-        return arrays.factorize_tails(hits, _URN, _JUDGED)
+        return arrays.factorize_tails(hits, URN_FIELD, _JUDGED)
     except TypeError:  # an unhashable value: nothing shared
         return [h[_JUDGED:] for h in hits], None
 
