@@ -193,6 +193,15 @@ def test_container_kinds_from_content_and_name():
     table = [
         (b"PK\x03\x04rest", "x.bin", ContainerKind.ZIP),
         (b"%PDF-1.7\n", "x", ContainerKind.PDF),
+        # junk before the header (ISO 32000-1 section 7.5.2; readers look
+        # through the first 1024 bytes)
+        (b"HTTP/1.1 200 OK\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n1 0 obj\n", "x", ContainerKind.PDF),
+        (b"\x00\x05doc.pdf\x00\x00" + b"\x00" * 100 + b"%PDF-1.3\r%\xe2\xe3\xcf\xd3\r1 0 obj", "x", ContainerKind.PDF),
+        # a program or a text that quotes the header is no PDF
+        (b"#!/usr/bin/env python3\nPDFVER = b'%PDF-1.4'  # for XMP\nclass Obj: obj = 1\n", "serialize.py", None),
+        (b"/* writes \"%PDF-1.7\" then the objects */\nint obj;\n", "w.c", None),
+        (b"The header is\n%PDF-\nand then a version.\n", "notes.txt", None),
+        (b"Notes\n%PDF-1.4 is what the first line says, and nothing else here\n", "notes.txt", None),
         (b"WARC/1.0\r\n", "x", ContainerKind.WARC),
         (b"From a@b Mon\nSubject: x\n\n", "archive", ContainerKind.MBOX),
         (b"From here on we talk.\nNo header here\n", "notes.txt", None),
@@ -202,6 +211,17 @@ def test_container_kinds_from_content_and_name():
     ]
     for head, name, kind in table:
         assert container_kind(head, name) is kind, head
+
+
+def test_a_program_quoting_the_pdf_header_is_scanned_as_text(tmp_path):
+    # a PDF writer's source names the header it writes: it was read as a
+    # PDF, failed, and its URNs were lost
+    path = tmp_path / "serialize.py"
+    path.write_bytes(b"PDFVER = b'%PDF-1.4'  # 1.4 is needed for XMP metadata\n"
+                     b"XMP_NS = 'urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66'\n")
+    status, hits = _scan(path)
+    assert (status.status, status.container) == ("scanned", None)
+    assert [h.urn for h in hits] == ["urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66"]
 
 
 def test_mbox_separators_and_quoting(tmp_path):

@@ -207,8 +207,8 @@ if tuple(c for c in HIT_COLUMNS if c not in _DERIVED) != HIT_FIELD_COLUMNS:
 _JUDGED = Hit._fields.index("valid")
 #: the value stored for a Hit attribute, where it is not the attribute itself
 _STORED = {
-    "findings": lambda findings: tuple(f.code for f in findings),
-    "finding_messages": lambda findings: tuple(f.message for f in findings),
+    "findings": lambda findings: tuple(f.code for f in findings) if findings else (),
+    "finding_messages": lambda findings: tuple(f.message for f in findings) if findings else (),
 }
 
 
@@ -256,7 +256,7 @@ def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
     if not hits:
         return _empty(HIT_SCHEMA)
     judgements, codes = _distinct_judgements(hits)
-    judged = list(zip(*judgements))
+    judged = arrays.transpose(judgements, len(Hit._fields) - _JUDGED)
     placed = arrays.transpose(hits, _JUDGED)
     columns = []
     for field, i in zip(HIT_SCHEMA, _HIT_SOURCE):

@@ -22,9 +22,10 @@ kind       one document per                       id
 
 A plain input is one document without an id.  How kinds are told apart
 (first bytes after decompression): ``PK\\x03\\x04`` / ``PK\\x05\\x06`` zip,
-``%PDF-`` within the first 1024 bytes PDF, ``WARC/`` WARC, a ``From ``
-line followed by a header field mbox; a name ending in ``.eml`` with a
-header field first is one mail message.  Mail headers, WARC headers and
+``%PDF-`` first (or starting a line of the first 1024 bytes before an
+object) PDF, ``WARC/`` WARC, a ``From `` line followed by a header field
+mbox; a name ending in ``.eml`` with a header field first is one mail
+message.  Mail headers, WARC headers and
 HTTP headers are not scanned; mail bodies are decoded (quoted-printable,
 base64) and every document is transcoded to UTF-8 when its charset or
 byte-order mark says so (:mod:`.charsets`).
@@ -90,12 +91,37 @@ def _header_line(line: bytes) -> bool:
     return bool(colon) and 0 < len(name) <= 76 and all(33 <= b <= 126 for b in name)
 
 
+#: ISO 32000-1 section 7.5.2: a PDF's first line is "%PDF-" and its version
+#: "1.N"; readers also find it after junk in the first 1024 bytes (a
+#: MacBinary or HTTP header before it)
+_PDF_MAGIC = b"%PDF-"
+_PDF_HEADER_REACH = 1024
+
+
+def _pdf_header(head: bytes) -> bool:
+    """Whether ``head`` opens a PDF: ``%PDF-`` first, or further on within
+    the first 1024 bytes where it starts a line (or follows a byte no text
+    holds), carries a version digit and is followed by an object (``obj``):
+    a program or a text that quotes the header (``PDFVER = b'%PDF-1.4'``)
+    is not a PDF."""
+    if head.startswith(_PDF_MAGIC):
+        return True
+    at = head.find(_PDF_MAGIC, 0, _PDF_HEADER_REACH)
+    while at > 0:
+        before = head[at - 1]
+        version = head[at + len(_PDF_MAGIC):at + len(_PDF_MAGIC) + 1]
+        if (before in b"\r\n" or before < 9 or before > 126) and version.isdigit() and b"obj" in head[at:]:
+            return True
+        at = head.find(_PDF_MAGIC, at + 1, _PDF_HEADER_REACH)
+    return False
+
+
 def container_kind(head: bytes, name: Optional[str] = None) -> Optional[ContainerKind]:
     """The kind of an input whose decompressed content starts with ``head``
     (and whose path is ``name``), or None for a plain input."""
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return ContainerKind.ZIP
-    if head.find(b"%PDF-", 0, 1024) >= 0:
+    if _pdf_header(head):
         return ContainerKind.PDF
     if head.startswith(b"WARC/"):
         return ContainerKind.WARC
