@@ -207,6 +207,8 @@ SNIPPETS = [
     b"`urn:a:${x}`", b"(urn:a:b(c)d) e", b"(urn:a:b) c)", b"'urn:a:o'b'", b" urn:a:o'b", b"^urn:a:.*$", b" urn:a:b\\d",
     b"<id>urn:a:</id>", b" urn:a:b+\\\n  c", b'"urn:a:b" "c";', b"'urn:a:b'\n  'c' x", b'"urn:a:b"\n"""', b" urn:a:b:\n\n  Abstract\n", b" urn:a:b:\n\n  x-1_2\n",
     b'"urn:a:b-\n  c" d', b"'urn:a:b-\n  c'd' e", b"=urn:a:b", b">urn:a:b<", b",urn:a:b;",
+    b"http://x/urn:a:b-\n  c", b"?u=urn:a:b:\r\nc-d\r\n", b"?u=urn:a:b\n  :c\n", b"/urn:a:b |c", b"/urn:a:b\\\n  c",
+    b"/urn:a:b-\n  c&d", b"/urn:a:b?q=\n  c", b"/urn:a:b.\n  Next",
 ]
 
 

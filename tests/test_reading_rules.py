@@ -288,6 +288,18 @@ def test_hex_dumps_only_as_code():
     ("curl -d 'grant_type=urn:example:grant:x&scope=a' https://h", ["urn:example:grant:x"]),
     ("https://h.example/q?u=urn:example:a&v=urn:example:b&w=1", ["urn:example:a", "urn:example:b"]),
     ("urn:example:weather?=op=map&lat=39.56 next", ["urn:example:weather?=op=map&lat=39.56"]),  # no URL
+    # a URL broken across lines (reference lists, text drawn from PDFs)
+    ("Available: http://nbn-resolving.de/urn:nbn:de:bsz:14-\n   qucosa-38418\n", ["urn:nbn:de:bsz:14-qucosa-38418"]),
+    ("Retrieved from http://urn.kb.se/resolve?urn=urn:nbn:se:\r\nkth:diva-3029\r\n7.01:7 Chamberlin",
+     ["urn:nbn:se:kth:diva-3029"]),
+    ("xmlns(rl=urn:ietf:\n   params:xml:ns:resource-lists) selects", ["urn:ietf:params:xml:ns:resource-lists"]),
+    ("https://h.example/?u=urn:example:a-\n  b&c=1", ["urn:example:a-b"]),  # and ends at "&"
+    # ... but not into prose, a parameter or the URL's own query
+    ("http://h.example/urn:example:a-\n  the rest", ["urn:example:a-"]),
+    ("http://h.example/urn:example:a\nNext line", ["urn:example:a"]),
+    ("http://h.example/r/urn:example:a/\nand more", ["urn:example:a"]),
+    ("https://h.example/?u=urn:example:a-\n  &c=1", ["urn:example:a-"]),
+    ("https://h.example/urn:example:a?x=\n  b&c=1", ["urn:example:a"]),
 ])
 def test_url_context(text, expected):
     assert urns(text) == expected

@@ -465,6 +465,32 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     return urn_at(s, skip_blanks(s, k, hi), hi);
 }
 
+/* fast.py _MAY_FOLD_IN_URL at e in s[0:hi] (e > 0): an RFC 8792 "\\", a
+   table's "|" after blanks, or a line break after one of "-:./?=" or
+   before ":" or "&" */
+static int
+may_fold_in_url(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
+{
+    if (e >= hi)
+        return 0;
+    if (s[e] == '\\')
+        return 1;
+    Py_ssize_t j = skip_blanks(s, e, hi);
+    if (j >= hi)
+        return 0;
+    if (s[j] == '|')
+        return 1;
+    if (s[j] != '\r' && s[j] != '\n')
+        return 0;
+    if (in_set(s[e - 1], "-:./?="))
+        return 1;
+    Py_ssize_t k = j + 1;
+    if (s[j] == '\r' && k < hi && s[k] == '\n')
+        k++;
+    Py_ssize_t m = skip_blanks(s, k, hi);
+    return m < hi && (s[m] == ':' || s[m] == '&');
+}
+
 /* [A-Za-z_(]: what may follow "%" or " ." in a concatenation */
 static int
 starts_operand(unsigned char c)
@@ -874,6 +900,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         /* inside a URL the run ends at "&" (or at the URL's query) */
         if (e - p > cap || e <= nss_start || has_url_query(s, nss_start, e))
             return 0;
+        if ((flags & READ_FOLD) && may_fold_in_url(s, e, hi))
+            return 0;  /* reading.py _url_fold() */
     }
     else {
         if (pair == NO_PAIR ? !nothing_follows(s, e, hi) : !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))

@@ -53,6 +53,12 @@ _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)|\Z)")
 
 
+#: where a URN inside a URL may go on on the next line (fold.continuation,
+#: which reading._url_fold runs): an RFC 8792 "\\", a table's "|", or a
+#: line break after a character a fold may follow or before ":" or "&"
+_MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)|[ \t]*(?:\r\n?|\n)[ \t]*[:&]")
+
+
 def _without(body: bytes, chars: bytes) -> bytes:
     for c in chars:
         body = body.replace(bytes([c]), b"")
@@ -163,10 +169,12 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                 url = context.at(buf, base, p)
             cand = None
             if url is not None and in_urls:
-                # inside a URL: the run ends at "&"; no pairing, fold or YAML
+                # inside a URL: the run ends at "&"; no pairing or YAML
                 m = embedded(buf, p + 4, hi)
                 if m is not None and may_end_at_parameter(buf, p, m.end()):
                     m = None  # read_at reads it (.params)
+                if m is not None and folds and _MAY_FOLD_IN_URL.match(buf, m.end(), hi) is not None:
+                    m = None  # read_at reads it (reading._url_fold)
                 if m is not None and m.end() - p <= cap and (m.end() >= hi or buf[m.end()] < 0x80):
                     e = m.end()
                     cand = finish(buf, p, hi, m.end(1), [(p, e)], None, -1, buf[p:m.end(2)].decode("ascii"), [url],

@@ -170,6 +170,10 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
     yaml = False
     if context is not None:
         rules.append(context)
+        if reading.fold and not closed:
+            segments = _url_fold(buf, segments, hi, nss_start, profile, cap, rules)
+            if segments is None:
+                return OverLong(p)
     elif backslashes:
         segments = segments_without(p, backslashes, e)
         rules.append(Rule.DECODE_ROFF)
@@ -194,6 +198,31 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
     closer_at = segments[-1][1] if closed else -1
     return finish(buf, p, hi, nss_start, segments, opener, closer_at, literal, rules, context, yaml, reading,
                   len(backslashes))
+
+
+def _url_fold(buf: bytes, segments: List, hi: int, nss_start: int, profile: str, cap: int,
+              rules: List[Rule]) -> Optional[List]:
+    """A URL broken across lines goes on as a bare URN does (a reference
+    list's ``http://nbn-resolving.org/urn:nbn:de:bvb:12-`` then
+    ``bsb11002233-6`` on the next line): the fold rules, but never past an
+    "&", where a URN inside a URL ends, nor once the URL's own query has
+    begun (``finish`` cuts it off).  None when it goes on past the cap."""
+    p, e = segments[0]
+    if url_query_start(buf[p:e], nss_start - p) >= 0:
+        return segments
+    folded: List[Rule] = []
+    joined = fold(buf, list(segments), hi, RUNS[profile], p + cap, None, folded)
+    if joined is None:
+        return None
+    for i in range(1, len(joined)):
+        a, b = joined[i]
+        amp = buf.find(b"&", a, b)
+        if amp >= 0:
+            joined = joined[:i] + [(a, amp)] if amp > a else joined[:i]
+            break
+    if len(joined) > 1:
+        rules.extend(folded)
+    return joined
 
 
 def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Optional[Opener], closer_at: int,
