@@ -21,7 +21,7 @@ PIECES = [
     b"\xff", b"|", b" | ", b"grant_type=", b"a=1&k=", b"\n | ", b"\n  :", b"\n- ", b"  - ", b"'urn:", b'"urn:',
     b"(urn:", b"`", "\u2018".encode(), "\u201c".encode(), b" + ", b" . $x", b" .. ", b" || ", b" % (", b"%s", b"%d",
     b"%02d", b"$x", b"${x}", b"#{x}", b"$(x)", b"@V@", b".*", b"(?P<", b"\\d", b"^", b"$", b"</", b"key:", b"+\\\n",
-    b"\n  k: v", b"Abstract", b"x-1_2",
+    b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.",
     # lists, a URL's query and path, literals joined or concatenated
     b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
     # roff hyphens, regular-expression delimiters, PHP concatenation over lines
@@ -209,6 +209,7 @@ SNIPPETS = [
     b'"urn:a:b-\n  c" d', b"'urn:a:b-\n  c'd' e", b"=urn:a:b", b">urn:a:b<", b",urn:a:b;",
     b"http://x/urn:a:b-\n  c", b"?u=urn:a:b:\r\nc-d\r\n", b"?u=urn:a:b\n  :c\n", b"/urn:a:b |c", b"/urn:a:b\\\n  c",
     b"/urn:a:b-\n  c&d", b"/urn:a:b?q=\n  c", b"/urn:a:b.\n  Next",
+    b"  urn:a:b:\n    The b.\n", b"- urn:a:b:\n    c d\n", b"  urn:a:b:\n    c\n",
 ]
 
 

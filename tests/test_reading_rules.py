@@ -260,6 +260,18 @@ def test_regex_delimiters_go_with_pairing():
     # YAML: a mapping key over a deeper entry loses its ":" and is not folded
     ("namespaces:\n  urn:example:config:\n    sub:key: value\n", ["urn:example:config"]),
     ("- urn:example:list:\n    - item\n", ["urn:example:list"]),
+    # the term of a definition list, its definition below, loses its ":"
+    ("   urn:ietf:params:acme:error:badNonce:\n      The client sent an unacceptable anti-replay nonce.\n",
+     ["urn:ietf:params:acme:error:badNonce"]),
+    ("   urn:ietf:params:scim:schemas:core:2.0:Group:\n      displayName  A human-readable name.\n",
+     ["urn:ietf:params:scim:schemas:core:2.0:Group"]),
+    # ... a name alone below is the rest of the URN, a line no deeper or
+    # words on the same line leave the ":" (a prefix, RFC 5141's form)
+    ("   urn:example:yang:\n      ietf-interfaces\n", ["urn:example:yang:ietf-interfaces"]),
+    ("   urn:example:a:\n   The same indentation.\n", ["urn:example:a:"]),
+    ("   urn:iso:std:iso:9999:-1:ed-1:en: corresponds to\n   http://example.org/\n",
+     ["urn:iso:std:iso:9999:-1:ed-1:en:"]),
+    ("   URN Prefix:  urn:ietf:params:geopriv:\n      The prefix of the registry.\n", ["urn:ietf:params:geopriv:"]),
 ])
 def test_folds(text, expected):
     assert urns(text) == expected
@@ -271,6 +283,8 @@ def test_fold_rules_are_named():
     assert rules_of("   \"urn:example:p:long-\n   name\" x")[0][1] == ("fold:rfc",)
     assert rules_of("x = \"urn:example:p:\" \"q\";")[0][1] == ("fold:literal",)
     assert rules_of("   urn:example:c:1.0?\n   mode=x\n")[0][1] == ("fold:query",)
+    assert rules_of("  urn:example:config:\n    key: v\n")[0][1] == ("trim:yaml-key",)
+    assert rules_of("  urn:example:a:b:\n    The b of a.\n")[0][1] == ("trim:term",)
 
 
 def test_hex_dumps_only_as_code():
@@ -507,9 +521,10 @@ def test_literals_a_urn_starts_inside(text, expected):
     # ... in a protocol trace, past the mark the URN's line carries too
     ('   C:       xmlns:host="urn:example:xml:ns:host-\n   C:       1.0">\n', ["urn:example:xml:ns:host-1.0"]),
     ("   C:  urn:example:xml:ns:host-\n   S:  1.0\n", ["urn:example:xml:ns:host-"]),
-    # ... nor the term of a definition list under a URN heading
+    # ... nor the term of a definition list under a URN heading (whose ":"
+    # is the heading's, trim:term)
     ("   urn:example:schemas:core:2.0:Group:\n      displayName  A human-readable name.\n",
-     ["urn:example:schemas:core:2.0:Group:"]),
+     ["urn:example:schemas:core:2.0:Group"]),
     ("   under urn:example:a/\n   and/or more", ["urn:example:a/"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   The registration follows.", ["urn:ietf:params:xml:ns:"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   Note that it ends.", ["urn:ietf:params:xml:ns:"]),

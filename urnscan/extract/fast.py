@@ -178,7 +178,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                 if m is not None and m.end() - p <= cap and (m.end() >= hi or buf[m.end()] < 0x80):
                     e = m.end()
                     cand = finish(buf, p, hi, m.end(1), [(p, e)], None, -1, buf[p:m.end(2)].decode("ascii"), [url],
-                                  url, False, reading)
+                                  url, None, reading)
                     if cand is None:
                         pos = p + 1
                         continue
@@ -216,7 +216,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                             pass  # the URN started inside a literal that others follow
                         else:
                             cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
-                                          buf[p:m.end(2)].decode("ascii"), rules, None, False, reading)
+                                          buf[p:m.end(2)].decode("ascii"), rules, None, None, reading)
                             if cand is None:
                                 pos = p + 1
                                 continue

@@ -1,34 +1,54 @@
-"""Layout around a candidate: YAML mapping keys."""
+"""Layout around a candidate: YAML mapping keys and the terms of
+definition lists."""
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from .chars import blanks_end, line_break_after, line_start
+from .rules import Rule
 
 _YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
 #: YAML 1.2 sections 7.3 and 8.2: "- item", "key:", "'key':", '"key":'
 #: (a plain key may hold ":" not followed by a blank: "sub:key: value")
 _YAML_ENTRY = re.compile(rb"-[ \t\r\n]|[^\s:#'\"](?:[^\s:#]|:(?=[^\s])| (?=[^\s#]))*:(?:[ \t\r\n]|$)"
                          rb"|(['\"])[^\r\n]*?\1:")
+#: a word, blanks and more: a definition, not a name broken over lines
+_PROSE = re.compile(rb"[A-Za-z][^\s]*[ \t]+[^\s]")
 _KEY_LIMIT = 256
 _WHITE = re.compile(rb"[ \t\r\n]*")
 
 
-def yaml_key(buf: bytes, p: int, end: int, hi: int) -> bool:
-    """Whether the ":" ending the candidate ``buf[p:end]`` is YAML mapping
-    syntax (YAML 1.2 section 8.2.2): the candidate alone at the start of its
-    line (or after "- "), the line ending there, and the next non-empty line
-    indented deeper and itself YAML: a mapping entry ``key:`` or a
-    sequence entry ``- ``."""
+def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
+    """The rule by which the ":" ending the candidate ``buf[p:end]`` is
+    the syntax of a key, not part of the name, or None.  The candidate
+    stands alone at the start of its line (or after "- "), the line ends
+    there, and the next non-empty line is indented deeper and is
+
+    * YAML (1.2 section 8.2.2): a mapping entry ``key:`` or a sequence
+      entry ``- ``: ``trim:yaml-key``;
+    * prose, a word and more after a blank: the term of a definition list,
+      its definition below (``urn:ietf:params:acme:error:badNonce:`` over
+      "The client sent an unacceptable anti-replay nonce."):
+      ``trim:term``.
+
+    A name alone on the next line is neither: it is the rest of a URN
+    broken after ":" (:mod:`.fold`)."""
     ls = line_start(buf, p)
     if ls is None or not _YAML_LEAD.fullmatch(buf, ls, p):
-        return False
+        return None
     indent = len(buf[ls:p]) - len(buf[ls:p].lstrip(b" \t"))
     nl = line_break_after(buf, blanks_end(buf, end, hi), hi)
     if nl < 0:
-        return False
+        return None
     q = _WHITE.match(buf, nl, hi).end()  # the first character of the next non-empty line
     if q >= hi:
-        return False
+        return None
     line = max(buf.rfind(b"\n", nl - 1, q), buf.rfind(b"\r", nl - 1, q)) + 1
-    return q - line > indent and _YAML_ENTRY.match(buf, q, min(hi, q + _KEY_LIMIT)) is not None
+    if q - line <= indent:
+        return None
+    if _YAML_ENTRY.match(buf, q, min(hi, q + _KEY_LIMIT)) is not None:
+        return Rule.YAML_KEY
+    if _PROSE.match(buf, q, min(hi, q + _KEY_LIMIT)) is not None:
+        return Rule.TRIM_TERM
+    return None

@@ -16,7 +16,7 @@ from .hexdump import in_hexdump_column
 from .params import parameter_end
 from .entity import entity_read
 from .fold import fold, literal_closer, literals, literals_inside, next_literal
-from .layout import yaml_key
+from .layout import key_colon
 from .lists import list_end, url_query_start
 from .options import Reading
 from .pairing import Opener, delimiter_closer, opener_before, pair_rule, paired_run
@@ -167,7 +167,7 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
     rules: List[Rule] = [pair_rule(opener)] if cut else [Rule.CUT_PARAMETER] if parameter else []
     closed = opener is not None and buf.startswith(opener.closer, e, hi)
     segments = [(p, e)]
-    yaml = False
+    key: Optional[Rule] = None  # the rule that drops a key's ":"
     if context is not None:
         rules.append(context)
         if reading.fold and not closed:
@@ -178,8 +178,8 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
         segments = segments_without(p, backslashes, e)
         rules.append(Rule.DECODE_ROFF)
     else:
-        yaml = reading.trim and buf[e - 1] == 0x3A and yaml_key(buf, p, e, hi)
-        quote_at = literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and not yaml else -1
+        key = key_colon(buf, p, e, hi) if reading.trim and buf[e - 1] == 0x3A else None
+        quote_at = literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and key is None else -1
         first = next_literal(buf, quote_at, hi) if quote_at >= 0 else -1
         if first >= 0:
             # a literal that opens a placeholder after the one the URN starts
@@ -188,7 +188,7 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
                 return Rejected(e)
             segments = literals_inside(buf, p, quote_at, first, hi, RUNS[profile], p + cap, rules) or segments
         joined: Optional[List] = segments
-        if reading.fold and not closed and not yaml and len(segments) == 1:
+        if reading.fold and not closed and key is None and len(segments) == 1:
             joined = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
         elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):
             joined = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
@@ -196,7 +196,7 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
             return OverLong(p)  # folded past the cap: over-long, never cut short
         segments = joined
     closer_at = segments[-1][1] if closed else -1
-    return finish(buf, p, hi, nss_start, segments, opener, closer_at, literal, rules, context, yaml, reading,
+    return finish(buf, p, hi, nss_start, segments, opener, closer_at, literal, rules, context, key, reading,
                   len(backslashes))
 
 
@@ -226,12 +226,13 @@ def _url_fold(buf: bytes, segments: List, hi: int, nss_start: int, profile: str,
 
 
 def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Optional[Opener], closer_at: int,
-           literal: str, rules: List[Rule], context: Optional[Rule], yaml: bool, reading: Reading,
+           literal: str, rules: List[Rule], context: Optional[Rule], key: Optional[Rule], reading: Reading,
            escapes: int = 0) -> Found:
     """The rules that judge an extent once it is known: character
-    references, code, YAML keys, trimming and the empty NSS.  ``closer_at``
-    is where the opener's closer ends the first line (-1 when it does not);
-    ``escapes`` of the gaps between ``segments`` are a backslash left out,
+    references, code, keys (``key``: the rule that drops the ":" of a YAML
+    key or a definition list's term, :func:`.layout.key_colon`), trimming and
+    the empty NSS.  ``closer_at`` is where the opener's closer ends the first
+    line (-1 when it does not); ``escapes`` of the gaps between ``segments`` are a backslash left out,
     not a fold."""
     if reading.trim:
         cut = list_end(buf, nss_start, segments[0][1])
@@ -261,9 +262,9 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     trimming, _, _, code, _ = reading  # (tuple unpacking: this runs for every hit)
     if code and _code(buf, p, hi, text, end, opener, closer_at, entity):
         return Rejected(end)
-    if yaml:
+    if key is not None:
         text, end = text[:-1], end - 1
-        rules.append(Rule.YAML_KEY)
+        rules.append(key)
     if trimming and text[-1] in TRIMMABLE and not (closer_at == end and _code_literal(buf, p, opener)):
         trimmed, cut_by = trim(text)
         if code and trimmed.endswith(b"("):

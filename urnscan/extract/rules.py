@@ -33,6 +33,7 @@ class Rule(str, Enum):
     CUT_PARAMETER = "cut:parameter"  # the value of ";name=": ended at the next ";name"
     TRIM_URL_SLASH = "trim:url-slash"  # inside a URL path: its "/" after the URN
     YAML_KEY = "trim:yaml-key"  # a YAML mapping key's ":" dropped
+    TRIM_TERM = "trim:term"  # a definition list term's ":" dropped
     TRIM_PERIOD = "trim:period"
     TRIM_COMMA = "trim:comma"
     TRIM_SEMICOLON = "trim:semicolon"
