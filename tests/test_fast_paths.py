@@ -210,6 +210,7 @@ SNIPPETS = [
     b"http://x/urn:a:b-\n  c", b"?u=urn:a:b:\r\nc-d\r\n", b"?u=urn:a:b\n  :c\n", b"/urn:a:b |c", b"/urn:a:b\\\n  c",
     b"/urn:a:b-\n  c&d", b"/urn:a:b?q=\n  c", b"/urn:a:b.\n  Next",
     b"  urn:a:b:\n    The b.\n", b"- urn:a:b:\n    c d\n", b"  urn:a:b:\n    c\n",
+    b"s;gr=urn:a:b-\n  c;lr>", b"s;gr=urn:a:b-\n  ;lr>",
 ]
 
 

@@ -460,6 +460,10 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
      [("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", ("cut:parameter",))]),
     ("xmpp:pubsub.example.org?;node=urn:xmpp:microblog:0;item=abc",
      [("urn:xmpp:microblog:0", ("cut:parameter", "embedded:url"))]),
+    # ... and so does a folded one, on its next line (RFC 5627 section 3.1)
+    ("   Route: <sip:bob@example.com;gr=urn:uuid:f81d4fae-7dec-11d0-a765-\n     00a0c91e6bf6;lr>\n",
+     [("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", ("fold:rfc", "cut:parameter"))]),
+    ("see urn:lex:ch;glarus:regiere-\n  rung:erlass;2007\n", [("urn:lex:ch;glarus:regiere-rung:erlass;2007", ("fold:rfc",))]),
     # ... a ";" that starts no parameter stays, and so does one without ";name=" before
     ("x;urn=urn:lex:ch;glarus:regiere:erlass:2007-10-15;963 y", [("urn:lex:ch;glarus:regiere:erlass:2007-10-15;963", ())]),
     ("a=urn:example:y;b=1", [("urn:example:y;b=1", ("embedded:form",))]),

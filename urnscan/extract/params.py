@@ -38,3 +38,20 @@ def parameter_end(buf: bytes, p: int, nss_start: int, e: int) -> int:
         return e
     m = _NEXT_PARAMETER.search(buf, nss_start, e)
     return m.start() if m else e
+
+
+def folded_parameter_end(buf: bytes, p: int, segments: list) -> list:
+    """``segments`` of a URN at p folded over lines, cut before the ``;`` of
+    the next parameter in a continuation when the URN is the value of a
+    ``;name=`` parameter (``;gr=urn:uuid:...-`` then ``00a0c91e6bf6;lr>``
+    on the next line); ``segments`` itself when nothing is cut."""
+    if len(segments) < 2 or p == 0 or buf[p - 1] != 0x3D:
+        return segments
+    if _PARAMETER_BEFORE.search(buf, max(0, p - _BEFORE_SPAN), p) is None:
+        return segments
+    for i in range(1, len(segments)):
+        a, b = segments[i]
+        m = _NEXT_PARAMETER.search(buf, a, b)
+        if m is not None:
+            return segments[:i] + [(a, m.start())] if m.start() > a else segments[:i]
+    return segments

@@ -13,7 +13,7 @@ from .chars import BOUNDARY_BYTES, HSPACE, INDENT_LIMIT, LITERAL_RUN, NID_SCAN_L
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
-from .params import parameter_end
+from .params import folded_parameter_end, parameter_end
 from .entity import entity_read
 from .fold import fold, literal_closer, literals, literals_inside, next_literal
 from .layout import key_colon
@@ -194,6 +194,11 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
             joined = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
         if joined is None:
             return OverLong(p)  # folded past the cap: over-long, never cut short
+        if reading.embedded and len(joined) > 1:
+            cut = folded_parameter_end(buf, p, joined)
+            if cut is not joined:
+                joined = cut
+                rules.append(Rule.CUT_PARAMETER)
         segments = joined
     closer_at = segments[-1][1] if closed else -1
     return finish(buf, p, hi, nss_start, segments, opener, closer_at, literal, rules, context, key, reading,
