@@ -257,6 +257,16 @@ def test_regex_delimiters_go_with_pairing():
     # ... never onto the URN of the next row
     ("| urn:nbn:de:  | Germany |\n| urn:nbn:fi:  | Finland |\n| urn:nbn:se:  | Sweden  |\n",
      ["urn:nbn:de:", "urn:nbn:fi:", "urn:nbn:se:"]),
+    # an iCalendar or vCard content line folded anywhere (RFC 5545 section
+    # 3.1): a line break and one blank more than the content line
+    ("BEGIN:VCARD\r\nMEMBER:urn:uuid:03a0e51f-d1aa-4385-8a53-e2902\r\n 5acd8af\r\nEND:VCARD\r\n",
+     ["urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af"]),
+    ("   ATTENDEE;CUTYPE=RESOURCE;CN=\"Room 1\":urn:uuid:88f6a54a-d3e4-4a4b-9b36-4c9\n    f3a2b6d1e\n   END:VEVENT\n",
+     ["urn:uuid:88f6a54a-d3e4-4a4b-9b36-4c9f3a2b6d1e"]),
+    # ... not a line of prose, nor a continuation indented otherwise
+    ("Note: urn:example:yang:ietf-foo\n is used", ["urn:example:yang:ietf-foo"]),
+    ("UID:urn:example:a-b\n  c\n", ["urn:example:a-b"]),
+    ("UID:urn:example:a\nDTSTAMP:20060206T001121Z\n", ["urn:example:a"]),
     # YAML: a mapping key over a deeper entry loses its ":" and is not folded
     ("namespaces:\n  urn:example:config:\n    sub:key: value\n", ["urn:example:config"]),
     ("- urn:example:list:\n    - item\n", ["urn:example:list"]),
@@ -284,6 +294,7 @@ def test_fold_rules_are_named():
     assert rules_of("x = \"urn:example:p:\" \"q\";")[0][1] == ("fold:literal",)
     assert rules_of("   urn:example:c:1.0?\n   mode=x\n")[0][1] == ("fold:query",)
     assert rules_of("  urn:example:config:\n    key: v\n")[0][1] == ("trim:yaml-key",)
+    assert rules_of("UID:urn:example:a\r\n b\r\n")[0][1] == ("fold:content-line",)
     assert rules_of("  urn:example:a:b:\n    The b of a.\n")[0][1] == ("trim:term",)
 
 

@@ -13,6 +13,7 @@ from .chars import BOUNDARY_BYTES, HSPACE, INDENT_LIMIT, LITERAL_RUN, NID_SCAN_L
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
+from .ical import content_line_indent, unfold
 from .params import folded_parameter_end, parameter_end
 from .entity import entity_read
 from .fold import fold, literal_closer, literals, literals_inside, next_literal
@@ -188,7 +189,12 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
                 return Rejected(e)
             segments = literals_inside(buf, p, quote_at, first, hi, RUNS[profile], p + cap, rules) or segments
         joined: Optional[List] = segments
-        if reading.fold and not closed and key is None and len(segments) == 1:
+        indent = content_line_indent(buf, p) if reading.fold and not closed and len(segments) == 1 else None
+        if indent is not None:
+            joined = unfold(buf, segments, hi, RUNS[profile], p + cap, indent)
+            if joined is not None and len(joined) > 1:
+                rules.append(Rule.FOLD_CONTENT_LINE)
+        if reading.fold and not closed and key is None and joined is not None and len(joined) == 1:
             joined = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
         elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):
             joined = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
