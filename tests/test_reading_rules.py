@@ -257,6 +257,16 @@ def test_regex_delimiters_go_with_pairing():
     # ... never onto the URN of the next row
     ("| urn:nbn:de:  | Germany |\n| urn:nbn:fi:  | Finland |\n| urn:nbn:se:  | Sweden  |\n",
      ["urn:nbn:de:", "urn:nbn:fi:", "urn:nbn:se:"]),
+    # a quoted reply (RFC 3676 section 4.5): past the ">" marks the URN's
+    # own line carries, in a wrapper too
+    ("> see urn:example:yang:ietf-\n> interfaces for it\n", ["urn:example:yang:ietf-interfaces"]),
+    ("> > Consider <URN:IANA:parc.xerox.com:\n> >   masinter/papers/urn-functional-req>; the",
+     ["URN:IANA:parc.xerox.com:masinter/papers/urn-functional-req"]),
+    ("> For example <URN:hdl:cnri.dlib/dec-\n> ember95> is a handle.", ["URN:hdl:cnri.dlib/dec-ember95"]),
+    # ... not past marks of another depth, nor into a quoted reply
+    ("> see urn:example:yang:ietf-\n> > interfaces\n", ["urn:example:yang:ietf-"]),
+    ("see urn:example:yang:ietf-\n> interfaces\n", ["urn:example:yang:ietf-"]),
+    ("<urn:example:a:b\n> c> d", ["urn:example:a:b"]),
     # an iCalendar or vCard content line folded anywhere (RFC 5545 section
     # 3.1): a line break and one blank more than the content line
     ("BEGIN:VCARD\r\nMEMBER:urn:uuid:03a0e51f-d1aa-4385-8a53-e2902\r\n 5acd8af\r\nEND:VCARD\r\n",

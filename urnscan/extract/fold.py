@@ -21,6 +21,7 @@ from typing import List, Optional, Tuple
 
 from .chars import ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, URL_START, blanks_end, line_break_after, line_start
 from .pairing import Opener, paired_run
+from .quoting import past_quote_marks
 from .rules import Rule
 
 Segment = Tuple[int, int]
@@ -83,6 +84,11 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         if last != 0x3A:
             return None
         q = blanks_end(buf, line_break_after(buf, q, hi), hi)
+    if q < hi and buf[q] == 0x3E:  # ">": a quoted reply's marks, RFC 3676 section 4.5
+        past = past_quote_marks(buf, start, line_start(buf, q), hi)
+        if past is None:
+            return None
+        q = blanks_end(buf, past, hi)
     q = _past_trace_mark(buf, start, q, hi)
     if q < 0:
         return None

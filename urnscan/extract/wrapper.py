@@ -1,11 +1,13 @@
 """The 1995 wrapper ``<urn:...>`` (seed 004 section 2): white space (space,
-tab, CR, LF) inside is allowed and not significant; ``>`` closes it."""
+tab, CR, LF) inside is allowed and not significant; ``>`` closes it, but
+for the quote marks starting the lines of a quoted reply (:mod:`.quoting`)."""
 from __future__ import annotations
 
 import re
 from typing import Optional, Tuple
 
-from .chars import LITERAL_RUN, NID_TOKEN, WRAPPED_RUNS
+from .chars import LITERAL_RUN, NID_TOKEN, WRAPPED_RUNS, line_start
+from .quoting import past_quote_marks
 
 WRAPPER_LIMIT = 2048  # characters between "<urn:" and ">" for a wrapper
 
@@ -16,10 +18,25 @@ def wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Tuple[int, by
     blank inside a line (``'<urn:uuid:' + uuid() + '>'``) is code or prose,
     not a wrapper."""
     limit = min(hi, p + WRAPPER_LIMIT)
-    e = WRAPPED_RUNS[profile].match(buf, p, limit).end()
+    run = WRAPPED_RUNS[profile]
+    e = run.match(buf, p, limit).end()
+    pieces = []
+    at = p
+    while e < limit and buf[e] == 0x3E:
+        # a ">" starting a line inside a quoted reply is the line's quote
+        # mark, as on the wrapper's own line, not the wrapper's end
+        ls = line_start(buf, e)
+        if ls is None or ls <= at or buf[ls:e].strip(b" \t"):
+            break
+        past = past_quote_marks(buf, p, ls, limit)
+        if past is None:
+            break
+        pieces.append(buf[at:ls])
+        at = past
+        e = run.match(buf, at, limit).end()
     if e >= limit or buf[e] != 0x3E:  # no ">" before an excluded character
         return None
-    raw = buf[p:e]
+    raw = b"".join(pieces) + buf[at:e] if pieces else buf[p:e]
     joined = raw.translate(None, b" \t\r\n")
     if len(joined) != len(raw) and not _folds_only(raw):
         return None

@@ -1,0 +1,38 @@
+"""Quoted replies in mail: every line of a quoted passage starts with
+``>`` marks, one per level of quoting (``> ``, ``> > ``, ``>>``; RFC 3676
+section 4.5 names the convention).  A URN folded inside such a passage goes
+on past the marks of its next line when they are the marks its own line
+starts with."""
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .chars import line_start
+
+#: the marks of a quoted line: ">" repeated, each followed by at most one
+#: blank, after the line's indentation
+_MARKS = re.compile(rb"[ \t]*(?:>[ \t]?)+")
+#: how long the marks of one line may be
+_MARKS_REACH = 32
+
+
+def _depth(buf: bytes, i: int, hi: int) -> tuple:
+    """(number of ">" marks, their end) of the line starting at i."""
+    m = _MARKS.match(buf, i, min(hi, i + _MARKS_REACH))
+    return (0, i) if m is None else (m.group().count(b">"), m.end())
+
+
+def past_quote_marks(buf: bytes, start: int, nl: Optional[int], hi: int) -> Optional[int]:
+    """Where the text of the line starting at ``nl`` starts past its quote
+    marks, when it carries marks and the line holding ``start`` carries as
+    many; None otherwise (and when ``nl`` is None)."""
+    if nl is None:
+        return None
+    depth, end = _depth(buf, nl, hi)
+    if not depth:
+        return None
+    ls = line_start(buf, start)
+    if ls is None or _depth(buf, ls, start)[0] != depth:
+        return None
+    return end
