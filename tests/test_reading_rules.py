@@ -277,6 +277,14 @@ def test_regex_delimiters_go_with_pairing():
     ("Note: urn:example:yang:ietf-foo\n is used", ["urn:example:yang:ietf-foo"]),
     ("UID:urn:example:a-b\n  c\n", ["urn:example:a-b"]),
     ("UID:urn:example:a\nDTSTAMP:20060206T001121Z\n", ["urn:example:a"]),
+    # a sentence's ":" after a version number, before the example it
+    # introduces (the end of the element's text, or markup below)
+    ("<p>Clients advertise support for urn:xmpp:message-retract:1:</p>", ["urn:xmpp:message-retract:1"]),
+    ("The server supports urn:xmpp:mam:2:\n\n   <iq type='get'/>\n", ["urn:xmpp:mam:2"]),
+    # ... a prefix keeps it: ending in a name, or before words
+    ("<td>urn:nbn:de:</td>", ["urn:nbn:de:"]),
+    ("the prefix urn:oasis:names:tc:SAML:2.0: is used", ["urn:oasis:names:tc:SAML:2.0:"]),
+    ("The server supports urn:xmpp:mam:2:\n   and more\n", ["urn:xmpp:mam:2:"]),
     # YAML: a mapping key over a deeper entry loses its ":" and is not folded
     ("namespaces:\n  urn:example:config:\n    sub:key: value\n", ["urn:example:config"]),
     ("- urn:example:list:\n    - item\n", ["urn:example:list"]),

@@ -1,5 +1,5 @@
-"""Layout around a candidate: YAML mapping keys and the terms of
-definition lists."""
+"""Layout around a candidate: YAML mapping keys, the terms of definition
+lists, and a sentence's colon before an example."""
 from __future__ import annotations
 
 import re
@@ -52,3 +52,25 @@ def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
     if _PROSE.match(buf, q, min(hi, q + _KEY_LIMIT)) is not None:
         return Rule.TRIM_TERM
     return None
+
+
+#: a name ending in a version number, then ":" (``urn:xmpp:mam:2:``)
+_VERSION_COLON = re.compile(rb":[0-9]+(?:\.[0-9]+)*:\Z")
+
+
+def example_colon(buf: bytes, text: bytes, end: int, hi: int) -> bool:
+    """Whether the ":" ending ``text`` (the candidate, ending at ``end`` in
+    ``buf``) ends a sentence that introduces an example, rather than a URN
+    prefix: it follows a version number (a prefix ends in a name:
+    ``urn:ietf:params:xml:ns:yang:``, ``urn:nbn:fi:st:``) and ends the
+    element's text (``...urn:xmpp:message-retract:1:</p>``) or the line,
+    the next non-empty line starting markup (the example)."""
+    if _VERSION_COLON.search(text) is None:
+        return False
+    if buf.startswith(b"</", end):
+        return True
+    nl = line_break_after(buf, blanks_end(buf, end, hi), hi)
+    if nl < 0:
+        return False
+    q = _WHITE.match(buf, nl, min(hi, nl + _KEY_LIMIT)).end()
+    return q < hi and buf[q] == 0x3C
