@@ -96,6 +96,10 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "<p>the node 'urn:example:keys:&#60;fingerprint&#62;'</p>",
     "URN:EXAMPLE:<ISAN-NSS>",
     "urn:example:source:[name]",
+    # a wildcard after a separator: a pattern of names
+    "namespaces of the form urn:example:mix:nodes:* where * is the name",
+    "transports use urn:example:jingle:transports:*.",
+    "<p>under urn:example:a/*</p>",
     # elided examples
     "'urn:example:...:leaf'",
     "urn:example:params:... and so on",

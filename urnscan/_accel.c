@@ -931,8 +931,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* a template: "urn:x:<nss>" */
         if (after == '&' && in_set(last, ":/=-("))
             return 0;  /* maybe one with "<" escaped: "urn:x:&lt;nss&gt;" */
-        if (last == '$' || last == '(')
-            return 0;
+        if (last == '$' || last == '(' || last == '*')
+            return 0;  /* an anchor, a group, a wildcard ("urn:x:nodes:*"): maybe a pattern */
         for (Py_ssize_t k = p; k < e; k++)
             if (s[k] == '%' || s[k] == '$' || s[k] == '@')
                 return 0;

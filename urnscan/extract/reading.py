@@ -331,6 +331,13 @@ _PATTERN_BEFORE = frozenset(b"^:")
 _PATTERN_LAST = frozenset(b"$(")
 
 
+#: a "*" after these ends a pattern of names, not a name (``...:nodes:*``),
+#: also before the marks that end a sentence; a string literal holding it
+#: whole is a value (``"urn:xmpp:delegation:2:bare:disco#info:*"``)
+_WILDCARD_AFTER = frozenset(b":/.")
+_SENTENCE_MARKS = b".,;!?)'\""
+
+
 def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[Opener], closer_at: int,
           entity: bool) -> bool:
     """Whether the text is a template, a pattern or an elided example
@@ -340,6 +347,10 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         return True
     if after in _PLACEHOLDER_START and is_template(buf, text, end, hi):
         return True
+    if 0x2A in text[-3:] and closer_at < 0:
+        core = text.rstrip(_SENTENCE_MARKS)
+        if core[-1] == 0x2A and core[-2] in _WILDCARD_AFTER:
+            return True  # "urn:xmpp:mix:nodes:*" in prose: a wildcard, a pattern of names
     if (b"%" in text or b"$" in text or b"@" in text or b"##" in text) and has_placeholder(text):
         return True
     # is_pattern looks at "^" or "(?:" before, ".*", ".+", "(?" inside, "\\"
