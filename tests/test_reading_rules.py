@@ -297,6 +297,13 @@ def test_regex_delimiters_go_with_pairing():
      ["urn:ietf:params:acme:error:badNonce"]),
     ("   urn:ietf:params:scim:schemas:core:2.0:Group:\n      displayName  A human-readable name.\n",
      ["urn:ietf:params:scim:schemas:core:2.0:Group"]),
+    # ... or beside it, a capitalised sentence on lines indented deeper (a
+    # hanging list, RFC 7591 section 2)
+    ("      urn:ietf:params:oauth:grant-type:jwt-bearer: The JWT Bearer Token\n         Grant Type defined in [RFC7523].\n",
+     ["urn:ietf:params:oauth:grant-type:jwt-bearer"]),
+    ("   urn:ietf:params:scim:api:messages:2.0:Error:  Used to return errors.\n\n   Next.\n",
+     ["urn:ietf:params:scim:api:messages:2.0:Error"]),
+    ("   urn:example:a:b: The thing is cool.\n   Next line of the paragraph.\n", ["urn:example:a:b:"]),
     # ... a name alone below is the rest of the URN, a line no deeper or
     # words on the same line leave the ":" (a prefix, RFC 5141's form)
     ("   urn:example:yang:\n      ietf-interfaces\n", ["urn:example:yang:ietf-interfaces"]),

@@ -33,12 +33,21 @@ def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
       ``trim:term``.
 
     A name alone on the next line is neither: it is the rest of a URN
-    broken after ":" (:mod:`.fold`)."""
+    broken after ":" (:mod:`.fold`).  The term of a hanging list has its
+    definition on the same line instead, a capitalised sentence after
+    blanks, which ends there or goes on on lines indented deeper (RFC
+    7591 section 2: ``urn:ietf:params:oauth:grant-type:jwt-bearer: The JWT
+    Bearer Token``): ``trim:term`` too.  Words of another kind after the
+    ":" leave it, as a prefix's (RFC 5141: ``urn:iso:std:iso:9999:-1:ed-1:en:
+    corresponds to``)."""
     ls = line_start(buf, p)
     if ls is None or not _YAML_LEAD.fullmatch(buf, ls, p):
         return None
     indent = len(buf[ls:p]) - len(buf[ls:p].lstrip(b" \t"))
-    nl = line_break_after(buf, blanks_end(buf, end, hi), hi)
+    w = blanks_end(buf, end, hi)
+    if end < w < hi and buf[w] not in b"\r\n":
+        return Rule.TRIM_TERM if _hanging_definition(buf, w, hi, indent) else None
+    nl = line_break_after(buf, w, hi)
     if nl < 0:
         return None
     q = _WHITE.match(buf, nl, hi).end()  # the first character of the next non-empty line
@@ -53,6 +62,31 @@ def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
         return Rule.TRIM_TERM
     return None
 
+
+#: the start of a definition: a capitalised word ("The", "Used")
+_DEFINITION_START = re.compile(rb"[A-Z][a-z]+[ \t,]")
+#: how far a hanging list's definition line is looked through for its end
+_LINE_LIMIT = 1024
+
+
+def _hanging_definition(buf: bytes, w: int, hi: int, indent: int) -> bool:
+    """Whether the text at ``w``, after a term's ":" and blanks, is its
+    definition in a hanging list: a capitalised sentence, then the end of
+    the text, an empty line, or a line indented deeper than ``indent``."""
+    if _DEFINITION_START.match(buf, w, min(hi, w + 32)) is None:
+        return False
+    limit = min(hi, w + _LINE_LIMIT)
+    eol = _EOL.search(buf, w, limit)
+    if eol is None:
+        return limit == hi
+    nl = eol.end()
+    if nl >= hi:
+        return True
+    q = blanks_end(buf, nl, hi)
+    return q >= hi or buf[q] in b"\r\n" or q - nl > indent
+
+
+_EOL = re.compile(rb"\r\n?|\n")
 
 #: a name ending in a version number, then ":" (``urn:xmpp:mam:2:``)
 _VERSION_COLON = re.compile(rb":[0-9]+(?:\.[0-9]+)*:\Z")
