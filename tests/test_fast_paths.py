@@ -213,6 +213,7 @@ SNIPPETS = [
     b"s;gr=urn:a:b-\n  c;lr>", b"s;gr=urn:a:b-\n  ;lr>",
     b"UID:urn:a:b\r\n c\r\n", b" X;A=\"q\":urn:a:b\n  c\n", b"Note: urn:a:b\n c", b"UID:urn:a:b\n\tc d\n",
     b"  urn:a:b: The c d\n    e\n", b"  urn:a:b: The c\n\n", b"  urn:a:b: The c\n  d\n", b"  urn:a:b: the c\n    e\n",
+    b'"urn:a:b" || c', b"'urn:a:b' || c", b'"urn:a:b"||c',
     b"x urn:a:b:* y", b"x urn:a:b:*.", b"x urn:a:b* y", b"'urn:a:b/*'",
     b"x urn:a:b:1:</p>", b"x urn:a:b:1:\n\n  <x/>", b"x urn:a:b:1.0:\n c", b"x urn:a:1:</p>",
     b"> x urn:a:b-\n> c\n", b"> > <urn:a:b:\n> > c> d", b"> <urn:a:b\n>", b"<urn:a:b\n> c>", b">> urn:a:b-\n> > c",

@@ -150,6 +150,9 @@ def test_code_awareness_can_be_turned_off():
     ('the namespace "urn:example:a:b". The next', ["urn:example:a:b"]),
     ('as "urn:example:a" + a word', []),  # "+" after a quote reads as code
     ('names like "urn:example:a"... and more', ["urn:example:a"]),
+    # "||" after a double quote is a logical OR (C, Java, Go), not SQL's concatenation
+    ('  if t != "urn:example:oauth:jwt-bearer" ||\n     id != "x" {', ["urn:example:oauth:jwt-bearer"]),
+    ('ok := a == "urn:example:a" || b', ["urn:example:a"]),
     # an end tag after a prefix is markup, not a template
     ("<prefix>urn:example:p:</prefix>", ["urn:example:p:"]),
     # percent-encoding is not a placeholder

@@ -534,8 +534,8 @@ concatenated_after(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
         return 1;  /* \.\.(?!\.) */
     if (c == '.' && m < lim && s[m] == '$')
         return 1;  /* \.[ \t]*\$ */
-    if (c == '|' && j + 1 < lim && s[j + 1] == '|')
-        return 1;  /* \|\| */
+    if (c == '|' && j + 1 < lim && s[j + 1] == '|' && s[q] == '\'')
+        return 1;  /* \|\| after "'" (SQL) */
     if (c == '%' && m < lim && starts_operand(s[m]))
         return 1;  /* %[ \t]*[(A-Za-z_] */
     /* [ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:[A-Za-z_($]|['"][^<\s'"]) */
