@@ -117,14 +117,33 @@ def test_code_is_not_a_urn(text):
 
 
 @pytest.mark.parametrize("text", [
-    # PHP and Perl concatenation: " ." before a string or at the end of the line
-    "$x = \"urn:example:a\" . \"b\";",
-    "$x = 'urn:example:a:' .\n  'b';",
+    # PHP and Perl concatenation: " ." before a name, or a whole that is a pattern
     "'schacUserStatus' => '@urn:mace:terena.org:userStatus:' .\n        'example.org:service:active.*@',",
     "echo \"urn:example:a:\" . PHP_EOL;",
+    # literals joined, then concatenated with a variable: a template
+    'id = "urn:example:a:" + "b:" + n',
+    'Id = "urn:example:a:" ++ Name',
 ])
 def test_concatenation_over_lines_is_not_a_urn(text):
     assert urns(text) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    # string literals concatenated by an operator make one string (fold:literal)
+    ('   .nameIdFormat(\n       "urn:oasis:names:tc:SAML:2.0:" +\n       "nameid-format:emailAddress")',
+     ["urn:oasis:names:tc:SAML:2.0:nameid-format:emailAddress"]),
+    ('String f = "urn:oasis:names:tc:SAML:2.0:nameid-"\n    + "format:persistent";', ["urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"]),
+    ("$x = 'urn:example:a:' .\n  'b';", ["urn:example:a:b"]),
+    ('$x = "urn:example:a" . "b";', ["urn:example:ab"]),
+    ("local id = 'urn:example:lua:' .. 'x'", ["urn:example:lua:x"]),
+    ('X = "urn:example:erl:" ++ "x"', ["urn:example:erl:x"]),
+    ('@ns "urn:example:ex:" <> "x"', ["urn:example:ex:x"]),
+    ('#define NS "urn:example:c:" \\\n    "x"', ["urn:example:c:x"]),
+    # ... a literal that is no name's rest is not joined
+    ('x = "urn:example:a" + " b"', []),
+])
+def test_concatenated_literals_are_one_string(text, expected):
+    assert urns(text) == expected
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -528,8 +528,11 @@ concatenated_after(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
         return 0;
     unsigned char c = s[j];
     Py_ssize_t m = skip_blanks(s, j + 1, lim);  /* after the operator's first byte and blanks */
-    if (c == '+' && !(j + 1 < lim && s[j + 1] == '+'))
-        return 1;  /* \+(?!\+) */
+    if (c == '+') {
+        Py_ssize_t k = j + 1 < lim && s[j + 1] == '+' ? j + 2 : j + 1;
+        if (!(k < lim && s[k] == '+'))
+            return 1;  /* \+\+?(?!\+) */
+    }
     if (c == '.' && j + 1 < lim && s[j + 1] == '.' && !(j + 2 < lim && s[j + 2] == '.'))
         return 1;  /* \.\.(?!\.) */
     if (c == '.' && m < lim && s[m] == '$')
@@ -544,13 +547,30 @@ concatenated_after(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
 
 /* fold.py adjacent_literal() may find a literal after the quote closing at
    q (then read_all leaves the candidate to the fold rule) */
+static Py_ssize_t
+past_concatenation(const unsigned char *s, Py_ssize_t j, Py_ssize_t lim)
+{
+    /* fold.py _ADJACENT's (?:(?:\+\+?|\.\.?|<>)[ \t]*)? at j */
+    if (j < lim && (s[j] == '+' || s[j] == '.')) {
+        unsigned char op = s[j++];
+        if (j < lim && s[j] == op)
+            j++;
+        return skip_blanks(s, j, lim);
+    }
+    if (j + 1 < lim && s[j] == '<' && s[j + 1] == '>')
+        return skip_blanks(s, j + 2, lim);
+    return j;
+}
+
 static int
 may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
 {
     Py_ssize_t lim = hi < q + 1 + 2 * INDENT_LIMIT ? hi : q + 1 + 2 * INDENT_LIMIT;
-    Py_ssize_t j = skip_blanks(s, q + 1, lim);
-    if (j < lim && (s[j] == '\r' || s[j] == '\n'))
-        j = skip_blanks(s, j + ((s[j] == '\r' && j + 1 < lim && s[j + 1] == '\n') ? 2 : 1), lim);
+    Py_ssize_t j = past_concatenation(s, skip_blanks(s, q + 1, lim), lim);
+    Py_ssize_t k = j < lim && s[j] == '\\' ? j + 1 : j;  /* a line continued */
+    if (k < lim && (s[k] == '\r' || s[k] == '\n'))
+        j = past_concatenation(s, skip_blanks(s, k + ((s[k] == '\r' && k + 1 < lim && s[k + 1] == '\n') ? 2 : 1), lim),
+                               lim);
     if (j + 1 >= hi || s[j] != s[q])
         return 0;
     /* buf[q+1:q+5].lower() == b"urn:": a URN of its own, not a piece */
@@ -912,12 +932,12 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     /* the closer of a quote or parenthesis, right after the run */
     int quoted = pair == PAIR_QUOTE || before == '"';
     int closed = pair != NO_PAIR || (before == '"' && e < hi && s[e] == '"');
-    if (closed && pair != PAIR_PAREN && (flags & READ_FOLD) && e + 1 < hi && in_set(s[e + 1], " \t\r\n\"'")
+    if (closed && pair != PAIR_PAREN && (flags & READ_FOLD) && e + 1 < hi && in_set(s[e + 1], " \t\r\n\"'+.<\\")
             && may_adjoin_literal(s, e, hi))
         return 0;
     /* fold.py literal_closer(): a URN that starts inside a literal */
     Py_ssize_t q = e < hi && s[e] == '"' ? e : (e - 1 > nss_start && s[e - 1] == '\'' ? e - 1 : -1);
-    if (!closed && !url && q >= 0 && (flags & READ_FOLD) && q + 1 < hi && in_set(s[q + 1], " \t\r\n\"'")
+    if (!closed && !url && q >= 0 && (flags & READ_FOLD) && q + 1 < hi && in_set(s[q + 1], " \t\r\n\"'+.<\\")
             && may_adjoin_literal(s, q, hi))
         return 0;
     unsigned char last = s[e - 1];

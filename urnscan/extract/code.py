@@ -31,6 +31,7 @@ _TEMPLATE_LAST = frozenset(b":/=-(")
 _ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 
 #: string concatenation after a closing quote: "+" (Python, Java, JS, C#),
+#: "++" (Erlang, Haskell),
 #: ".." (Lua), "." before a variable, or after a blank (a sentence's
 #: period follows the quote) and before a name, a call or a string that
 #: goes on with the name -- on the same line or the next (PHP, Perl; a
@@ -38,7 +39,7 @@ _ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 #: was complete in), "||" after a single quote (SQL's strings; after a
 #: double quote it is C's, Java's or Go's logical OR); also Python's "%"
 #: formatting operator
-CONCATENATION = (rb"(?:[ \t]*(?:\+(?!\+)|\.\.(?!\.)|\.[ \t]*\$|(?<=')[ \t]*\|\||%[ \t]*[(A-Za-z_])"
+CONCATENATION = (rb"(?:[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|(?<=')[ \t]*\|\||%[ \t]*[(A-Za-z_])"
                  rb"|[ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:[A-Za-z_($]|['\"][^<\s'\"]))")
 _CONCATENATION = re.compile(CONCATENATION)
 

@@ -173,9 +173,9 @@ def adjacent_literal(buf: bytes, closer_at: int, hi: int, run, opener: Opener) -
 
 def next_literal(buf: bytes, closer_at: int, hi: int) -> int:
     """Where the text of a string literal in the same quotes as the one
-    closing at ``closer_at`` starts, right after it (blanks and at most one
-    line break between them: C and Python join such literals), when it
-    does not start a URN of its own; -1 when there is none."""
+    closing at ``closer_at`` starts, right after it (:data:`_ADJACENT`
+    between them: the two make one string), when it does not start a URN
+    of its own; -1 when there is none."""
     quote = buf[closer_at]
     q = _ADJACENT.match(buf, closer_at + 1, min(hi, closer_at + 1 + 2 * INDENT_LIMIT)).end()
     if q + 1 >= hi or buf[q] != quote or buf[q + 1:q + 5].lower() == b"urn:":
@@ -211,8 +211,13 @@ _PAGE_BREAK = re.compile(rb"(?:[ \t]*(?:\r\n?|\n)){0,8}[^\r\n\f]{1,120}\[Page [0
                          rb"(?:\r\n?|\n)(?:[ \t]*(?:\r\n?|\n)){0,8}")
 _PAGE_BREAK_LIMIT = 1024
 
-#: blanks and at most one line break between adjacent literals
-_ADJACENT = re.compile(rb"[ \t]*(?:(?:\r\n?|\n)[ \t]*)?")
+#: between two string literals that make one string: blanks and at most
+#: one line break (C and Python join adjacent literals; a "\\" before the
+#: break continues the line in C macros, Ruby and Python), and at most one
+#: concatenation operator on either line: "+" (Java, C#, JavaScript, Go),
+#: "." (PHP, Perl), ".." (Lua), "++" (Erlang, Haskell), "<>" (Elixir)
+_ADJACENT = re.compile(rb"[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?"
+                       rb"(?:\\?(?:\r\n?|\n)[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?)?")
 
 
 def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool, padded: bool) -> bool:

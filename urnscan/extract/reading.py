@@ -271,7 +271,7 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
             text, decoded = text_of_markup, True
             rules.append(Rule.DECODE_ENTITY)
     trimming, _, _, code, _ = reading  # (tuple unpacking: this runs for every hit)
-    if code and _code(buf, p, hi, text, end, opener, closer_at, entity):
+    if code and _code(buf, p, hi, text, end, opener, closer_at, entity, segments):
         return Rejected(end)
     if key is not None:
         text, end = text[:-1], end - 1
@@ -339,7 +339,7 @@ _SENTENCE_MARKS = b".,;!?)'\""
 
 
 def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[Opener], closer_at: int,
-          entity: bool) -> bool:
+          entity: bool, segments) -> bool:
     """Whether the text is a template, a pattern or an elided example
     rather than a URN (:mod:`.code`, :mod:`.elision`)."""
     after = buf[end] if end < hi else -1
@@ -362,10 +362,12 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
                            or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi):
         return True
     # a quote inside the run that a concatenation follows closes the string
-    # the URN started in ("<id>urn:uuid:'+book_id+'</id>")
-    quote = buf.find(b"'", p, end)
-    while quote >= 0:
-        if concatenated(buf, quote, hi):
-            return True
-        quote = buf.find(b"'", quote + 1, end)
+    # the URN started in ("<id>urn:uuid:'+book_id+'</id>"); the quotes
+    # between the literals of one string (fold:literal) do not
+    for a, b in segments:
+        quote = buf.find(b"'", a, min(b, end))
+        while quote >= 0:
+            if concatenated(buf, quote, hi):
+                return True
+            quote = buf.find(b"'", quote + 1, min(b, end))
     return False
