@@ -74,6 +74,11 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "name = 'urn:example:seq:%d' % n",
     "ns = \"urn:example:hash:%s\" % algo",
     "printf(\"urn:example:c:%s:%d\\n\", a, b);",
+    "Value: fmt.Sprintf(\"urn:uuid:%v\", value),",
+    "snprintf(buf, n, \"urn:uuid:%08lx-%04lx-%04lx\", a, b, c);",
+    "printf(\"urn:example:c:%lu\\n\", n);",
+    "io_lib:format(\"urn:uuid:~8.16.0b-~4.16.0b\", [A, B])",
+    "io_lib:format(\"urn:example:erl:~s\", [X])",
     "'urn:example:fmt:{}'.format(x)",
     "f'urn:example:fmt:{name}'",
     "const u = `urn:example:js:${id}`;",
@@ -177,6 +182,9 @@ def test_code_awareness_can_be_turned_off():
     # percent-encoding is not a placeholder
     ("urn:example:a%2Fb%3Ad", ["urn:example:a%2Fb%3Ad"]),
     ("urn:example:a%zz", ["urn:example:a%zz"]),  # broken encoding: reported, judged invalid
+    ("urn:example:x%2d%2C", ["urn:example:x%2d%2C"]),
+    # a "~" that starts no format directive
+    ("urn:example:a~b and urn:example:~user:1", ["urn:example:a~b", "urn:example:~user:1"]),
     # a literal "$" or "@" inside a name that is no variable
     ("urn:example:price:5$ ok", ["urn:example:price:5$"]),
     ("urn:example:user@example.org", ["urn:example:user@example.org"]),

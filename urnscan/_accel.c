@@ -954,7 +954,7 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         if (last == '$' || last == '(' || last == '*')
             return 0;  /* an anchor, a group, a wildcard ("urn:x:nodes:*"): maybe a pattern */
         for (Py_ssize_t k = p; k < e; k++)
-            if (s[k] == '%' || s[k] == '$' || s[k] == '@')
+            if (s[k] == '%' || s[k] == '$' || s[k] == '@' || s[k] == '~')
                 return 0;
         if (has_pair(s, p, e, '.', '.') || has_pair(s, p, e, '.', '*') || has_pair(s, p, e, '.', '+')
                 || has_pair(s, p, e, '(', '?') || has_pair(s, p, e, '#', '#'))

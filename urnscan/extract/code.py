@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import re
 
-#: printf and SQL placeholders: "%s", "%5.2f", "%(name)s", "%1$s", "%02d"
-#: -- but never a percent-encoding ("%2F", RFC 3986 section 2.1)
-_PRINTF = re.compile(rb"%(?:\([A-Za-z_][A-Za-z0-9_]*\)|[0-9]+\$)?[-+ #0]*[0-9]*(?:\.[0-9]+)?[sdifuxXoeEgGcr]")
+#: printf and SQL placeholders: "%s", "%5.2f", "%(name)s", "%1$s", "%02d",
+#: C's length modifiers ("%lu", "%08lx", "%zu"), Go's verbs ("%v", "%+v",
+#: "%q", "%T") -- but never a percent-encoding ("%2F", RFC 3986 section 2.1)
+_PRINTF = re.compile(rb"%(?:\([A-Za-z_][A-Za-z0-9_]*\)|[0-9]+\$)?[-+ #0]*[0-9]*(?:\.[0-9]+)?"
+                     rb"(?:hh|h|ll|l|L|q|j|z|t)?[sdifuxXoeEgGcrvqTtpbS]")
 _PCT = re.compile(rb"%[0-9A-Fa-f]{2}")
-_WIDTH = re.compile(rb"%0[1-9][dxXsu]")
+_WIDTH = re.compile(rb"%0[1-9](?:hh|h|ll|l|z|j|t)?[dxXsuo]")
+#: Erlang's io_lib:format directives: "~s", "~ts", "~p", and any with a
+#: field width or precision ("~8.16.0b", "~.16b")
+_ERLANG_FORMAT = re.compile(rb"~t?[spw](?![A-Za-z0-9])|~[0-9]*\.[0-9]*(?:\.[0-9]*)?[A-Za-z]|~[0-9]+[A-Za-z]")
 #: shell, Perl, PHP and template-engine variables: "$name", "$1", "${x}",
 #: "$(cmd)", "@VERSION@" (autoconf substitutions)
 _VARIABLE = re.compile(rb"\$[A-Za-z_0-9{(]|@[A-Za-z_][A-Za-z0-9_]*@")
@@ -55,6 +60,8 @@ def has_placeholder(text: bytes) -> bool:
                 return True
         if text.endswith(b"%"):
             return True  # a SQL LIKE wildcard
+    if b"~" in text and _ERLANG_FORMAT.search(text) is not None:
+        return True
     return (b"$" in text or b"@" in text) and _VARIABLE.search(text) is not None
 
 

@@ -351,7 +351,7 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         core = text.rstrip(_SENTENCE_MARKS)
         if core[-1] == 0x2A and core[-2] in _WILDCARD_AFTER:
             return True  # "urn:xmpp:mix:nodes:*" in prose: a wildcard, a pattern of names
-    if (b"%" in text or b"$" in text or b"@" in text or b"##" in text) and has_placeholder(text):
+    if (b"%" in text or b"$" in text or b"@" in text or b"##" in text or b"~" in text) and has_placeholder(text):
         return True
     # is_pattern looks at "^" or "(?:" before, ".*", ".+", "(?" inside, "\\"
     # after, and a final "$" or "("
