@@ -21,7 +21,7 @@ PIECES = [
     b"\xff", b"|", b" | ", b"grant_type=", b"a=1&k=", b"\n | ", b"\n  :", b"\n- ", b"  - ", b"'urn:", b'"urn:',
     b"(urn:", b"`", "\u2018".encode(), "\u201c".encode(), b" + ", b" . $x", b" .. ", b" || ", b" % (", b"%s", b"%d",
     b"%02d", b"$x", b"${x}", b"#{x}", b"$(x)", b"@V@", b".*", b"(?P<", b"\\d", b"^", b"$", b"</", b"key:", b"+\\\n",
-    b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.", b"UID:", b"X;A=b:", b"\n> ", b"> > ", b"*", b":*", b"~", b"~s", b"%v", b"%lu", b" + ", b" ++ ", b" <> ", b" \\\n",
+    b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.", b"UID:", b"X;A=b:", b"\n> ", b"> > ", b"*", b":*", b"~", b"~s", b"%v", b"%lu", b"s/", b"=~ ", b"\\\\.", b" + ", b" ++ ", b" <> ", b" \\\n",
     # lists, a URL's query and path, literals joined or concatenated
     b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
     # roff hyphens, regular-expression delimiters, PHP concatenation over lines
@@ -215,6 +215,7 @@ SNIPPETS = [
     b"  urn:a:b: The c d\n    e\n", b"  urn:a:b: The c\n\n", b"  urn:a:b: The c\n  d\n", b"  urn:a:b: the c\n    e\n",
     b'"urn:a:b" +\n "c"', b"'urn:a:b' . 'c'", b'"urn:a:b"\n + "c" + d', b'"urn:a:b" ++ "c"', b'"urn:a:b" <> "c"',
     b'"urn:a:b" \\\n "c"', b'"urn:a:b" ... "c"', b'"x="urn:a:b" + "c"', b"'urn:a:b' +++ 'c'",
+    b" =~ s/urn:a:b/c/;", b" s/urn:a:b=//x;", b"qr{urn:a:b}", b"/items/urn:a:b x", b'"urn:a:b\\\\.c"', b" m#urn:a:b#",
     b'"urn:a:%v"', b'"urn:a:%08lx-b"', b'"urn:a:~s"', b'"urn:a:~8.16.0b"', b" urn:a:b~c ", b" urn:a:~b:1 ",
     b'"urn:a:b" || c', b"'urn:a:b' || c", b'"urn:a:b"||c',
     b"x urn:a:b:* y", b"x urn:a:b:*.", b"x urn:a:b* y", b"'urn:a:b/*'",

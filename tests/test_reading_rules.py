@@ -95,6 +95,10 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "m = re.match('(?:urn:example:x:)?(.+)', s)",
     "re.compile(r'urn:example:(?P<nss>.+)')",
     "grep -E 'urn:example:[0-9]+'",
+    '   .matches("(?:^|.*\\\\s)urn:example:saml:2\\\\.0:protocol(?:\\\\s.*|$)"))',
+    "  $ns =~ s/urn:example:params:xml:/ietf:/;",
+    "  $value =~ s/urn:example:network:domain=//xm;",
+    "if ($x =~ m{urn:example:a}) {",
     # templates (also with "<" escaped in XML or HTML source)
     "urn:example:ns:yang:{module}",
     "<p>named urn:example:apps:&lt;app&gt;:&lt;version&gt; here</p>",

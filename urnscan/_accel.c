@@ -491,6 +491,28 @@ may_fold_in_url(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     return m < hi && (s[m] == ':' || s[m] == '&');
 }
 
+/* code.py _PERL_OPERATOR before the delimiter at p - 1: "s", "m", "y",
+   "qr", "tr" not ending a word, or "=~" / "!~" and blanks */
+static int
+perl_operator_before(const unsigned char *s, Py_ssize_t p)
+{
+    Py_ssize_t j = p - 1, k = p - 1;
+    while (k > 0 && k > p - 8 && is_blank(s[k - 1]))
+        k--;
+    if (k >= 2 && s[k - 1] == '~' && (s[k - 2] == '=' || s[k - 2] == '!'))
+        return 1;
+    if (k != j)
+        return 0;
+    Py_ssize_t w;
+    if (j >= 1 && (s[j - 1] == 's' || s[j - 1] == 'm' || s[j - 1] == 'y'))
+        w = j - 1;
+    else if (j >= 2 && s[j - 1] == 'r' && (s[j - 2] == 'q' || s[j - 2] == 't'))
+        w = j - 2;
+    else
+        return 0;
+    return w == 0 || !(is_alpha(s[w - 1]) || (s[w - 1] >= '0' && s[w - 1] <= '9') || in_set(s[w - 1], "_$@%&"));
+}
+
 /* [A-Za-z_(]: what may follow "%" or " ." in a concatenation */
 static int
 starts_operand(unsigned char c)
@@ -945,6 +967,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         int after = e < hi ? s[e] : -1;
         if (before == '^' || before == ':')
             return 0;  /* "^urn:...", "(?:urn:...": maybe a pattern */
+        if (in_set(before, "/{#|!") && perl_operator_before(s, p))
+            return 0;  /* Perl's "s/", "qr{", "=~ /": code.py is_pattern() */
         if (after == 0xE2 || after == '{' || after == '[' || after == '\\')
             return 0;
         if (after == '<' && in_set(last, ":/=-(") && !(e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!')))

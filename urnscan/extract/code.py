@@ -26,6 +26,10 @@ _VARIABLE = re.compile(rb"\$[A-Za-z_0-9{(]|@[A-Za-z_][A-Za-z0-9_]*@")
 _REGEX_INSIDE = re.compile(rb"\.[*+]|\(\?")
 #: an escape right after the run: "\d", "\w", "\S", "\.", "\(" ...
 _REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]", "\\(lq" are quotes
+#: Perl's match, substitution and transliteration operators right before
+#: the URN, their delimiter last ("s/", "qr{", "m#", "=~ /")
+_PERL_DELIMITERS = frozenset(b"/{#|!")
+_PERL_OPERATOR = re.compile(rb"(?:(?<![A-Za-z0-9_$@%&])(?:s|m|qr|tr|y)|[=!]~[ \t]*)[/{#|!]\Z")
 #: what starts a placeholder or a pattern right after the run:
 #: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
 _OPEN_AFTER = frozenset(b"{[")
@@ -73,10 +77,13 @@ def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> b
         before = buf[p - 1]
         if before == 0x5E or (before == 0x3A and p - 3 >= lo and buf[p - 3:p] == b"(?:"):
             return True  # "^urn:...", "(?:urn:..."
+        if before in _PERL_DELIMITERS and _PERL_OPERATOR.search(buf, max(lo, p - 8), p) is not None:
+            return True  # "s/urn:ietf:params:xml:/ietf:/", "$ns =~ /urn:.../"
     if (b".*" in text or b".+" in text or b"(?" in text) and _REGEX_INSIDE.search(text):
         return True
-    if end + 1 < hi and buf[end] == 0x5C and buf[end + 1] in _REGEX_ESCAPE:
-        return True
+    if end + 1 < hi and buf[end] == 0x5C and (buf[end + 1] in _REGEX_ESCAPE or (
+            buf[end + 1] == 0x5C and end + 2 < hi and buf[end + 2] in _REGEX_ESCAPE)):
+        return True  # "\." as a string literal writes the escape "\."
     last = text[-1]
     if last == 0x24 and (end >= hi or buf[end] in b"'\"/)"):
         return True  # "...$'": an anchor

@@ -327,7 +327,7 @@ def _code_literal(buf: bytes, p: int, opener: Optional[Opener]) -> bool:
 _TEMPLATE_START = frozenset(b"{[<")
 #: what may open a placeholder right after the text (and "&lt;" escapes "<")
 _PLACEHOLDER_START = _TEMPLATE_START | {0x26}
-_PATTERN_BEFORE = frozenset(b"^:")
+_PATTERN_BEFORE = frozenset(b"^:/{#|!")
 _PATTERN_LAST = frozenset(b"$(")
 
 
