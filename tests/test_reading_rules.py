@@ -321,6 +321,9 @@ def test_regex_delimiters_go_with_pairing():
     ("The server supports urn:xmpp:mam:2:\n\n   <iq type='get'/>\n", ["urn:xmpp:mam:2"]),
     # ... a prefix keeps it: ending in a name, or before words
     ("<td>urn:nbn:de:</td>", ["urn:nbn:de:"]),
+    # a QName's separator after a quoted namespace (gSOAP's generated headers)
+    ('/// Element reference "urn:oasis:names:tc:SAML:2.0:assertion:"Issuer.', ["urn:oasis:names:tc:SAML:2.0:assertion"]),
+    ('x = "urn:example:a:"s;', ["urn:example:a:"]),
     ("the prefix urn:oasis:names:tc:SAML:2.0: is used", ["urn:oasis:names:tc:SAML:2.0:"]),
     ("The server supports urn:xmpp:mam:2:\n   and more\n", ["urn:xmpp:mam:2:"]),
     # YAML: a mapping key over a deeper entry loses its ":" and is not folded

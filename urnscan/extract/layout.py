@@ -1,5 +1,5 @@
 """Layout around a candidate: YAML mapping keys, the terms of definition
-lists, and a sentence's colon before an example."""
+lists, a sentence's colon before an example, and a QName's separator."""
 from __future__ import annotations
 
 import re
@@ -108,3 +108,15 @@ def example_colon(buf: bytes, text: bytes, end: int, hi: int) -> bool:
         return False
     q = _WHITE.match(buf, nl, min(hi, nl + _KEY_LIMIT)).end()
     return q < hi and buf[q] == 0x3C
+
+
+#: a local name in CamelCase: "Conditions", "Issuer"
+_LOCAL_NAME = re.compile(rb"[A-Z][a-z]")
+
+
+def qname_colon(buf: bytes, end: int, closer_at: int, hi: int) -> bool:
+    """Whether the ":" ending a quoted candidate (its closing quote at
+    ``end``) separates a namespace from the local name written right after
+    the quote, as gSOAP's generated headers name XML elements
+    (``"urn:oasis:names:tc:SAML:2.0:assertion:"Issuer``)."""
+    return closer_at == end and end + 1 < hi and _LOCAL_NAME.match(buf, end + 1, min(hi, end + 3)) is not None

@@ -17,7 +17,7 @@ from .ical import content_line_indent, unfold
 from .params import folded_parameter_end, parameter_end
 from .entity import entity_read
 from .fold import fold, literal_closer, literals, literals_inside, next_literal
-from .layout import example_colon, key_colon
+from .layout import example_colon, key_colon, qname_colon
 from .lists import list_end, url_query_start
 from .options import Reading
 from .pairing import Opener, delimiter_closer, opener_before, pair_rule, paired_run
@@ -283,7 +283,7 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         end -= len(text) - len(trimmed)
         text = trimmed
         rules.extend(cut_by)
-    if trimming and text[-1] == 0x3A and example_colon(buf, text, end, hi):
+    if trimming and text[-1] == 0x3A and (example_colon(buf, text, end, hi) or qname_colon(buf, end, closer_at, hi)):
         text, end = text[:-1], end - 1
         rules.append(Rule.TRIM_COLON)
     if trimming and text[-2:] in _POSSESSIVE and len(text) - 2 > nss_start - p:

@@ -35,7 +35,7 @@ class Rule(str, Enum):
     TRIM_URL_SLASH = "trim:url-slash"  # inside a URL path: its "/" after the URN
     YAML_KEY = "trim:yaml-key"  # a YAML mapping key's ":" dropped
     TRIM_TERM = "trim:term"  # a definition list term's ":" dropped
-    TRIM_COLON = "trim:colon"  # a sentence's ":" after a version number, before an example
+    TRIM_COLON = "trim:colon"  # a sentence's ":" before an example, a QName's separator
     TRIM_PERIOD = "trim:period"
     TRIM_COMMA = "trim:comma"
     TRIM_SEMICOLON = "trim:semicolon"
