@@ -163,6 +163,10 @@ def test_concatenated_literals_are_one_string(text, expected):
     ("$x = 'urn:example:a:b' . '';", ["urn:example:a:b"]),
     # a sentence's period, and a period after a blank that nothing follows
     ("He said 'urn:example:a'.", ["urn:example:a"]),
+    # " ." ending a Turtle statement before the next one's prefixed name
+    ('ns4:cts_urn\trdfs:label\t"urn:cts:EpiBau:epibau004" .\nns5:cts_urn rdfs:label "urn:cts:x:y" .\n',
+     ["urn:cts:EpiBau:epibau004", "urn:cts:x:y"]),
+    ('_:b0 dc:id "urn:example:a" .\n_:b1 dc:id "urn:example:b" .', ["urn:example:a", "urn:example:b"]),
     ("see 'urn:example:a' .\n\nNext", ["urn:example:a"]),
 ])
 def test_concatenation_with_markup_leaves_the_name(text, expected):

@@ -532,6 +532,15 @@ follows_dot_operator(const unsigned char *s, Py_ssize_t m, Py_ssize_t lim)
             return 0;
     }
     unsigned char c = s[m];
+    if (is_alpha(c) || c == '_') {
+        /* (?![A-Za-z_][A-Za-z0-9_.-]*:(?!:)): a prefixed name ("ns5:cts_urn")
+           starts the next Turtle statement, it is no operand */
+        Py_ssize_t k = m + 1;
+        while (k < lim && (is_alpha(s[k]) || (s[k] >= '0' && s[k] <= '9') || in_set(s[k], "_.-")))
+            k++;
+        if (k < lim && s[k] == ':' && !(k + 1 < lim && s[k + 1] == ':'))
+            return 0;
+    }
     if (starts_operand(c) || c == '$')
         return 1;
     return (c == '\'' || c == '"') && m + 1 < lim && !in_set(s[m + 1], "<'\" \t\r\n\f\v");
