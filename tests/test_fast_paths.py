@@ -216,6 +216,7 @@ SNIPPETS = [
     b'"urn:a:b" +\n "c"', b"'urn:a:b' . 'c'", b'"urn:a:b"\n + "c" + d', b'"urn:a:b" ++ "c"', b'"urn:a:b" <> "c"',
     b'"urn:a:b" \\\n "c"', b'"urn:a:b" ... "c"', b'"x="urn:a:b" + "c"', b"'urn:a:b' +++ 'c'",
     b" =~ s/urn:a:b/c/;", b" s/urn:a:b=//x;", b"qr{urn:a:b}", b"/items/urn:a:b x", b'"urn:a:b\\\\.c"', b" m#urn:a:b#",
+    b"'http://h/urn:a:b': c", b" http://h/urn:a:o'b:c x", b"'http://h/?u=urn:a:b'&c", b"('http://h/urn:a:b')",
     b'"urn:a:b" .\nns5:c d', b'"urn:a:b" .\nFoo::c', b'"urn:a:b" . n:', b'"urn:a:b" . _:b0 x',
     b' "urn:a:b:"Cd', b' "urn:a:b:"c', b" 'urn:a:b:'Cd",
     b'"urn:a:%v"', b'"urn:a:%08lx-b"', b'"urn:a:~s"', b'"urn:a:~8.16.0b"', b" urn:a:b~c ", b" urn:a:~b:1 ",

@@ -383,6 +383,9 @@ def test_hex_dumps_only_as_code():
     ("curl -d 'grant_type=urn:example:grant:x&scope=a' https://h", ["urn:example:grant:x"]),
     ("https://h.example/q?u=urn:example:a&v=urn:example:b&w=1", ["urn:example:a", "urn:example:b"]),
     ("urn:example:weather?=op=map&lat=39.56 next", ["urn:example:weather?=op=map&lat=39.56"]),  # no URL
+    # a URL opened after a single quote ends at the quote
+    ("  'http://urn.fi/URN:NBN:fi:au:finaf:': both11,", ["URN:NBN:fi:au:finaf:"]),
+    ("see http://h.example/urn:example:o'brien:1 x", ["urn:example:o'brien:1"]),
     # a URL broken across lines (reference lists, text drawn from PDFs)
     ("Available: http://nbn-resolving.de/urn:nbn:de:bsz:14-\n   qucosa-38418\n", ["urn:nbn:de:bsz:14-qucosa-38418"]),
     ("Retrieved from http://urn.kb.se/resolve?urn=urn:nbn:se:\r\nkth:diva-3029\r\n7.01:7 Chamberlin",
@@ -533,7 +536,7 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     ("https://h.example/feed/update/urn:li:activity:7016901149999955968/?utm_source=share&x=1",
      [("urn:li:activity:7016901149999955968", ("embedded:url", "cut:url-query", "trim:url-slash"))]),
     ("'https://h.example/episode/urn:ard:episode:eabead1add170e93/'",
-     [("urn:ard:episode:eabead1add170e93", ("embedded:url", "trim:quote", "trim:url-slash"))]),
+     [("urn:ard:episode:eabead1add170e93", ("embedded:url", "trim:url-slash"))]),
     # the value of a URI's ";name=" parameter ends at the next parameter (SIP's GRUU, an XMPP URI's node)
     ("Route: <sip:bob@example.com;gr=urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6;lr>",
      [("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", ("cut:parameter",))]),

@@ -953,6 +953,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;
         if ((flags & READ_FOLD) && may_fold_in_url(s, e, hi))
             return 0;  /* reading.py _url_fold() */
+        if (memchr(s + nss_start, '\'', (size_t)(e - nss_start)) != NULL)
+            return 0;  /* url.py url_quoted(): maybe the quote closing the URL */
     }
     else {
         if (pair == NO_PAIR ? !nothing_follows(s, e, hi) : !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))

@@ -175,6 +175,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                     m = None  # read_at reads it (.params)
                 if m is not None and folds and _MAY_FOLD_IN_URL.match(buf, m.end(), hi) is not None:
                     m = None  # read_at reads it (reading._url_fold)
+                if m is not None and buf.find(b"'", m.end(1), m.end()) >= 0:
+                    m = None  # read_at reads it (url.url_quoted)
                 if m is not None and m.end() - p <= cap and (m.end() >= hi or buf[m.end()] < 0x80):
                     e = m.end()
                     cand = finish(buf, p, hi, m.end(1), [(p, e)], None, -1, buf[p:m.end(2)].decode("ascii"), [url],

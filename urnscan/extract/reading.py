@@ -19,6 +19,7 @@ from .entity import entity_read
 from .fold import fold, literal_closer, literals, literals_inside, next_literal
 from .layout import example_colon, key_colon, qname_colon
 from .lists import list_end, url_query_start
+from .url import url_quoted
 from .options import Reading
 from .pairing import Opener, delimiter_closer, opener_before, pair_rule, paired_run
 from .roff import roff_hyphens, segments_without
@@ -94,6 +95,9 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
     if embedded:
         amp = buf.find(b"&", nss_start, limit)  # inside a URL a URN ends at "&"
         stop = limit if amp < 0 else amp
+        quote = buf.find(b"'", nss_start, stop)
+        if quote >= 0 and url_quoted(buf, p):
+            stop = quote  # the quote the URL opened after closes it
         e, cut = run.match(buf, nss_start, stop).end(), False
         e = letters_on(buf, e, stop, lambda i: run.match(buf, i, stop).end())
     else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .chars import ALPHA, TOKEN_STOP
+from .chars import ALPHA, LOOKBACK, TOKEN_STOP
 from .rules import Rule
 
 #: RFC 3986 section 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ),
@@ -171,3 +171,12 @@ def token_stop_in(data: bytes, end: int) -> int:
     holds none (the token goes on past it)."""
     m = _TOKEN_STOP_BYTE.search(data, 0, end)
     return m.start() if m else -1
+
+
+def url_quoted(buf: bytes, p: int) -> bool:
+    """Whether the URL token holding p (within the lookback) starts right
+    after a single quote, which then closes it: RFC 3986 allows "'" in a
+    URL, but ``'http://urn.fi/URN:NBN:fi:au:finaf:': x`` quotes one."""
+    floor = max(0, p - LOOKBACK)
+    start = token_start_in(buf[floor:p])
+    return start > 0 and buf[floor + start - 1] == 0x27
