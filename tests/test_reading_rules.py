@@ -195,6 +195,11 @@ def test_code_awareness_can_be_turned_off():
     ("urn:example:a~b and urn:example:~user:1", ["urn:example:a~b", "urn:example:~user:1"]),
     # a literal "$" or "@" inside a name that is no variable
     ("urn:example:price:5$ ok", ["urn:example:price:5$"]),
+    # a URN:LEX's manifestation after "$" (RFC 9676 section 3.2)
+    ("urn:lex:it:stato:legge:2006-05-14;22$text-html x", ["urn:lex:it:stato:legge:2006-05-14;22$text-html"]),
+    # "$$" delimits a MARC record's subfields (Aleph's sequential export)
+    ("000763726 655 7 L $$akirjat$$0http://urn.fi/URN:NBN:fi:au:slm:s1227$$9FENNI<KEEP>", ["URN:NBN:fi:au:slm:s1227"]),
+    ('"urn:cts:greekLit:tlg0012$$n1" : "Homer"', ["urn:cts:greekLit:tlg0012"]),
     ("urn:example:user@example.org", ["urn:example:user@example.org"]),
 ])
 def test_code_rules_leave_names_alone(text, expected):

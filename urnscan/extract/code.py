@@ -22,6 +22,7 @@ _ERLANG_FORMAT = re.compile(rb"~t?[spw](?![A-Za-z0-9])|~[0-9]*\.[0-9]*(?:\.[0-9]
 #: shell, Perl, PHP and template-engine variables: "$name", "$1", "${x}",
 #: "$(cmd)", "@VERSION@" (autoconf substitutions)
 _VARIABLE = re.compile(rb"\$[A-Za-z_0-9{(]|@[A-Za-z_][A-Za-z0-9_]*@")
+_BRACED_VARIABLE = re.compile(rb"\$[{(]")
 #: regular-expression syntax inside the run: ".*", ".+", "(?P<", "(?:"
 _REGEX_INSIDE = re.compile(rb"\.[*+]|\(\?")
 #: an escape right after the run: "\d", "\w", "\S", "\.", "\(" ...
@@ -67,6 +68,10 @@ def has_placeholder(text: bytes) -> bool:
             return True  # a SQL LIKE wildcard
     if b"~" in text and _ERLANG_FORMAT.search(text) is not None:
         return True
+    if text[:8].lower() == b"urn:lex:":
+        # RFC 9676 section 3.2: "$" introduces a URN:LEX's manifestation
+        # ("...;22$text-html"), "@" its expression
+        return _BRACED_VARIABLE.search(text) is not None
     return (b"$" in text or b"@" in text) and _VARIABLE.search(text) is not None
 
 

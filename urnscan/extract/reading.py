@@ -247,13 +247,20 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     references, code, keys (``key``: the rule that drops the ":" of a YAML
     key or a definition list's term, :func:`.layout.key_colon`), trimming and
     the empty NSS.  ``closer_at`` is where the opener's closer ends the first
-    line (-1 when it does not); ``escapes`` of the gaps between ``segments`` are a backslash left out,
-    not a fold."""
+    line (-1 when it does not); ``escapes`` of the gaps between ``segments``
+    are a backslash left out, not a fold."""
     if reading.trim:
         cut = list_end(buf, nss_start, segments[0][1])
         if cut >= 0:
             segments, closer_at = [(p, cut)], -1
             rules.append(Rule.CUT_LIST)
+        cut = buf.find(b"$$", nss_start, segments[0][1])
+        if cut > nss_start:
+            # "$$" delimits the subfields of a MARC record in Aleph's
+            # sequential export and MARC mnemonic text ("$$0http://urn.fi/
+            # URN:NBN:fi:au:slm:s1227$$9FENNI"); no name holds it
+            segments, closer_at = [(p, cut)], -1
+            rules.append(Rule.CUT_SUBFIELD)
     end = segments[-1][1]
     text = buf[p:end] if len(segments) == 1 else b"".join([buf[a:b] for a, b in segments])
     if context is not None:
