@@ -388,6 +388,12 @@ def test_hex_dumps_only_as_code():
     ("curl -d 'grant_type=urn:example:grant:x&scope=a' https://h", ["urn:example:grant:x"]),
     ("https://h.example/q?u=urn:example:a&v=urn:example:b&w=1", ["urn:example:a", "urn:example:b"]),
     ("urn:example:weather?=op=map&lat=39.56 next", ["urn:example:weather?=op=map&lat=39.56"]),  # no URL
+    # a break just before "-" (a URL typeset in a reference list)
+    ("1998. url: http://urn.fi/URN:ISBN:978\n-951-39-7159-5.", ["URN:ISBN:978-951-39-7159-5"]),
+    ("2012. URN: urn:nbn:de:hbz:464-20120315\n-103208-1. url: https://h.example/", ["urn:nbn:de:hbz:464-20120315-103208-1"]),
+    # ... not a list item, an option, nor words
+    ("see urn:example:a\n- next item", ["urn:example:a"]),
+    ("see urn:example:abc\n-def is it", ["urn:example:abc"]),
     # a URL opened after a single quote ends at the quote
     ("  'http://urn.fi/URN:NBN:fi:au:finaf:': both11,", ["URN:NBN:fi:au:finaf:"]),
     ("see http://h.example/urn:example:o'brien:1 x", ["urn:example:o'brien:1"]),

@@ -452,13 +452,13 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     if (s[j] == '\r' && k < hi && s[k] == '\n')
         k++;
     if (!in_set(s[e - 1], "-:./?=")) {
-        /* (?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&])): after "\r\n" the
+        /* (?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&])): after "\r\n" the
            regex may step back to the "\r" alone, where the lookahead sees
            "\n" and holds */
         if (k == j + 2)
             return 1;
         Py_ssize_t m = skip_blanks(s, k, hi);
-        if (!(m < hi && (s[m] == ':' || s[m] == '&')))
+        if (!(m < hi && (s[m] == ':' || s[m] == '&' || s[m] == '-')))
             return 1;
     }
     /* (?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:) */
@@ -467,7 +467,7 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
 
 /* fast.py _MAY_FOLD_IN_URL at e in s[0:hi] (e > 0): an RFC 8792 "\\", a
    table's "|" after blanks, or a line break after one of "-:./?=" or
-   before ":" or "&" */
+   before "-", ":" or "&" */
 static int
 may_fold_in_url(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
 {
@@ -488,7 +488,7 @@ may_fold_in_url(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     if (s[j] == '\r' && k < hi && s[k] == '\n')
         k++;
     Py_ssize_t m = skip_blanks(s, k, hi);
-    return m < hi && (s[m] == ':' || s[m] == '&');
+    return m < hi && (s[m] == ':' || s[m] == '&' || s[m] == '-');
 }
 
 /* code.py _PERL_OPERATOR before the delimiter at p - 1: "s", "m", "y",

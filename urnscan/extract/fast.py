@@ -49,14 +49,14 @@ _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, 
 #: nor "&"; a line break before a line starting a URN of its own; or the
 #: end of what may be read
 _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])|(?<![:/=(-])(?=<)"
-                    rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[:&]))"
+                    rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&]))"
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)|\Z)")
 
 
 #: where a URN inside a URL may go on on the next line (fold.continuation,
 #: which reading._url_fold runs): an RFC 8792 "\\", a table's "|", or a
-#: line break after a character a fold may follow or before ":" or "&"
-_MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)|[ \t]*(?:\r\n?|\n)[ \t]*[:&]")
+#: line break after a character a fold may follow or before "-", ":" or "&"
+_MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)|[ \t]*(?:\r\n?|\n)[ \t]*[-:&]")
 
 
 def _without(body: bytes, chars: bytes) -> bytes:

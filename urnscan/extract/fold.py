@@ -107,6 +107,10 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     if first == 0x3A:  # a break just before ":" (the continuation is ":name")
         ok = last in ALNUM and len(token) > 1 and token[1] in ALNUM and closes and not _outdented(buf, start, q - nl)
         return (e, (q, t), Rule.FOLD_COLON) if ok else None
+    if first == 0x2D:  # a break just before "-" (URLs typeset in a reference list)
+        ok = (last in ALNUM and len(token) > 1 and token[1] in ALNUM and not _outdented(buf, start, q - nl)
+              and (closes or (last in _DIGITS and token[1] in _DIGITS)))
+        return (e, (q, t), Rule.FOLD_RFC) if ok else None
     if first == 0x26:  # "&": a q-component folded before a parameter
         return (e, (q, t), Rule.FOLD_QUERY) if in_query and b"=" in token else None
     if first not in ALNUM:
@@ -198,6 +202,7 @@ def literal_closer(buf: bytes, nss_start: int, e: int, hi: int) -> int:
 _FUNCTION_WORDS = frozenset(b"a an and are as at be by can for from has have if in is it may must not of on or "
                             b"should so that the then this to was were which will with".split())
 
+_DIGITS = frozenset(b"0123456789")
 #: the characters RFC formatters break a name after
 _FOLD_LAST = frozenset(b"-:./")
 #: a page break of a paginated RFC or Internet-Draft (RFC 7322 section 4.1,
