@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 import urnscan.scanner as scanner
 
 PIECES = st.sampled_from([b"urn:", b"URN:", b"uRn:", b"a", b"1", b".", b" ", b"\n", b":", b"-", b"\xff", b"x",
-                          b"urn", b"rn:", b"<", b"(", b"\x00"])
+                          b"urn", b"rn:", b"<", b"(", b"\x00", b"\r"])
 
 
 def both(buf, start, stop):
@@ -31,6 +31,9 @@ def both(buf, start, stop):
     (b"(urn:x", 0, 6, [1]),
     (b"urn:", 0, 4, []),
     (b" urn:", 0, 5, [1]),
+    # a line break after "urn:" may be a URN broken there
+    (b"URN: urn:\nnbn:de:x", 0, 17, [5]),
+    (b"urn:\r\nx:y", 0, 9, [0]),
 ])
 def test_table(buf, start, stop, expected):
     assert both(buf, start, stop) == (expected, expected)

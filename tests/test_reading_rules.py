@@ -388,6 +388,14 @@ def test_hex_dumps_only_as_code():
     ("curl -d 'grant_type=urn:example:grant:x&scope=a' https://h", ["urn:example:grant:x"]),
     ("https://h.example/q?u=urn:example:a&v=urn:example:b&w=1", ["urn:example:a", "urn:example:b"]),
     ("urn:example:weather?=op=map&lat=39.56 next", ["urn:example:weather?=op=map&lat=39.56"]),  # no URL
+    # a break right after "urn:" (LaTeX's \\url in a reference list)
+    ("Systems, 2007. URN: urn:\nnbn:de:hbz:465-20070308-164527-0. url:", ["urn:nbn:de:hbz:465-20070308-164527-0"]),
+    ("resolver.pl?urn=urn:\nnbn:de:bvb:12-bsb00041099-5.", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
+    ("   Either form: <URN:\n   IANA:ISBN:0-395-36341-1> or", ["URN:IANA:ISBN:0-395-36341-1"]),
+    # ... not onto a URN of its own, nor words
+    ("      URN:\n         urn:example:a:b\n", ["urn:example:a:b"]),
+    ("see the urn:\nThe rest.", []),
+    ("   and the following is not a URN:\n   sip:alice@example.com;gr=foo.\n", []),
     # a break just before "-" (a URL typeset in a reference list)
     ("1998. url: http://urn.fi/URN:ISBN:978\n-951-39-7159-5.", ["URN:ISBN:978-951-39-7159-5"]),
     ("2012. URN: urn:nbn:de:hbz:464-20120315\n-103208-1. url: https://h.example/", ["urn:nbn:de:hbz:464-20120315-103208-1"]),

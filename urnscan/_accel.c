@@ -69,20 +69,29 @@ append_offset(PyObject *list, Py_ssize_t offset)
     return r;
 }
 
+/* scanner.py _NID_START: a letter or digit, or a line break (a URN broken
+   right after "urn:") */
+static int
+nid_start(unsigned char c)
+{
+    return is_alnum[c] || c == '\r' || c == '\n';
+}
+
 /* "urn:" (ASCII case folded) at p, at a token boundary, followed by a letter
-   or digit; the caller has checked the four bytes are inside the buffer */
+   or digit or a line break; the caller has checked the four bytes are
+   inside the buffer */
 static int
 keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
 {
     if (p == 0)
-        return n > 4 && is_alnum[s[4]];
-    return !is_boundary[s[p - 1]] && (p + 4 >= n || is_alnum[s[p + 4]]);
+        return n > 4 && nid_start(s[4]);
+    return !is_boundary[s[p - 1]] && (p + 4 >= n || nid_start(s[p + 4]));
 }
 
 PyDoc_STRVAR(urn_positions_doc,
 "urn_positions($module, buf, start, stop, /)\n--\n\n"
 "Offsets p in [start, stop) where buf[p:p+4] is \"urn:\" in any case, at a\n"
-"token boundary and followed by a letter or digit (see\n"
+"token boundary and followed by a letter, a digit or a line break (see\n"
 "urnscan.scanner.urn_positions_py); buf is any contiguous buffer.");
 
 static PyObject *

@@ -61,7 +61,7 @@ def urn_positions(buf: bytes, start: int, stop: int) -> List[int]:
     colons = colons[(a[colons - 2] | 0x20) == 0x72]
     found = colons[(a[colons - 3] | 0x20) == 0x75] - 3 + start
     if start == 0 and len(found) and found[0] == 0:
-        first = [0] if len(buf) > 4 and buf[4:5].isalnum() else []
+        first = [0] if len(buf) > 4 and buf[4] in _NID_START else []
         return first + _after_boundary(np, buf, found[1:])
     return _after_boundary(np, buf, found)
 
@@ -74,7 +74,8 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
     a = np.frombuffer(buf, dtype=np.uint8)
     tables = _tables(np)
     keep = ~tables[0][a[found - 1]]
-    # a NID starts with a letter or digit: "URN: a label" is prose
+    # a NID starts with a letter or digit ("URN: a label" is prose), or
+    # the URN breaks after "urn:"
     after = found + 4
     inside = after < len(a)
     keep[inside] &= tables[1][a[after[inside]]]
@@ -84,6 +85,9 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
 #: spans shorter than this are searched with bytes.find (see urn_positions)
 _FIND_BELOW = 64 << 10
 _ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+#: what may follow a candidate's "urn:": a NID's first letter or digit, or
+#: a line break (a URN broken right after "urn:", reading.py)
+_NID_START = _ALNUM | frozenset(b"\r\n")
 _BOUNDARY = frozenset(BOUNDARY_BYTES)
 
 
@@ -98,9 +102,9 @@ def _urn_positions_find(buf: bytes, start: int, end: int) -> List[int]:
     while i >= 0:
         p = start + i
         if p == 0:
-            if n > 4 and buf[4:5].isalnum():
+            if n > 4 and buf[4] in _NID_START:
                 out.append(0)
-        elif buf[p - 1] not in _BOUNDARY and (p + 4 >= n or buf[p + 4] in _ALNUM):
+        elif buf[p - 1] not in _BOUNDARY and (p + 4 >= n or buf[p + 4] in _NID_START):
             out.append(p)
         i = find(b"urn:", i + 4)
     return out
@@ -113,12 +117,12 @@ _TABLES: list = []
 
 
 def _tables(np):
-    """Byte lookup tables: (boundary bytes, letters and digits)."""
+    """Byte lookup tables: (boundary bytes, what may follow "urn:")."""
     if not _TABLES:
         boundary = np.zeros(256, dtype=bool)
         boundary[list(BOUNDARY_BYTES)] = True
         alnum = np.zeros(256, dtype=bool)
-        alnum[list(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")] = True
+        alnum[list(_NID_START)] = True
         _TABLES.extend((boundary, alnum))
     return _TABLES
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import List, NamedTuple, Optional, Tuple, Union
 
-from .chars import BOUNDARY_BYTES, HSPACE, INDENT_LIMIT, LITERAL_RUN, NID_SCAN_LIMIT, NID_TOKEN, RUNS
+from .chars import (BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT, NID_TOKEN, RUNS,
+                    blanks_end, line_break_after)
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
@@ -84,6 +85,8 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
                              buf[p:end].decode("ascii"), rules)
     nid = NID_TOKEN.match(buf, p + 4, min(hi, p + 4 + NID_SCAN_LIMIT))
     if nid is None:
+        if reading.fold and p + 4 < hi and buf[p + 4] in EOL:
+            return _after_scheme_break(buf, p, hi, profile, reading, cap, context)
         return None
     nss_start = nid.end()
     if nss_start - p > cap:
@@ -155,6 +158,43 @@ def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
 #: Cyrillic (U+0000-U+052F); a letter of a script written without spaces
 #: (Chinese, Japanese) after a URN starts the next word
 _WORD_SCRIPTS_END = 0x530
+
+
+def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
+                        context: Optional[Rule]) -> Found:
+    """A URN broken right after its "urn:" (LaTeX's ``\\url`` breaks after a
+    ":" in a typeset reference list: ``URN: urn:`` then
+    ``nbn:de:hbz:465-20070308-164527-0.``): read as if the next line's text
+    followed "urn:", then placed back where it stands.  None unless the
+    next line starts with a NID token that is not a URN of its own, and
+    unless the "urn:" is written in lower case, as typeset URNs are, or
+    goes on a URL's path or query: "... is not a URN:" ending a line of
+    prose is the word, before an example."""
+    if buf[p:p + 4] != b"urn:" and (p == 0 or buf[p - 1] not in b"/="):
+        return None
+    q = blanks_end(buf, line_break_after(buf, p + 4, hi), hi)
+    if q >= hi or NID_TOKEN.match(buf, q, min(hi, q + NID_SCAN_LIMIT)) is None or buf[q:q + 4].lower() == b"urn:":
+        return None
+    lo = max(0, p - LOOKBACK)
+    tail_end = min(hi, q + cap + _FOLD_SLACK)
+    joined = buf[lo:p + 4] + buf[q:tail_end]
+    vp, shift = p - lo, q - (p + 4)
+    found = _read(joined, vp, len(joined), profile, reading, cap, context)
+    if found is None:
+        return None
+    if type(found) is OverLong:
+        return OverLong(p)
+    if type(found) is Rejected:
+        return Rejected(found.end + lo + shift)
+    end = found.end + lo + shift
+    rules = (Rule.FOLD_RFC.value,) + tuple(r for r in found.rules if r != Rule.FOLD_RFC.value)
+    return found._replace(start=p, end=end, folded=True, literal=buf[p:p + 4].decode("ascii"),
+                          raw=buf[p:end].decode("utf-8", "replace"), rules=rules)
+
+
+#: how far past the cap a URN broken after "urn:" is read on (the fold,
+#: page-break and trimming rules look a little past a URN's end)
+_FOLD_SLACK = 4096
 
 
 def _literal(buf: bytes, p: int, e: int) -> str:
