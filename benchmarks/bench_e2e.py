@@ -12,6 +12,8 @@ fast as ripgrep; above: faster):
   at ``--jobs 1`` vs ``rg -j1`` and ``--jobs 2`` vs ``rg -j2``;
 * a dense generated file (benchmarks/corpus.py, one URN per 2 KB: 102,420
   hits of 4,636 distinct URNs in 200 MiB), cached under benchmarks/_corpus/;
+* a dense file of mostly distinct URNs (one per 2 KB of prose, each drawn
+  afresh: about 76% of the hits a URN of their own), cached there too;
 * a catalogue file (one distinct ISBN URN a line, 40 MiB, run once: every
   hit is judged afresh, and the file is cut into byte ranges at ``--jobs 2``);
 * many tiny files (one short paragraph each), per-file cost;
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import resource
 import shutil
 import subprocess
@@ -39,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from bench_scan import RG_PATTERN  # noqa: E402
-from corpus import generate  # noqa: E402
+from corpus import _make_urn, _paragraph, generate  # noqa: E402
 
 URNSCAN = [sys.executable, "-m", "urnscan"]
 #: the commands run as an installed package runs: with its bytecode cached
@@ -119,6 +122,27 @@ def make_tiny(directory, n):
             fh.write(body % (i % 9000 + 1, i))
 
 
+def make_distinct(path, mb, every=2048, seed=5):
+    """Prose paragraphs with one URN every ``every`` bytes, each drawn afresh
+    (benchmarks/corpus.py's namespaces and forms): ``mb`` MiB whose URNs
+    are mostly distinct, so most hits are judged once each."""
+    rng = random.Random(seed)
+    size = int(mb * (1 << 20))
+    written = 0
+    with open(path, "w") as fh:
+        while written < size:
+            lines, length = [], 0
+            while length < every - 100:
+                line = _paragraph(rng, "plain")[0]
+                lines.append(line)
+                length += len(line)
+            urn = _make_urn(rng)[0]
+            lines.insert(rng.randrange(len(lines) + 1), f"See {urn} for the record.\n")
+            text = "".join(lines)
+            fh.write(text)
+            written += len(text)
+
+
 def make_catalog(path, mb):
     """A catalogue dump: one distinct ISBN URN per line, ``mb`` MiB (every
     hit a URN judged afresh; large enough to be cut into byte ranges)."""
@@ -132,6 +156,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--real", metavar="DIR", help="a directory of real files (skipped when not given)")
     ap.add_argument("--dense-mb", type=float, default=200, help="size of the dense generated file (MiB)")
+    ap.add_argument("--distinct-mb", type=float, default=200,
+                    help="size of the dense file whose URNs are mostly distinct (MiB; 0 skips it)")
     ap.add_argument("--tiny", type=int, default=50000, help="number of tiny files")
     ap.add_argument("--catalog-mb", type=float, default=40,
                     help="size of the catalogue file of distinct URNs, run once (MiB; 0 skips it)")
@@ -160,6 +186,11 @@ def main():
             generate(dense, args.dense_mb, 2048, seed=11)
             os.remove(dense + ".json")
         list(compare("dense file (1 URN / 2 KB)", rg, [dense], work, args.repeat))
+        if args.distinct_mb:
+            distinct = os.path.join(args.dir, f"distinct-{int(args.distinct_mb)}mb-every2048.txt")
+            if not os.path.exists(distinct):
+                make_distinct(distinct, args.distinct_mb)
+            list(compare("dense, mostly distinct URNs", rg, [distinct], work, args.repeat))
         if args.catalog_mb:
             catalog = os.path.join(args.dir, f"catalog-{int(args.catalog_mb)}mb-isbn.txt")
             if not os.path.exists(catalog):
