@@ -216,6 +216,7 @@ SNIPPETS = [
     b'"urn:a:b" +\n "c"', b"'urn:a:b' . 'c'", b'"urn:a:b"\n + "c" + d', b'"urn:a:b" ++ "c"', b'"urn:a:b" <> "c"',
     b'"urn:a:b" \\\n "c"', b'"urn:a:b" ... "c"', b'"x="urn:a:b" + "c"', b"'urn:a:b' +++ 'c'",
     b" =~ s/urn:a:b/c/;", b" s/urn:a:b=//x;", b"qr{urn:a:b}", b"/items/urn:a:b x", b'"urn:a:b\\\\.c"', b" m#urn:a:b#",
+    b'\n  "urn:a:b!",\n', b', "urn:a:b.")', b' "urn:a:b." x', b'"urn:a:b*",',
     b" urn:\na:b c", b" urn:\r\n  a:b", b"<urn:\n a:b>", b"=urn:\na:b&c", b" urn:\nurn:a:b", b" urn:\nA b",
     b" urn:a:b1\n-2-3.", b" urn:a:bc\n-de\n", b" urn:a:bc\n-de f", b" urn:a:b\n- c", b"/urn:a:b1\r\n-2 x",
     b" urn:a:b$$c d", b"$$0http://h/urn:a:b$$9c", b" urn:a:$$b", b" urn:lex:a:b$c d", b" urn:lex:a:${b}",

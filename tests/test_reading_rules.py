@@ -602,6 +602,9 @@ def test_literals_a_urn_starts_inside(text, expected):
     ("MAP = {'urn:oid:1.3.6.1.4.1.5923.1.1.1.': 'eduPerson'}", ["urn:oid:1.3.6.1.4.1.5923.1.1.1."]),
     ('perms = ["urn:xmpp:delegation:2:bare:disco#info:*"]', ["urn:xmpp:delegation:2:bare:disco#info:*"]),
     ('{"id": "urn:example:a."}', ["urn:example:a."]),
+    # ... and so does an element of a list of literals (a table of test cases)
+    ('cases := []string{\n\t\t"urn:ciao:!",\n\t\t"urn:ciao:!!*",\n\t}', ["urn:ciao:!", "urn:ciao:!!*"]),
+    ('x = ["a", "urn:example:x!",\n', ["urn:example:x!"]),
     # ... a quotation in prose does not
     ('see "urn:isbn:0451450523." Then', ["urn:isbn:0451450523"]),
     ('He wrote: "urn:isbn:0451450523." Then', ["urn:isbn:0451450523"]),

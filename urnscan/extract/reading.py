@@ -327,7 +327,7 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     if key is not None:
         text, end = text[:-1], end - 1
         rules.append(key)
-    if trimming and text[-1] in TRIMMABLE and not (closer_at == end and _code_literal(buf, p, opener)):
+    if trimming and text[-1] in TRIMMABLE and not (closer_at == end and _code_literal(buf, p, opener, end, hi)):
         trimmed, cut_by = trim(text)
         if code and trimmed.endswith(b"("):
             return Rejected(end)  # a pattern such as "urn:ietf:id:(\\S+)"
@@ -359,20 +359,26 @@ _POSSESSIVE = (b"'s", b"'S")
 #: assignment, a call, a list or a map ("X = 'urn:oid:2.5.4.'", a JSON
 #: value after its key's closing quote and ":")
 _CODE_BEFORE_QUOTE = frozenset(b"=([{")
+#: what follows the closing quote of an element of a list of literals
+_CODE_AFTER_QUOTE = frozenset(b",)]};")
 
 
-def _code_literal(buf: bytes, p: int, opener: Optional[Opener]) -> bool:
+def _code_literal(buf: bytes, p: int, opener: Optional[Opener], closer_at: int, hi: int) -> bool:
     """Whether the quote before the ``urn:`` at p opens a string literal of
-    code, whose closing quote, right after the URN, delimits it: a final
-    ``.`` or ``*`` there is the literal's own, not a sentence's."""
+    code, whose closing quote at ``closer_at``, right after the URN,
+    delimits it: a final ``.`` or ``*`` there is the literal's own, not a
+    sentence's.  So is an element of a list of literals, one a line or
+    after a ",", followed by code's punctuation (``"urn:ciao:!",`` in a
+    table of test cases)."""
     if opener is not Opener.DOUBLE_QUOTE and opener is not Opener.SINGLE_QUOTE:
         return False
     k = p - 2
     while k >= max(0, p - 2 - INDENT_LIMIT) and buf[k] in HSPACE:
         k -= 1
-    if k < 0:
-        return False
-    return buf[k] in _CODE_BEFORE_QUOTE or (buf[k] == 0x3A and k > 0 and buf[k - 1] in b"\"'")
+    if k >= 0 and (buf[k] in _CODE_BEFORE_QUOTE or (buf[k] == 0x3A and k > 0 and buf[k - 1] in b"\"'")):
+        return True
+    first = k < 0 or buf[k] in EOL or buf[k] == 0x2C  # (k < 0: the input's start, p < LOOKBACK)
+    return first and closer_at + 1 < hi and buf[closer_at + 1] in _CODE_AFTER_QUOTE
 
 
 _TEMPLATE_START = frozenset(b"{[<")
