@@ -21,7 +21,7 @@ PIECES = [
     b"\xff", b"|", b" | ", b"grant_type=", b"a=1&k=", b"\n | ", b"\n  :", b"\n- ", b"  - ", b"'urn:", b'"urn:',
     b"(urn:", b"`", "\u2018".encode(), "\u201c".encode(), b" + ", b" . $x", b" .. ", b" || ", b" % (", b"%s", b"%d",
     b"%02d", b"$x", b"${x}", b"#{x}", b"$(x)", b"@V@", b".*", b"(?P<", b"\\d", b"^", b"$", b"</", b"key:", b"+\\\n",
-    b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.", b"UID:", b"X;A=b:", b"\n> ", b"> > ", b"*", b":*", b"~", b"~s", b"%v", b"%lu", b"s/", b"=~ ", b"$$", b"lex:", b"\n-", b"\n-1", b"urn:\n", b"\\\\.", b" + ", b" ++ ", b" <> ", b" \\\n",
+    b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.", b"UID:", b"X;A=b:", b"\n> ", b"> > ", b"*", b":*", b"~", b"~s", b"%v", b"%lu", b"s/", b"=~ ", b"$$", b"lex:", b"\n-", b"\n-1", b"urn:\n", b"\x1fa", "\u2021b".encode(), b"\\\\.", b" + ", b" ++ ", b" <> ", b" \\\n",
     # lists, a URL's query and path, literals joined or concatenated
     b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
     # roff hyphens, regular-expression delimiters, PHP concatenation over lines
@@ -216,6 +216,7 @@ SNIPPETS = [
     b'"urn:a:b" +\n "c"', b"'urn:a:b' . 'c'", b'"urn:a:b"\n + "c" + d', b'"urn:a:b" ++ "c"', b'"urn:a:b" <> "c"',
     b'"urn:a:b" \\\n "c"', b'"urn:a:b" ... "c"', b'"x="urn:a:b" + "c"', b"'urn:a:b' +++ 'c'",
     b" =~ s/urn:a:b/c/;", b" s/urn:a:b=//x;", b"qr{urn:a:b}", b"/items/urn:a:b x", b'"urn:a:b\\\\.c"', b" m#urn:a:b#",
+    b"\x1faurn:a:b\x1f2x", "\u2021aurn:a:b \u20212x".encode(), b"\x1f-urn:a:b", b"x\x1faurn:\na:b",
     b'\n  "urn:a:b!",\n', b', "urn:a:b.")', b' "urn:a:b." x', b'"urn:a:b*",',
     b" urn:\na:b c", b" urn:\r\n  a:b", b"<urn:\n a:b>", b"=urn:\na:b&c", b" urn:\nurn:a:b", b" urn:\nA b",
     b" urn:a:b1\n-2-3.", b" urn:a:bc\n-de\n", b" urn:a:bc\n-de f", b" urn:a:b\n- c", b"/urn:a:b1\r\n-2 x",

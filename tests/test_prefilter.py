@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 import urnscan.scanner as scanner
 
 PIECES = st.sampled_from([b"urn:", b"URN:", b"uRn:", b"a", b"1", b".", b" ", b"\n", b":", b"-", b"\xff", b"x",
-                          b"urn", b"rn:", b"<", b"(", b"\x00", b"\r"])
+                          b"urn", b"rn:", b"<", b"(", b"\x00", b"\r", b"\x1f", b"\x1fa", "\u2021".encode()])
 
 
 def both(buf, start, stop):
@@ -34,6 +34,10 @@ def both(buf, start, stop):
     # a line break after "urn:" may be a URN broken there
     (b"URN: urn:\nnbn:de:x", 0, 17, [5]),
     (b"urn:\r\nx:y", 0, 9, [0]),
+    # a MARC subfield's code after its delimiter
+    (b"\x1faurn:nbn:de:x", 0, 15, [2]),
+    ("\u2021aurn:nbn:x".encode(), 0, 14, [4]),
+    (b"\x1f-urn:nbn:x", 0, 13, []),
 ])
 def test_table(buf, start, stop, expected):
     assert both(buf, start, stop) == (expected, expected)

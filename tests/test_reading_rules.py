@@ -197,6 +197,9 @@ def test_code_awareness_can_be_turned_off():
     ("urn:example:price:5$ ok", ["urn:example:price:5$"]),
     # a URN:LEX's manifestation after "$" (RFC 9676 section 3.2)
     ("urn:lex:it:stato:legge:2006-05-14;22$text-html x", ["urn:lex:it:stato:legge:2006-05-14;22$text-html"]),
+    # the code of a MARC subfield before the URN (ISO 2709's 0x1F, shown as "\u2021")
+    ("^7 \x1faurn:nbn:de:bvb:12-bsb00041099-5\x1f2urn\x1e", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
+    ("=024  7_\u2021aurn:nbn:de:bvb:12-bsb00041099-5\u20212urn", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
     # "$$" delimits a MARC record's subfields (Aleph's sequential export)
     ("000763726 655 7 L $$akirjat$$0http://urn.fi/URN:NBN:fi:au:slm:s1227$$9FENNI<KEEP>", ["URN:NBN:fi:au:slm:s1227"]),
     ('"urn:cts:greekLit:tlg0012$$n1" : "Homer"', ["urn:cts:greekLit:tlg0012"]),

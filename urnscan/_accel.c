@@ -85,7 +85,11 @@ keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
 {
     if (p == 0)
         return n > 4 && nid_start(s[4]);
-    return !is_boundary[s[p - 1]] && (p + 4 >= n || nid_start(s[p + 4]));
+    /* chars.py after_subfield_code(): a MARC subfield's code after its
+       delimiter, 0x1F or U+2021 ("\x1faurn:...") */
+    int coded = is_alnum[s[p - 1]] && p >= 2
+                && (s[p - 2] == 0x1F || (p >= 4 && s[p - 4] == 0xE2 && s[p - 3] == 0x80 && s[p - 2] == 0xA1));
+    return (!is_boundary[s[p - 1]] || coded) && (p + 4 >= n || nid_start(s[p + 4]));
 }
 
 PyDoc_STRVAR(urn_positions_doc,

@@ -20,7 +20,7 @@ from numbers import Integral
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .accel import COMPILED, accelerated
-from .extract import BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
+from .extract import BOUNDARY_BYTES, LOOKBACK, after_subfield_code, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
 from .context import context_snippet
 from .judge import UrnJudge
 from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
@@ -74,6 +74,15 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
     a = np.frombuffer(buf, dtype=np.uint8)
     tables = _tables(np)
     keep = ~tables[0][a[found - 1]]
+    # ... but for a MARC subfield's code after its delimiter ("\x1faurn:",
+    # "\u2021aurn:"; extract.chars.after_subfield_code)
+    coded = np.zeros(len(found), dtype=bool)
+    two = found >= 2
+    coded[two] = a[found[two] - 2] == 0x1F
+    four = found >= 4
+    at = found[four]
+    coded[four] |= (a[at - 4] == 0xE2) & (a[at - 3] == 0x80) & (a[at - 2] == 0xA1)
+    keep |= coded & tables[1][a[found - 1]] & (found >= 1)
     # a NID starts with a letter or digit ("URN: a label" is prose), or
     # the URN breaks after "urn:"
     after = found + 4
@@ -104,7 +113,8 @@ def _urn_positions_find(buf: bytes, start: int, end: int) -> List[int]:
         if p == 0:
             if n > 4 and buf[4] in _NID_START:
                 out.append(0)
-        elif buf[p - 1] not in _BOUNDARY and (p + 4 >= n or buf[p + 4] in _NID_START):
+        elif ((buf[p - 1] not in _BOUNDARY or (buf[p - 1] in _ALNUM and after_subfield_code(buf, p)))
+              and (p + 4 >= n or buf[p + 4] in _NID_START)):
             out.append(p)
         i = find(b"urn:", i + 4)
     return out

@@ -18,6 +18,16 @@ ALNUM = ALPHA | frozenset(b"0123456789")
 #: PRODUCT section 1: the character before "urn:" is not a letter, digit,
 #: "+", "-" or "." (so "return:" and "x.urn:" never start a candidate)
 BOUNDARY_BYTES = ALNUM | frozenset(b"+-.")
+
+
+def after_subfield_code(buf: bytes, p: int) -> bool:
+    """Whether the letter or digit before p is the code of a MARC subfield
+    whose delimiter precedes it (ISO 2709's 0x1F, shown as "‡"), so that a
+    "urn:" at p starts the subfield's value: ``\x1faurn:nbn:de:...``."""
+    return p >= 2 and (buf[p - 2] == 0x1F or (p >= 4 and buf[p - 4:p - 1] == _DOUBLE_DAGGER))
+
+
+_DOUBLE_DAGGER = "\u2021".encode()
 EOL = frozenset(b"\r\n")
 HSPACE = frozenset(b" \t")
 #: what ends the token a "urn:" is part of (white space, quotes, brackets)

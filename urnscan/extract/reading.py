@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import List, NamedTuple, Optional, Tuple, Union
 
-from .chars import (BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT, NID_TOKEN, RUNS,
-                    blanks_end, line_break_after)
+from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT, NID_TOKEN, RUNS,
+                    after_subfield_code, blanks_end, line_break_after)
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
@@ -73,7 +73,7 @@ def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap:
 
 
 def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int, context: Optional[Rule]) -> Found:
-    if p and buf[p - 1] in BOUNDARY_BYTES:
+    if p and buf[p - 1] in BOUNDARY_BYTES and not (buf[p - 1] in ALNUM and after_subfield_code(buf, p)):
         return None  # "return:", "Saturn:", "x.urn:"
     opener = opener_before(buf, p, 0)
     if opener is Opener.ANGLE:
