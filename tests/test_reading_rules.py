@@ -391,6 +391,12 @@ def test_hex_dumps_only_as_code():
     ("curl -d 'grant_type=urn:example:grant:x&scope=a' https://h", ["urn:example:grant:x"]),
     ("https://h.example/q?u=urn:example:a&v=urn:example:b&w=1", ["urn:example:a", "urn:example:b"]),
     ("urn:example:weather?=op=map&lat=39.56 next", ["urn:example:weather?=op=map&lat=39.56"]),  # no URL
+    # a JSON string broken for display, its quote closing the next line (RFC 9449)
+    ('  "jkt":\n    "urn:ietf:params:oauth:jwk-thumbprint:sha-256:0ZcOCORZNYy-DWpqq\n    30jZyJGHTN0d2HglBV3uiguA4I"\n',
+     ["urn:ietf:params:oauth:jwk-thumbprint:sha-256:0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"]),
+    # ... not a file name after a schema's namespace, nor a word
+    ('xsi:schemaLocation="urn:example:netconf:base:1.0\n      netconf1.xsd"', ["urn:example:netconf:base:1.0"]),
+    ('the "urn:example:yang:ietf-a1\nnamespace" is', ["urn:example:yang:ietf-a1"]),
     # a break right after "urn:" (LaTeX's \\url in a reference list)
     ("Systems, 2007. URN: urn:\nnbn:de:hbz:465-20070308-164527-0. url:", ["urn:nbn:de:hbz:465-20070308-164527-0"]),
     ("resolver.pl?urn=urn:\nnbn:de:bvb:12-bsb00041099-5.", ["urn:nbn:de:bvb:12-bsb00041099-5"]),

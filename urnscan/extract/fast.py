@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..accel import COMPILED
 
-from .chars import LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body
+from .chars import ALNUM, LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body
 from .options import Reading
 from .pairing import Opener
 from .fold import adjacent_literal, literal_closer, next_literal, resume_at
@@ -57,6 +57,10 @@ _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(
 #: which reading._url_fold runs): an RFC 8792 "\\", a table's "|", or a
 #: line break after a character a fold may follow or before "-", ":" or "&"
 _MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)|[ \t]*(?:\r\n?|\n)[ \t]*[-:&]")
+
+
+#: blanks, then a line break
+_LINE_ENDS = re.compile(rb"[ \t]*[\r\n]")
 
 
 def _without(body: bytes, chars: bytes) -> bytes:
@@ -216,6 +220,9 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                         elif quote_at >= 0 and quote_at + 1 < hi and buf[quote_at + 1] in may_adjoin and \
                                 next_literal(buf, quote_at, hi) >= 0:
                             pass  # the URN started inside a literal that others follow
+                        elif (folds and before == 0x22 and closer_at < 0 and buf[e - 1] in ALNUM
+                              and _LINE_ENDS.match(buf, e, hi) is not None):
+                            pass  # a string broken for display: the fold rule reads it (fold._broken_value)
                         else:
                             cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
                                           buf[p:m.end(2)].decode("ascii"), rules, None, None, reading)

@@ -115,6 +115,8 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         return (e, (q, t), Rule.FOLD_QUERY) if in_query and b"=" in token else None
     if first not in ALNUM:
         return None
+    if opener is Opener.DOUBLE_QUOTE and after == 0x22 and last in ALNUM and _broken_value(token):
+        return e, (q, t), Rule.FOLD_RFC  # a string broken for display, its quote closing the next line
     if in_query and _query_goes_on(buf, e, last, token, closes):
         return e, (q, t), Rule.FOLD_QUERY
     if last == 0x2D:  # RFC formatters break after a hyphen
@@ -307,6 +309,21 @@ def _query_goes_on(buf: bytes, e: int, last: int, token: bytes, closes: bool) ->
     if last == 0x3F or last == 0x26 or (last == 0x3B and buf.endswith(b"&amp;", 0, e)):
         return b"=" in token
     return last == 0x3D and (closes or b"=" in token or b"&" in token)
+
+
+#: the rest of a base64url value (a JWK thumbprint, RFC 9278) broken for
+#: display: its letters and digits, "-" and "_", with a digit in them
+_BASE64URL = re.compile(rb"(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]+")
+
+
+def _broken_value(token: bytes) -> bool:
+    """Whether ``token``, alone on the next line up to the quote that closes
+    the string a URN opened, is the rest of a value broken anywhere for
+    display (RFC 9449's ``"urn:ietf:params:oauth:jwk-thumbprint:sha-256:
+    0ZcOCORZNYy-DWpqq`` then ``30jZyJGHTN0d2HglBV3uiguA4I"``): a word, a file
+    name (``netconf.xsd`` after ``schemaLocation="urn:...``) or a URL is
+    not."""
+    return _BASE64URL.fullmatch(token) is not None
 
 
 def _lone_name(token: bytes) -> bool:
