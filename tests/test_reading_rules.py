@@ -467,7 +467,8 @@ def test_languages(text, expected):
 
 # --- properties -----------------------------------------------------------------
 PIECES = ["urn:", "example:", "a", "b-c", ":", "'", "(", ")", '"', " ", "\n", ".", ",", "%s", "$x", "+", "&", "=",
-          "http://h/?q=", "x", "/", "-\n  ", "\\\n  ", "\\-", "#", "@", " .\n"]
+          "http://h/?q=", "x", "/", "-\n  ", "\\\n  ", "\\-", "#", "@", " .\n",
+          "\n> ", "UID:", "urn:\n", "$$", "\x1fa", " + ", "\n-1", "*", "1:", "\n   The b.", " =~ s/"]
 texts = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
 
 
