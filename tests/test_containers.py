@@ -203,7 +203,8 @@ def test_container_kinds_from_content_and_name():
         (b"The header is\n%PDF-\nand then a version.\n", "notes.txt", None),
         (b"Notes\n%PDF-1.4 is what the first line says, and nothing else here\n", "notes.txt", None),
         (b"WARC/1.0\r\n", "x", ContainerKind.WARC),
-        (b"From a@b Mon\nSubject: x\n\n", "archive", ContainerKind.MBOX),
+        (b"From a@b Mon Jan  1 00:00:00 2024\nSubject: x\n\n", "archive", ContainerKind.MBOX),
+        (b"From the examples:\nurn:example:a\n", "notes.txt", None),  # no time: no separator
         (b"From here on we talk.\nNo header here\n", "notes.txt", None),
         (b"From: a@b\nSubject: x\n\nbody", "m.eml", ContainerKind.EML),
         (b"From: a@b\nSubject: x\n\nbody", "m.txt", None),  # a mail-like text file stays text
@@ -222,6 +223,16 @@ def test_a_program_quoting_the_pdf_header_is_scanned_as_text(tmp_path):
     status, hits = _scan(path)
     assert (status.status, status.container) == ("scanned", None)
     assert [h.urn for h in hits] == ["urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66"]
+
+
+def test_a_line_of_prose_starting_from_is_no_separator(tmp_path):
+    # an archive that did not quote it: the line holds no time (RFC 4155)
+    path = tmp_path / "box"
+    path.write_bytes(b"From a@b Mon Jan  1 00:00:00 2024\nMessage-ID: <1@x>\n\nHello.\n\n"
+                     b"From the examples in RFC 8141, these two:\nurn:example:one\nurn:example:two\n")
+    status, hits = _scan(path)
+    assert status.documents == 1
+    assert [(h.document, h.urn) for h in hits] == [("<1@x>/1", "urn:example:one"), ("<1@x>/1", "urn:example:two")]
 
 
 def test_mbox_separators_and_quoting(tmp_path):

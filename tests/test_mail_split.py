@@ -1,6 +1,7 @@
 """The mbox splitter, which reads whole blocks, against a reading one line
-at a time (RFC 4155 appendix A: a ``From `` line at the start or after an
-empty line starts a message; ``>From `` lines lose one ``>``)."""
+at a time (RFC 4155 appendix A: a ``From `` line holding a time at the
+start or after an empty line starts a message; ``>From `` lines lose one
+``>``)."""
 from __future__ import annotations
 
 import io
@@ -10,6 +11,7 @@ import time
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from urnscan.sources.documents import separator_line
 from urnscan.sources.mail import BLOCK_BYTES, line_blocks, mail_messages, message_documents, parse_message
 
 _QUOTED_FROM = re.compile(rb">+From ")
@@ -30,7 +32,7 @@ def reference_messages(data: bytes, is_mbox: bool, cap: int, max_line: int):
             in_separator = not line_start
             continue
         if starts and is_mbox:
-            if blank_before and line.startswith(b"From "):
+            if blank_before and separator_line(line, 0, 256):
                 if lines is not None or oversized:
                     out.append((index, None if oversized else b"".join(lines)))
                 index += 1
@@ -86,13 +88,16 @@ def test_line_blocks_cover_the_input_and_cut_at_line_ends(data, block, max_line)
 TABLE = [
     # (archive, messages)
     (b"", []),
-    (b"From a\nX: 1\n\nbody\n", [(1, b"X: 1\n\nbody\n")]),
-    (b"From a\n\nFrom inside\n", [(1, b"\n"), (2, b"")]),  # after an empty line: a separator
-    (b"From a\nbody\nFrom inside\n", [(1, b"body\nFrom inside\n")]),
-    (b"preamble\n\nFrom a\nm\n", [(1, b"preamble\n\n"), (2, b"m\n")]),
-    (b"From a\n>From q\n>>From r\n>From\n", [(1, b"From q\n>From r\n>From\n")]),
-    (b"From a\r\n\r\nFrom b\r\nc\r\n", [(1, b"\r\n"), (2, b"c\r\n")]),
-    (b"From a\n\r\r\nFrom b\n", [(1, b"\r\r\nFrom b\n")]),  # "\r\r\n" is not an empty line
+    (b"From a 00:00\nX: 1\n\nbody\n", [(1, b"X: 1\n\nbody\n")]),
+    (b"From a 00:00\n\nFrom b 01:02\n", [(1, b"\n"), (2, b"")]),  # after an empty line: a separator
+    (b"From a 00:00\nbody\nFrom b 01:02\n", [(1, b"body\nFrom b 01:02\n")]),
+    (b"preamble\n\nFrom a 00:00\nm\n", [(1, b"preamble\n\n"), (2, b"m\n")]),
+    (b"From a 00:00\n>From q\n>>From r\n>From\n", [(1, b"From q\n>From r\n>From\n")]),
+    (b"From a 00:00\r\n\r\nFrom b 01:02\r\nc\r\n", [(1, b"\r\n"), (2, b"c\r\n")]),
+    (b"From a 00:00\n\r\r\nFrom b 01:02\n", [(1, b"\r\r\nFrom b 01:02\n")]),  # "\r\r\n" is not an empty line
+    # a line of prose starting "From " after an empty line holds no time: no separator
+    (b"From a 00:00\nX: 1\n\nFrom the examples, these:\nurn:example:a\n",
+     [(1, b"X: 1\n\nFrom the examples, these:\nurn:example:a\n")]),
 ]
 
 
@@ -113,10 +118,12 @@ def _split_time(data: bytes) -> float:
 
 
 _CRAFTED = {
-    "From lines inside a paragraph": lambda n: b"From a\n" + b"x\nFrom y\n" * (n // 9),
-    "empty messages": lambda n: b"From a\n\n" * (n // 8),
-    "quoted From lines": lambda n: b"From a\n" + b">>From q\n" * (n // 9),
-    "one line without an end": lambda n: b"From a\n" + b"F" * n,
+    "From lines inside a paragraph": lambda n: b"From a 0:00\n" + b"x\nFrom y 0:00\n" * (n // 14),
+    "empty messages": lambda n: b"From a 0:00\n\n" * (n // 13),
+    "prose From lines": lambda n: b"From a 0:00\n" + b"\nFrom y\n" * (n // 8),
+    "quoted From lines": lambda n: b"From a 0:00\n" + b">>From q\n" * (n // 9),
+    "one line without an end": lambda n: b"From a 0:00\n" + b"F" * n,
+    "a long From line": lambda n: b"From a 0:00\n\nFrom " + b"y" * n,
     "empty lines": lambda n: b"\r\n" * (n // 2),
 }
 

@@ -107,6 +107,8 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "urn:example:source:[name]",
     # a wildcard after a separator: a pattern of names
     "namespaces of the form urn:example:mix:nodes:* where * is the name",
+    "matching urn:nbn:de:bsz:14-qucosa-* only",
+    "every name looks like <URN:IANA:...> here",
     "transports use urn:example:jingle:transports:*.",
     "<p>under urn:example:a/*</p>",
     # elided examples
@@ -331,13 +333,16 @@ def test_regex_delimiters_go_with_pairing():
     # introduces (the end of the element's text, or markup below)
     ("<p>Clients advertise support for urn:xmpp:message-retract:1:</p>", ["urn:xmpp:message-retract:1"]),
     ("The server supports urn:xmpp:mam:2:\n\n   <iq type='get'/>\n", ["urn:xmpp:mam:2"]),
+    ("The ping namespace is urn:xmpp:ping:\n\n<iq type='get'/>", ["urn:xmpp:ping"]),
+    ("candidate urn:ietf:params:netconf:capability:candidate:1.0:\n  the client may", ["urn:ietf:params:netconf:capability:candidate:1.0"]),
     # ... a prefix keeps it: ending in a name, or before words
     ("<td>urn:nbn:de:</td>", ["urn:nbn:de:"]),
     # a QName's separator after a quoted namespace (gSOAP's generated headers)
     ('/// Element reference "urn:oasis:names:tc:SAML:2.0:assertion:"Issuer.', ["urn:oasis:names:tc:SAML:2.0:assertion"]),
     ('x = "urn:example:a:"s;', ["urn:example:a:"]),
     ("the prefix urn:oasis:names:tc:SAML:2.0: is used", ["urn:oasis:names:tc:SAML:2.0:"]),
-    ("The server supports urn:xmpp:mam:2:\n   and more\n", ["urn:xmpp:mam:2:"]),
+    ("The server supports urn:xmpp:mam:2: and more\n", ["urn:xmpp:mam:2:"]),
+    ("URN Prefix:  urn:ietf:params:geopriv:\n\n   Next field: x", ["urn:ietf:params:geopriv:"]),
     # YAML: a mapping key over a deeper entry loses its ":" and is not folded
     ("namespaces:\n  urn:example:config:\n    sub:key: value\n", ["urn:example:config"]),
     ("- urn:example:list:\n    - item\n", ["urn:example:list"]),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .chars import blanks_end, line_break_after, line_start
+from .chars import ALPHA, blanks_end, line_break_after, line_start
 from .rules import Rule
 
 _YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
@@ -95,19 +95,21 @@ _VERSION_COLON = re.compile(rb":[0-9]+(?:\.[0-9]+)*:\Z")
 def example_colon(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     """Whether the ":" ending ``text`` (the candidate, ending at ``end`` in
     ``buf``) ends a sentence that introduces an example, rather than a URN
-    prefix: it follows a version number (a prefix ends in a name:
-    ``urn:ietf:params:xml:ns:yang:``, ``urn:nbn:fi:st:``) and ends the
-    element's text (``...urn:xmpp:message-retract:1:</p>``) or the line,
-    the next non-empty line starting markup (the example)."""
-    if _VERSION_COLON.search(text) is None:
-        return False
-    if buf.startswith(b"</", end):
+    prefix: after a version number (a prefix ends in a name:
+    ``urn:ietf:params:xml:ns:yang:``, ``urn:nbn:fi:st:``) it ends the
+    element's text (``...urn:xmpp:message-retract:1:</p>``) or the line;
+    after a name it ends the line, the next non-empty line starting an
+    element (``The ping namespace is urn:xmpp:ping:`` over ``<iq ...>``)."""
+    version = _VERSION_COLON.search(text) is not None
+    if version and buf.startswith(b"</", end):
         return True
     nl = line_break_after(buf, blanks_end(buf, end, hi), hi)
     if nl < 0:
         return False
+    if version:
+        return True
     q = _WHITE.match(buf, nl, min(hi, nl + _KEY_LIMIT)).end()
-    return q < hi and buf[q] == 0x3C
+    return q + 1 < hi and buf[q] == 0x3C and buf[q + 1] in ALPHA
 
 
 #: a local name in CamelCase: "Conditions", "Issuer"

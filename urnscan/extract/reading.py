@@ -80,6 +80,8 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
         found = wrapped(buf, p, hi, profile)
         if found is not None:
             end, joined, folded = found
+            if reading.code and b"..." in joined:
+                return Rejected(end)  # "<URN:IANA:...>": an elided example, as bare
             rules = (Rule.WRAP_1995.value, Rule.FOLD_WRAPPER.value) if folded else (Rule.WRAP_1995.value,)
             return Candidate(p, end, "wrapped", folded, False, joined.decode("ascii"), _literal(buf, p, end),
                              buf[p:end].decode("ascii"), rules)
@@ -388,10 +390,11 @@ _PATTERN_BEFORE = frozenset(b"^:/{#|!")
 _PATTERN_LAST = frozenset(b"$(")
 
 
-#: a "*" after these ends a pattern of names, not a name (``...:nodes:*``),
+#: a "*" after these ends a pattern of names, not a name (``...:nodes:*``,
+#: ``...:14-qucosa-*``),
 #: also before the marks that end a sentence; a string literal holding it
 #: whole is a value (``"urn:xmpp:delegation:2:bare:disco#info:*"``)
-_WILDCARD_AFTER = frozenset(b":/.")
+_WILDCARD_AFTER = frozenset(b":/.-")
 _SENTENCE_MARKS = b".,;!?)'\""
 
 

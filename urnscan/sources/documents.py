@@ -23,8 +23,8 @@ kind       one document per                       id
 A plain input is one document without an id.  How kinds are told apart
 (first bytes after decompression): ``PK\\x03\\x04`` / ``PK\\x05\\x06`` zip,
 ``%PDF-`` first (or starting a line of the first 1024 bytes before an
-object) PDF, ``WARC/`` WARC, a ``From `` line followed by a header field
-mbox; a name ending in ``.eml`` with a header field first is one mail
+object) PDF, ``WARC/`` WARC, a ``From `` line holding a time followed by a
+header field mbox; a name ending in ``.eml`` with a header field first is one mail
 message.  Mail headers, WARC headers and
 HTTP headers are not scanned; mail bodies are decoded (quoted-printable,
 base64) and every document is transcoded to UTF-8 when its charset or
@@ -50,6 +50,7 @@ from __future__ import annotations
 import enum
 import io
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -116,6 +117,21 @@ def _pdf_header(head: bytes) -> bool:
     return False
 
 
+def separator_line(data: bytes, at: int = 0, reach: int = 256) -> bool:
+    """Whether the line starting at ``at`` in ``data`` is an mbox separator:
+    ``From `` then the sender and the time it arrived (RFC 4155 appendix A:
+    ``From`` SP addr-spec SP timestamp, an asctime date such as ``Mon Jan  1
+    00:00:00 2024``).  A line of prose starting "From the examples ..."
+    after an empty line in an archive that did not quote it is no
+    separator: it holds no time.  The time is looked for in the first
+    ``reach`` bytes of the line."""
+    return _SEPARATOR_LINE.match(data, at, min(len(data), at + reach)) is not None
+
+
+#: "From ", then on the same line a time of day (hh:mm)
+_SEPARATOR_LINE = re.compile(rb"From [^\r\n]*?[0-9]:[0-5][0-9]")
+
+
 def container_kind(head: bytes, name: Optional[str] = None) -> Optional[ContainerKind]:
     """The kind of an input whose decompressed content starts with ``head``
     (and whose path is ``name``), or None for a plain input."""
@@ -125,7 +141,7 @@ def container_kind(head: bytes, name: Optional[str] = None) -> Optional[Containe
         return ContainerKind.PDF
     if head.startswith(b"WARC/"):
         return ContainerKind.WARC
-    if head.startswith(b"From "):
+    if head.startswith(b"From ") and separator_line(head):
         lines = head[:4096].split(b"\n", 2)
         if len(lines) > 2 and _header_line(lines[1]):
             return ContainerKind.MBOX

@@ -1,8 +1,9 @@
 """Mail: an mbox archive or one message, as documents (one per MIME part).
 
 The archive is read in blocks of whole lines and split into messages: a
-message starts at a ``From `` line at the start of the file or after an
-empty line (the mboxrd/mboxo separator, RFC 4155 appendix A); the separator
+message starts at a ``From `` line holding a time at the start of the file
+or after an empty line (the mboxrd/mboxo separator, RFC 4155 appendix A:
+``From a@b Mon Jan  1 00:00:00 2024``; :func:`separator_line`); the separator
 line is not part of the message, and in the rest of an archive ``>From ``
 lines lose one ``>`` (mboxrd quoting).  A regular expression finds the
 candidate separators and the quoted lines of a whole block, so a line costs
@@ -27,11 +28,14 @@ from email.policy import compat32
 from typing import BinaryIO, Iterator, List, Optional, Tuple
 
 from .document import Document, declared_binary
+from .documents import separator_line
 
 #: The archive is read this many bytes at a time, cut at the last line end.
 BLOCK_BYTES = 1 << 20
 #: The longest line held at once; a longer line is read in pieces.
 MAX_LINE = 1 << 20
+#: how far into a "From " line its time is looked for
+_SEPARATOR_REACH = 256
 
 #: the ">" that mboxrd quoting put before a "From " line (not at offset 0)
 _QUOTING = re.compile(rb"(?<=\n)>(?=>*From )")
@@ -108,6 +112,7 @@ def mail_messages(stream: BinaryIO, is_mbox: bool, max_message_bytes: int, block
     oversized = False
     blank_before = True  # the line before this block was empty (or there was none)
     in_separator = False  # the block goes on with a separator line
+    reach = min(_SEPARATOR_REACH, max_line)
     for block, starts in line_blocks(stream, block_bytes, max_line):
         pos = 0
         if in_separator:
@@ -118,7 +123,7 @@ def mail_messages(stream: BinaryIO, is_mbox: bool, max_message_bytes: int, block
                     in_separator = True
                     continue
         while True:
-            sep = _next_separator(block, pos, starts, blank_before) if is_mbox else -1
+            sep = _next_separator(block, pos, starts, blank_before, reach) if is_mbox else -1
             piece = block[pos:] if sep < 0 else block[pos:sep]
             if piece:
                 if pieces is None and not oversized:
@@ -149,14 +154,15 @@ def mail_messages(stream: BinaryIO, is_mbox: bool, max_message_bytes: int, block
         yield index, None if oversized else b"".join(pieces)
 
 
-def _next_separator(block: bytes, pos: int, starts: bool, blank_before: bool) -> int:
+def _next_separator(block: bytes, pos: int, starts: bool, blank_before: bool, reach: int) -> int:
     """Where the next separator line at or after ``pos`` (a line start)
-    starts, or -1."""
-    if pos == 0 and starts and blank_before and block.startswith(b"From "):
+    starts, or -1; a separator's time is looked for in the first ``reach``
+    bytes of its line (no more than the first piece of a long line)."""
+    if pos == 0 and starts and blank_before and separator_line(block, 0, reach):
         return 0
     i = block.find(b"\nFrom ", max(pos - 1, 0))
     while i >= 0:
-        if _empty_line_ends_at(block, i + 1, starts):
+        if _empty_line_ends_at(block, i + 1, starts) and separator_line(block, i + 1, reach):
             return i + 1
         i = block.find(b"\nFrom ", i + 1)
     return -1
