@@ -109,6 +109,11 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "namespaces of the form urn:example:mix:nodes:* where * is the name",
     "matching urn:nbn:de:bsz:14-qucosa-* only",
     "every name looks like <URN:IANA:...> here",
+    # an empty element, its name a QName, escaped or not
+    "<urn:example:caldav:calendar/>",
+    "&lt;urn:example:caldav:calendar/&gt;",
+    # the alternatives of a pattern
+    "'{^(DAV:|urn:example:xml:ns:ca(rd|l)dav):}'",
     "transports use urn:example:jingle:transports:*.",
     "<p>under urn:example:a/*</p>",
     # elided examples
@@ -337,6 +342,14 @@ def test_regex_delimiters_go_with_pairing():
     ("candidate urn:ietf:params:netconf:capability:candidate:1.0:\n  the client may", ["urn:ietf:params:netconf:capability:candidate:1.0"]),
     # ... a prefix keeps it: ending in a name, or before words
     ("<td>urn:nbn:de:</td>", ["urn:nbn:de:"]),
+    # a QName's separator before a quoted local name (gSOAP's documentation)
+    ('<p>Schema urn:uddi-org:api_v2:"accessPoint".', ["urn:uddi-org:api_v2"]),
+    ("Element reference &quot;urn:oasis:names:tc:SAML:2.0:assertion:&quot;AuthnStatement",
+     ["urn:oasis:names:tc:SAML:2.0:assertion"]),
+    # a 1995 wrapper around a path naming a directory is no empty element
+    ("   <URN:path:/ietf/uri/> names the directory", ["URN:path:/ietf/uri/"]),
+    # a NID whose "-" is a character reference
+    ('title="Schema urn:uddi&#45;org:api_v2:&quot;bindingTemplate&quot;."', ["urn:uddi-org:api_v2"]),
     # a QName's separator after a quoted namespace (gSOAP's generated headers)
     ('/// Element reference "urn:oasis:names:tc:SAML:2.0:assertion:"Issuer.', ["urn:oasis:names:tc:SAML:2.0:assertion"]),
     ('x = "urn:example:a:"s;', ["urn:example:a:"]),

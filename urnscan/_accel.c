@@ -718,8 +718,8 @@ read_wrapped(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned
     Py_ssize_t e = runs(s, nss_start, hi, table, NO_PAIR, &r->lit_end);
     if (e >= hi || s[e] != '>' || e <= nss_start || e + 1 > p + wrapper_limit)
         return 0;
-    if (has_pair(s, nss_start, e, '.', '.'))
-        return 0;  /* maybe elided, "<URN:IANA:...>": reading.py _read() */
+    if (has_pair(s, nss_start, e, '.', '.') || s[e - 1] == '/')  /* (hand back any final "/") */
+        return 0;  /* maybe elided, "<URN:IANA:...>", or an empty element "<urn:x:y/>": reading.py */
     r->end = e;
     r->pair = WRAP;
     r->url = 0;

@@ -203,7 +203,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                 elif before == 0x3C:  # "<"
                     w = wrapper(buf, p, hi)
                     if (w is not None and w.end() - 1 > w.start(1) and w.end() <= p + WRAPPER_LIMIT
-                            and not (in_dumps and buf.find(b"...", p, w.end()) >= 0)):
+                            and buf[w.end() - 2] != 0x2F and not (in_dumps and buf.find(b"...", p, w.end()) >= 0)):
                         e = w.end() - 1
                         urn = buf[p:e].decode("ascii")
                         cand = Candidate(p, e, "wrapped", False, False, urn, buf[p:w.end(1)].decode("ascii"), urn,

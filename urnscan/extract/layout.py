@@ -101,7 +101,7 @@ def example_colon(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     after a name it ends the line, the next non-empty line starting an
     element (``The ping namespace is urn:xmpp:ping:`` over ``<iq ...>``)."""
     version = _VERSION_COLON.search(text) is not None
-    if version and buf.startswith(b"</", end):
+    if version and buf.startswith(b"</", end, hi):
         return True
     nl = line_break_after(buf, blanks_end(buf, end, hi), hi)
     if nl < 0:
@@ -112,13 +112,23 @@ def example_colon(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     return q + 1 < hi and buf[q] == 0x3C and buf[q + 1] in ALPHA
 
 
-#: a local name in CamelCase: "Conditions", "Issuer"
-_LOCAL_NAME = re.compile(rb"[A-Z][a-z]")
+#: a local name in quotes ("accessPoint"), and the quote closing the
+#: namespace before a local name in CamelCase ("Issuer"), as quotes or
+#: their character reference
+_QUOTED_LOCAL = re.compile(rb'(?:"|&quot;)[A-Za-z_][A-Za-z0-9_.-]*(?:"|&quot;)')
+_CLOSED_LOCAL = re.compile(rb'(?:"|&quot;)[A-Z][a-z]')
+_LOCAL_REACH = 128
 
 
 def qname_colon(buf: bytes, end: int, closer_at: int, hi: int) -> bool:
-    """Whether the ":" ending a quoted candidate (its closing quote at
-    ``end``) separates a namespace from the local name written right after
-    the quote, as gSOAP's generated headers name XML elements
-    (``"urn:oasis:names:tc:SAML:2.0:assertion:"Issuer``)."""
-    return closer_at == end and end + 1 < hi and _LOCAL_NAME.match(buf, end + 1, min(hi, end + 3)) is not None
+    """Whether the ":" ending a candidate (at ``end``) separates a namespace
+    from the local name written right after it, as gSOAP's generated
+    headers and documentation name XML elements: the name in quotes
+    (``urn:uddi-org:api_v2:"accessPoint"``), or after the quote closing the
+    namespace (``"urn:oasis:names:tc:SAML:2.0:assertion:"Issuer``, also with
+    ``&quot;``)."""
+    limit = min(hi, end + _LOCAL_REACH)
+    if _QUOTED_LOCAL.match(buf, end, limit) is not None:
+        return True
+    return ((closer_at == end or buf.startswith(b"&quot;", end, limit))
+            and _CLOSED_LOCAL.match(buf, end, limit) is not None)

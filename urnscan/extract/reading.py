@@ -7,6 +7,7 @@ to this reading.
 """
 from __future__ import annotations
 
+import re
 from typing import List, NamedTuple, Optional, Tuple, Union
 
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT, NID_TOKEN, RUNS,
@@ -89,7 +90,9 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
     if nid is None:
         if reading.fold and p + 4 < hi and buf[p + 4] in EOL:
             return _after_scheme_break(buf, p, hi, profile, reading, cap, context)
-        return None
+        nid = _NID_WITH_REFERENCE.match(buf, p + 4, min(hi, p + 4 + 2 * NID_SCAN_LIMIT))
+        if nid is None:
+            return None  # (a "-" written as a character reference goes on to the rules of finish())
     nss_start = nid.end()
     if nss_start - p > cap:
         return OverLong(p)  # the NID token alone is longer than the cap
@@ -193,6 +196,11 @@ def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Read
     return found._replace(start=p, end=end, folded=True, literal=buf[p:p + 4].decode("ascii"),
                           raw=buf[p:end].decode("utf-8", "replace"), rules=rules)
 
+
+#: a NID token whose "-" is written as a character reference, as HTML
+#: attributes escape it ("urn:uddi&#45;org:api_v2:..."): finish() decodes
+#: the references of the text
+_NID_WITH_REFERENCE = re.compile(rb"[A-Za-z0-9](?:[A-Za-z0-9-]|&#0*45;)*:")
 
 #: how far past the cap a URN broken after "urn:" is read on (the fold,
 #: page-break and trimming rules look a little past a URN's end)
@@ -407,6 +415,11 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         return True
     if after in _PLACEHOLDER_START and is_template(buf, text, end, hi):
         return True
+    if text[-1] == 0x2F and text.count(b"/") == 1 and (after == 0x3E or buf.startswith(b"&gt;", end, hi)) and (
+            buf[p - 1:p] == b"<" or buf[max(0, p - 4):p] == b"&lt;"):
+        return True  # "<urn:...:calendar/>", escaped or not: an empty element, its name a QName
+    if after == 0x7C and text.count(b"(") > text.count(b")"):
+        return True  # "(DAV:|urn:ietf:params:xml:ns:ca(rd|l)dav)": alternatives of a pattern
     if 0x2A in text[-3:] and closer_at < 0:
         core = text.rstrip(_SENTENCE_MARKS)
         if core[-1] == 0x2A and core[-2] in _WILDCARD_AFTER:

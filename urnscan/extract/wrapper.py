@@ -43,6 +43,10 @@ def wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Tuple[int, by
     m = NID_TOKEN.match(joined, 4)
     if m is None or m.end() >= len(joined):
         return None  # "<urn:spppAddRequest>" is an XML QName, not a URN
+    if joined.endswith(b"/") and joined.count(b"/") == 1:
+        # "<urn:ietf:params:xml:ns:caldav:calendar/>": an empty element, its
+        # name a QName ("<URN:path:/ietf/uri/>" names a directory)
+        return None
     return e, joined, len(joined) != len(raw)
 
 
