@@ -225,6 +225,32 @@ def test_a_program_quoting_the_pdf_header_is_scanned_as_text(tmp_path):
     assert [h.urn for h in hits] == ["urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66"]
 
 
+@pytest.mark.parametrize("body, expected", [
+    # RFC 3676 section 4.2: delsp=yes, a soft break's space deleted, inside a word too
+    (b"> The capability is urn:ietf:params:netconf:capabil \r\n> ity:interleave:1.0 on the side.\r\n",
+     ["urn:ietf:params:netconf:capability:interleave:1.0"]),
+    (b"See urn:ietf:params:xml:ns:yang:ietf-network-ins \ntance and more.\n\n-- \nurn:example:sig\n",
+     ["urn:ietf:params:xml:ns:yang:ietf-network-instance", "urn:example:sig"]),
+    # ... not onto another quote depth, nor across an empty line
+    (b"> urn:example:a \n>> b\n", ["urn:example:a"]),
+    (b"urn:example:a \n\nb\n", ["urn:example:a"]),
+])
+def test_flowed_delsp_soft_breaks_are_undone(tmp_path, body, expected):
+    path = tmp_path / "box"
+    path.write_bytes(b"From a@b Mon Jan  1 00:00:00 2024\nMessage-ID: <1@x>\n"
+                     b"Content-Type: text/plain; charset=us-ascii; format=flowed; delsp=yes\n\n" + body)
+    _, hits = _scan(path)
+    assert [h.urn for h in hits] == expected
+
+
+def test_flowed_without_delsp_is_left_as_written(tmp_path):
+    path = tmp_path / "box"
+    path.write_bytes(b"From a@b Mon Jan  1 00:00:00 2024\nMessage-ID: <1@x>\n"
+                     b"Content-Type: text/plain; format=flowed\n\nsee urn:example:a \nb\n")
+    _, hits = _scan(path)
+    assert [(h.urn, h.line) for h in hits] == [("urn:example:a", 1)]
+
+
 def test_a_line_of_prose_starting_from_is_no_separator(tmp_path):
     # an archive that did not quote it: the line holds no time (RFC 4155)
     path = tmp_path / "box"

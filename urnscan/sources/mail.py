@@ -205,7 +205,56 @@ def message_documents(message: Message, index: int) -> Iterator[Document]:
         if isinstance(payload, str):  # pragma: no cover - compat32 gives bytes
             payload = payload.encode("utf-8", "surrogateescape")
         charset = part.get_content_charset() if part.get_content_maintype() == "text" else None
+        if payload and content_type == "text/plain" and _flowed_delsp(part):
+            payload = unflow_delsp(payload)
         yield Document(doc_id, _pieces(payload) if payload else (), charset=charset, encoded_size=None)
+
+
+def _flowed_delsp(part: Message) -> bool:
+    """RFC 3676 section 4.2: ``format=flowed`` with ``delsp=yes``, whose
+    soft line breaks may fall inside a word."""
+    return (str(part.get_param("format", "")).lower() == "flowed"
+            and str(part.get_param("delsp", "")).lower() == "yes")
+
+
+#: the quote marks of a flowed line (RFC 3676 section 4.5) and the space
+#: that stuffs it (section 4.4)
+_FLOWED_QUOTE = re.compile(rb">*")
+
+
+def unflow_delsp(payload: bytes) -> bytes:
+    """A ``format=flowed; delsp=yes`` body with its soft line breaks undone
+    (RFC 3676 sections 4.1-4.2): a line ending in a space (but the
+    signature separator ``-- ``) goes on with the next line of the same
+    quote depth, that space and the next line's quote marks and stuffing
+    deleted, so a URN a mail client broke inside a word is whole again
+    (``...netconf:capabil `` then ``> ity:interleave:1.0``).  Other lines
+    stay as they are."""
+    out: List[bytes] = []
+    flowed_depth = -1  # the quote depth of the flowed line the last one goes on, or -1
+    pending = b""  # the line end the last (flowed) line held back
+    for line in payload.splitlines(keepends=True):
+        body = line.rstrip(b"\r\n")
+        ending = line[len(body):]
+        depth = len(_FLOWED_QUOTE.match(body).group())
+        if flowed_depth == depth and body[depth:].strip(b" "):
+            text = body[depth:]
+            if text.startswith(b" "):
+                text = text[1:]  # the space after quote marks (4.5), or space-stuffing (4.4)
+            out[-1] += text
+        else:
+            if flowed_depth >= 0:
+                out[-1] += pending  # a flowed line the next does not go on
+            out.append(body)
+        if body.endswith(b" ") and body[depth:].strip(b" ") not in (b"", b"--"):
+            out[-1] = out[-1][:-1]  # delsp=yes: the soft break's space
+            flowed_depth, pending = depth, ending
+        else:
+            out[-1] += ending
+            flowed_depth = -1
+    if flowed_depth >= 0:
+        out[-1] += pending
+    return b"".join(out)
 
 
 def _pieces(payload: bytes) -> Iterator[bytes]:
