@@ -109,6 +109,8 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "namespaces of the form urn:example:mix:nodes:* where * is the name",
     "matching urn:nbn:de:bsz:14-qucosa-* only",
     "every name looks like <URN:IANA:...> here",
+    # code highlighted by Pygments: the interpolation is a span of its own
+    "<span class=\"s1\">'urn:example:hash:</span><span class=\"si\">%s</span><span class=\"s1\">'</span>",
     # an empty element, its name a QName, escaped or not
     "<urn:example:caldav:calendar/>",
     "&lt;urn:example:caldav:calendar/&gt;",

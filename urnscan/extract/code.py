@@ -35,6 +35,9 @@ _PERL_OPERATOR = re.compile(rb"(?:(?<![A-Za-z0-9_$@%&])(?:s|m|qr|tr|y)|[=!]~[ \t
 #: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
 _OPEN_AFTER = frozenset(b"{[")
 _AFTER_TEMPLATE = frozenset(b"{[<")
+#: code highlighted by Pygments (Sphinx's HTML): a string's interpolation,
+#: "%s" or "{}", is a span of the class "si" (String.Interpol)
+_HIGHLIGHTED_INTERPOLATION = b'</span><span class="si">'
 #: the text ends where a template's "<nss>" begins
 _TEMPLATE_LAST = frozenset(b":/=-(")
 #: "<" escaped ("&lt;", "&#60;", "&#x3c;") before a placeholder's name
@@ -113,6 +116,8 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     if after in _OPEN_AFTER:
         return True
     if after == 0x3C and text[-1] in _TEMPLATE_LAST:
+        if buf.startswith(_HIGHLIGHTED_INTERPOLATION, end, hi):
+            return True  # Pygments' "si" class: "'urn:x:</span><span class="si">%s</span>'"
         return end + 1 >= hi or buf[end + 1] not in b"/!"
     return False
 
