@@ -218,6 +218,7 @@ SNIPPETS = [
     b" =~ s/urn:a:b/c/;", b" s/urn:a:b=//x;", b"qr{urn:a:b}", b"/items/urn:a:b x", b'"urn:a:b\\\\.c"', b" m#urn:a:b#",
     b' urn:a:b:"cD".', b' &quot;urn:a:b:&quot;Cd', b" urn:a&#45;b:c d", b"<urn:a:b/>", b"&lt;urn:a:b/&gt;", b" (x|urn:a:b(c|d)",
     b"'urn:a:b:</span><span class=\"si\">%s</span>", b"'urn:a:b-</span><span class=\"s\">x</span>",
+    b'"/urn:a:b/*";', b"http://h/urn:a:b/*/c x", b"/urn:a:/*",
     b"<urn:a:...>", b"<urn:a:b..c>", b" urn:a:b-* c", b" urn:a:b:\n\n<c/>", b" urn:a:b:1:\n c",
     b' "urn:a:b1\n  c2d" e', b' "urn:a:b1 \r\n  c" e', b'="urn:a:b\n  c.xsd"', b' "urn:a:b-\n  c2"',
     b"\x1faurn:a:b\x1f2x", "\u2021aurn:a:b \u20212x".encode(), b"\x1f-urn:a:b", b"x\x1faurn:\na:b",

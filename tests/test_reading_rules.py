@@ -431,6 +431,8 @@ def test_hex_dumps_only_as_code():
     # ... not a list item, an option, nor words
     ("see urn:example:a\n- next item", ["urn:example:a"]),
     ("see urn:example:abc\n-def is it", ["urn:example:abc"]),
+    # a wildcard step after the URN in a path
+    ('  $xpath = "/urn:example:caldav:calendar-query/*";', ["urn:example:caldav:calendar-query"]),
     # a URL opened after a single quote ends at the quote
     ("  'http://urn.fi/URN:NBN:fi:au:finaf:': both11,", ["URN:NBN:fi:au:finaf:"]),
     ("see http://h.example/urn:example:o'brien:1 x", ["urn:example:o'brien:1"]),

@@ -319,6 +319,9 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
             end -= len(text) - query
             text = text[:query]
             rules.append(Rule.CUT_URL_QUERY)
+        if text.endswith(b"/*") and len(text) - 2 > nss_start - p:
+            end, text = end - 2, text[:-2]  # ".../urn:x:calendar-query/*": a path's wildcard step
+            rules.append(Rule.TRIM_URL_SLASH)
     entity = False
     decoded = False
     if b"&" in text:
