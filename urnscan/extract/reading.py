@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import List, NamedTuple, Optional, Tuple, Union
 
-from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT, NID_TOKEN, RUNS,
-                    after_subfield_code, blanks_end, line_break_after)
+from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
+                    NID_TOKEN, RUNS, after_subfield_code, blanks_end, line_break_after)
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
@@ -203,8 +203,9 @@ def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Read
 _NID_WITH_REFERENCE = re.compile(rb"[A-Za-z0-9](?:[A-Za-z0-9-]|&#0*45;)*:")
 
 #: how far past the cap a URN broken after "urn:" is read on (the fold,
-#: page-break and trimming rules look a little past a URN's end)
-_FOLD_SLACK = 4096
+#: page-break and trimming rules look a little past a URN's end; within
+#: the scanner's look-ahead window, 2 caps and 3 KiB, whatever the cap)
+_FOLD_SLACK = 2048
 
 
 def _literal(buf: bytes, p: int, e: int) -> str:
