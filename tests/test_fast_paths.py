@@ -21,7 +21,7 @@ PIECES = [
     b"\xff", b"|", b" | ", b"grant_type=", b"a=1&k=", b"\n | ", b"\n  :", b"\n- ", b"  - ", b"'urn:", b'"urn:',
     b"(urn:", b"`", "\u2018".encode(), "\u201c".encode(), b" + ", b" . $x", b" .. ", b" || ", b" % (", b"%s", b"%d",
     b"%02d", b"$x", b"${x}", b"#{x}", b"$(x)", b"@V@", b".*", b"(?P<", b"\\d", b"^", b"$", b"</", b"key:", b"+\\\n",
-    b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.", b"UID:", b"X;A=b:", b"\n> ", b"> > ", b"*", b":*", b"~", b"~s", b"%v", b"%lu", b"s/", b"=~ ", b"$$", b"lex:", b"\n-", b"\n-1", b"urn:\n", b"\x1fa", "\u2021b".encode(), b"\\\\.", b" + ", b" ++ ", b" <> ", b" \\\n",
+    b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.", b"UID:", b"X;A=b:", b"\n> ", b"> > ", b"*", b":*", "\u2010\n".encode(), b"~", b"~s", b"%v", b"%lu", b"s/", b"=~ ", b"$$", b"lex:", b"\n-", b"\n-1", b"urn:\n", b"\x1fa", "\u2021b".encode(), b"\\\\.", b" + ", b" ++ ", b" <> ", b" \\\n",
     # lists, a URL's query and path, literals joined or concatenated
     b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
     # roff hyphens, regular-expression delimiters, PHP concatenation over lines
@@ -219,6 +219,7 @@ SNIPPETS = [
     b' urn:a:b:"cD".', b' &quot;urn:a:b:&quot;Cd', b" urn:a&#45;b:c d", b"<urn:a:b/>", b"&lt;urn:a:b/&gt;", b" (x|urn:a:b(c|d)",
     b"'urn:a:b:</span><span class=\"si\">%s</span>", b"'urn:a:b-</span><span class=\"s\">x</span>",
     b'"/urn:a:b/*";', b"http://h/urn:a:b/*/c x", b"/urn:a:/*",
+    " urn:a:bc\u2010\n  de f".encode(), " urn:a:bc\u2010 de".encode(), "=urn:a:b\u2010\n c".encode(),
     b"<urn:a:...>", b"<urn:a:b..c>", b" urn:a:b-* c", b" urn:a:b:\n\n<c/>", b" urn:a:b:1:\n c",
     b' "urn:a:b1\n  c2d" e', b' "urn:a:b1 \r\n  c" e', b'="urn:a:b\n  c.xsd"', b' "urn:a:b-\n  c2"',
     b"\x1faurn:a:b\x1f2x", "\u2021aurn:a:b \u20212x".encode(), b"\x1f-urn:a:b", b"x\x1faurn:\na:b",

@@ -425,6 +425,10 @@ def test_hex_dumps_only_as_code():
     ("      URN:\n         urn:example:a:b\n", ["urn:example:a:b"]),
     ("see the urn:\nThe rest.", []),
     ("   and the following is not a URN:\n   sip:alice@example.com;gr=foo.\n", []),
+    # a man page rendered in UTF-8: groff's hyphenation (U+2010) at a line's end
+    ("   --subject-token-type=urn:ietf:params:oauth:to\u2010\n       ken-type:id_token.\n",
+     ["urn:ietf:params:oauth:token-type:id_token"]),
+    ("see urn:example:ab\u2010\nthe end", ["urn:example:ab"]),
     # a break just before "-" (a URL typeset in a reference list)
     ("1998. url: http://urn.fi/URN:ISBN:978\n-951-39-7159-5.", ["URN:ISBN:978-951-39-7159-5"]),
     ("2012. URN: urn:nbn:de:hbz:464-20120315\n-103208-1. url: https://h.example/", ["urn:nbn:de:hbz:464-20120315-103208-1"]),

@@ -68,6 +68,8 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     last = buf[e - 1]
     if buf[e] == 0x5C:
         return _rfc8792(buf, e, hi, run, last)
+    if buf.startswith(_HYPHENATION, e, hi) and last in ALNUM:
+        return _hyphenated(buf, start, e, hi, run, opener)
     w = blanks_end(buf, e, hi)
     if w < hi and buf[w] == 0x7C and (last in _TABLE_LAST or last in ALNUM):  # "|": a table cell
         return _table(buf, start, e, w, hi, run, last in ALNUM)
@@ -124,6 +126,28 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     if last in b":./" and _name_piece(buf, e, last, token, closes, buf[t:t + 2] in _TERM_PADDING):
         return e, (q, t), Rule.FOLD_RFC
     return None
+
+
+#: U+2010 HYPHEN: groff's hyphenation of a word at a line's end in a man
+#: page rendered in UTF-8 (the source's own hyphens, "\-", are "-")
+_HYPHENATION = "\u2010".encode()
+
+
+def _hyphenated(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[Opener]):
+    """:func:`continuation` of a name that a typesetter hyphenated at ``e``
+    (``urn:ietf:params:oauth:to\u2010`` then ``ken-type:id_token``): the
+    name goes on with the next line's run, the hyphen left out, as after
+    a "-" that a formatter broke at."""
+    after = e + len(_HYPHENATION)
+    nl = line_break_after(buf, blanks_end(buf, after, hi), hi)
+    if nl < 0:
+        return None
+    q = blanks_end(buf, nl, hi)
+    t = paired_run(buf, q, hi, run, opener)[0] if q < hi else q
+    if t <= q or buf[q] not in ALNUM or buf[q:q + 4].lower() == b"urn:":
+        return None
+    token = buf[q:t]
+    return None if token.lower() in _FUNCTION_WORDS else (e, (q, t), Rule.FOLD_RFC)
 
 
 def literals(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener: Opener,
