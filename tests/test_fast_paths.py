@@ -220,6 +220,7 @@ SNIPPETS = [
     b"'urn:a:b:</span><span class=\"si\">%s</span>", b"'urn:a:b-</span><span class=\"s\">x</span>",
     b'"/urn:a:b/*";', b"http://h/urn:a:b/*/c x", b"/urn:a:/*",
     " urn:a:bc\u2010\n  de f".encode(), " urn:a:bc\u2010 de".encode(), "=urn:a:b\u2010\n c".encode(),
+    b" urn:a:b[RFC4791] c", b" urn:a:b[x] c", b" urn:a:b:\n  c1 d", b" urn:a:b:\n  c d",
     b"<urn:a:...>", b"<urn:a:b..c>", b" urn:a:b-* c", b" urn:a:b:\n\n<c/>", b" urn:a:b:1:\n c",
     b' "urn:a:b1\n  c2d" e', b' "urn:a:b1 \r\n  c" e', b'="urn:a:b\n  c.xsd"', b' "urn:a:b-\n  c2"',
     b"\x1faurn:a:b\x1f2x", "\u2021aurn:a:b \u20212x".encode(), b"\x1f-urn:a:b", b"x\x1faurn:\na:b",

@@ -350,6 +350,9 @@ def test_regex_delimiters_go_with_pairing():
      ["urn:oasis:names:tc:SAML:2.0:assertion"]),
     # a 1995 wrapper around a path naming a directory is no empty element
     ("   <URN:path:/ietf/uri/> names the directory", ["URN:path:/ietf/uri/"]),
+    # a reference cited right after the URN is no "[...]" placeholder
+    ("see urn:ietf:params:xml:ns:caldav[RFC4791] and", ["urn:ietf:params:xml:ns:caldav"]),
+    ("urn:example:a:b[I-D.ietf-foo-bar].", ["urn:example:a:b"]),
     # a NID whose "-" is a character reference
     ('title="Schema urn:uddi&#45;org:api_v2:&quot;bindingTemplate&quot;."', ["urn:uddi-org:api_v2"]),
     # a QName's separator after a quoted namespace (gSOAP's generated headers)
@@ -661,6 +664,8 @@ def test_literals_a_urn_starts_inside(text, expected):
     ("   the prefix urn:ietf:params:xml:ns:\n   followed by a name.", ["urn:ietf:params:xml:ns:"]),
     ("   The prefix urn:example:yang:ietf-\n   is used by all modules.", ["urn:example:yang:ietf-"]),
     ("   the prefix urn:ietf:params:xml:ns:\n   e.g. the registry", ["urn:ietf:params:xml:ns:"]),
+    # ... and letters then digits
+    ("   The URN urn:example:params:xml:ns:\n   lost1 is, for instance, used", ["urn:example:params:xml:ns:lost1"]),
     # ... a capitalised name that ends the sentence goes on too
     ("   the schema urn:example:api:messages:2.0:\n   Error.  The next sentence.", ["urn:example:api:messages:2.0:Error"]),
     ("   the error urn:example:acme:error:\n   unsupportedIdentifier, and more", ["urn:example:acme:error:unsupportedIdentifier"]),

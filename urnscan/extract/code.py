@@ -31,6 +31,9 @@ _REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]",
 #: the URN, their delimiter last ("s/", "qr{", "m#", "=~ /")
 _PERL_DELIMITERS = frozenset(b"/{#|!")
 _PERL_OPERATOR = re.compile(rb"(?:(?<![A-Za-z0-9_$@%&])(?:s|m|qr|tr|y)|[=!]~[ \t]*)[/{#|!]\Z")
+#: an RFC's citation of a reference ("[RFC4791]", "[I-D.ietf-x-y]",
+#: "[W3C.REC-xml-20081126]", RFC 7322 section 4.8.6)
+_CITATION = re.compile(rb"\[(?:RFC[0-9]{1,5}|BCP[0-9]{1,4}|STD[0-9]{1,4}|I-D\.[A-Za-z0-9.-]+|[A-Z][A-Z0-9]+\.[A-Za-z0-9.-]+)\]")
 #: what starts a placeholder or a pattern right after the run:
 #: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
 _OPEN_AFTER = frozenset(b"{[")
@@ -113,6 +116,8 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
         return m is not None and text[-1] in _TEMPLATE_LAST
     if after not in _AFTER_TEMPLATE:
         return False
+    if after == 0x5B and _CITATION.match(buf, end, min(hi, end + 64)) is not None:
+        return False  # "urn:ietf:params:xml:ns:caldav[RFC4791]": a reference cited, no placeholder
     if after in _OPEN_AFTER:
         return True
     if after == 0x3C and text[-1] in _TEMPLATE_LAST:

@@ -287,11 +287,13 @@ _TERM_PADDING = frozenset((b"  ", b" \t", b"\t\t", b"\t "))
 #: camel case ("PhysicalVerification", "ZonePlayer": a docstring or comment
 #: wrapped inside a URN), or compound, its parts joined by "-", "_" or "/"
 #: (and "."), with a "-", "_" or digit: "token-exchange", "access_token",
-#: "ietf/draft-ietf-uri-urn-syntax-00" -- RFC formatters and 72-column
+#: "ietf/draft-ietf-uri-urn-syntax-00", or letters then digits ("lost1",
+#: "sha256") -- RFC formatters and 72-column
 #: text break a long URN after ":" or "/", and its last part is such a
 #: name more often than not; "e.g." and "and/or" are words
 _NAME_WORD = re.compile(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"
-                        rb"|(?=[A-Za-z./]*[-_0-9])[A-Za-z0-9]+(?:[-_/.][A-Za-z0-9]+)+")
+                        rb"|(?=[A-Za-z./]*[-_0-9])[A-Za-z0-9]+(?:[-_/.][A-Za-z0-9]+)+"
+                        rb"|[a-z]+[0-9]+[a-z0-9]*")
 
 
 #: the mark starting each line of a protocol trace in RFC artwork: "C:"
