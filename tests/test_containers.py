@@ -214,6 +214,16 @@ def test_container_kinds_from_content_and_name():
         assert container_kind(head, name) is kind, head
 
 
+def test_a_pdf_line_ending_in_a_hyphen_goes_on_with_it(tmp_path):
+    pytest.importorskip("pypdfium2")
+    # PDFium joins the lines and marks the hyphen U+FFFE: a URN broken at
+    # its own hyphen is whole again, hyphen and all
+    path = tmp_path / "refs.pdf"
+    path.write_bytes(pdf(["Heidelberg 2005, urn: urn:nbn:de:bsz:16-\nheidok-74406. Next"]))
+    _, hits = _scan(path)
+    assert [h.urn for h in hits] == ["urn:nbn:de:bsz:16-heidok-74406"]
+
+
 def test_a_program_quoting_the_pdf_header_is_scanned_as_text(tmp_path):
     # a PDF writer's source names the header it writes: it was read as a
     # PDF, failed, and its URNs were lost

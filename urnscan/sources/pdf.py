@@ -27,6 +27,11 @@ def pdf_available() -> bool:
     return True
 
 
+#: what PDFium's text puts for the hyphen that ended a line, the word
+#: joined to the rest of it on the next line
+_HYPHENATION_MARK = "\ufffe"
+
+
 def _open(fileobj: BinaryIO):
     import pypdfium2 as pdfium
 
@@ -63,7 +68,13 @@ def pdf_documents(fileobj: BinaryIO) -> Iterator[Document]:
             except pdfium.PdfiumError:
                 yield Document(f"page={number}", (), skipped="page text not extractable")
                 continue
-            # PDFium ends lines with CRLF; a lone surrogate cannot be encoded
+            # PDFium ends lines with CRLF, and joins a word that ends a line
+            # with "-" to the rest on the next line, marking the hyphen with
+            # U+FFFE ("urn:nbn:de:bsz:16\ufffeheidok-74406"): a typesetter
+            # breaks a name such as a URN at its own hyphens (TeX hyphenates
+            # no word that holds one), so the mark is read as "-".  A lone
+            # surrogate cannot be encoded.
+            text = text.replace(_HYPHENATION_MARK, "-")
             yield Document(f"page={number}", (text.encode("utf-8", "replace"),) if text else ())
     finally:
         document.close()
