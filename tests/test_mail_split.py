@@ -11,7 +11,7 @@ import time
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from urnscan.sources.documents import separator_line
+from urnscan.sources.documents import SEPARATOR_REACH, separator_line
 from urnscan.sources.mail import BLOCK_BYTES, line_blocks, mail_messages, message_documents, parse_message
 
 _QUOTED_FROM = re.compile(rb">+From ")
@@ -32,7 +32,7 @@ def reference_messages(data: bytes, is_mbox: bool, cap: int, max_line: int):
             in_separator = not line_start
             continue
         if starts and is_mbox:
-            if blank_before and separator_line(line, 0, 256):
+            if blank_before and separator_line(line, 0, SEPARATOR_REACH):
                 if lines is not None or oversized:
                     out.append((index, None if oversized else b"".join(lines)))
                 index += 1

@@ -962,9 +962,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         return 0;  /* maybe the value of a ";name=" parameter: params.py */
     if (has_list_comma(s, nss_start, e))
         return 0;  /* reading.py finish(): the rule of lists */
-    for (Py_ssize_t k = nss_start; k + 1 < e; k++)
-        if (s[k] == '$' && s[k + 1] == '$')
-            return 0;  /* reading.py finish(): cut:subfield */
+    if (has_pair(s, nss_start, e, '$', '$'))
+        return 0;  /* reading.py finish(): cut:subfield */
     if (url) {
         /* inside a URL the run ends at "&" (or at the URL's query) */
         if (e - p > cap || e <= nss_start || has_url_query(s, nss_start, e))

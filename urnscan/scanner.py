@@ -20,7 +20,8 @@ from numbers import Integral
 from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .accel import COMPILED, accelerated
-from .extract import BOUNDARY_BYTES, LOOKBACK, after_subfield_code, WRAPPER_LIMIT, Reading, StreamContext, batch_reader, run_pattern
+from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_subfield_code, batch_reader,
+                      run_pattern)
 from .context import context_snippet
 from .judge import UrnJudge
 from .model import DEFAULT_PROFILE, ERROR, Finding, Hit

@@ -53,9 +53,9 @@ _ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 #: goes on with the name -- on the same line or the next (PHP, Perl; a
 #: string opening with markup, "'</id>'", closes an element the URN
 #: was complete in; a prefixed name is no operand: " ." ends a Turtle or
-#: N3 statement, "ns5:cts_urn" starts the next), "||" after a single quote (SQL's strings; after a
-#: double quote it is C's, Java's or Go's logical OR); also Python's "%"
-#: formatting operator
+#: N3 statement, "ns5:cts_urn" starts the next), "||" after a single
+#: quote (SQL's strings; after a double quote it is C's, Java's or Go's
+#: logical OR); also Python's "%" formatting operator
 CONCATENATION = (rb"(?:[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|(?<=')[ \t]*\|\||%[ \t]*[(A-Za-z_])"
                  rb"|[ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:(?![A-Za-z_][A-Za-z0-9_.-]*:(?!:))[A-Za-z_($]|['\"][^<\s'\"]))")
 _CONCATENATION = re.compile(CONCATENATION)

@@ -27,14 +27,17 @@ def may_end_at_parameter(buf: bytes, p: int, e: int) -> bool:
     return p > 0 and buf[p - 1] == 0x3D and buf.find(b";", p + 4, e) >= 0
 
 
+def _parameter_value(buf: bytes, p: int) -> bool:
+    """Whether the URN at p is the value of a ``;name=`` parameter."""
+    return p > 0 and buf[p - 1] == 0x3D and _PARAMETER_BEFORE.search(buf, max(0, p - _BEFORE_SPAN), p) is not None
+
+
 def parameter_end(buf: bytes, p: int, nss_start: int, e: int) -> int:
     """Where the URN at p whose run ends at ``e`` ends when it is the value
     of a ``;name=`` parameter: before the ``;`` of the next parameter in
     ``buf[nss_start:e]``; ``e`` when it is no parameter's value or no
     parameter follows."""
-    if not may_end_at_parameter(buf, p, e):
-        return e
-    if _PARAMETER_BEFORE.search(buf, max(0, p - _BEFORE_SPAN), p) is None:
+    if not may_end_at_parameter(buf, p, e) or not _parameter_value(buf, p):
         return e
     m = _NEXT_PARAMETER.search(buf, nss_start, e)
     return m.start() if m else e
@@ -45,9 +48,7 @@ def folded_parameter_end(buf: bytes, p: int, segments: list) -> list:
     the next parameter in a continuation when the URN is the value of a
     ``;name=`` parameter (``;gr=urn:uuid:...-`` then ``00a0c91e6bf6;lr>``
     on the next line); ``segments`` itself when nothing is cut."""
-    if len(segments) < 2 or p == 0 or buf[p - 1] != 0x3D:
-        return segments
-    if _PARAMETER_BEFORE.search(buf, max(0, p - _BEFORE_SPAN), p) is None:
+    if len(segments) < 2 or not _parameter_value(buf, p):
         return segments
     for i in range(1, len(segments)):
         a, b = segments[i]

@@ -27,7 +27,7 @@ from .pairing import Opener, delimiter_closer, opener_before, pair_rule, paired_
 from .roff import roff_hyphens, segments_without
 from .rules import Rule
 from .trim import TRIMMABLE, trim
-from .wrapper import wrapped
+from .wrapper import empty_element_name, wrapped
 
 
 
@@ -403,9 +403,9 @@ _PATTERN_LAST = frozenset(b"$(")
 
 
 #: a "*" after these ends a pattern of names, not a name (``...:nodes:*``,
-#: ``...:14-qucosa-*``),
-#: also before the marks that end a sentence; a string literal holding it
-#: whole is a value (``"urn:xmpp:delegation:2:bare:disco#info:*"``)
+#: ``...:14-qucosa-*``), also before the marks that end a sentence; a
+#: string literal holding it whole is a value
+#: (``"urn:xmpp:delegation:2:bare:disco#info:*"``)
 _WILDCARD_AFTER = frozenset(b":/.-")
 _SENTENCE_MARKS = b".,;!?)'\""
 
@@ -419,7 +419,7 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         return True
     if after in _PLACEHOLDER_START and is_template(buf, text, end, hi):
         return True
-    if text[-1] == 0x2F and text.count(b"/") == 1 and (after == 0x3E or buf.startswith(b"&gt;", end, hi)) and (
+    if empty_element_name(text) and (after == 0x3E or buf.startswith(b"&gt;", end, hi)) and (
             buf[p - 1:p] == b"<" or buf[max(0, p - 4):p] == b"&lt;"):
         return True  # "<urn:...:calendar/>", escaped or not: an empty element, its name a QName
     if after == 0x7C and text.count(b"(") > text.count(b")"):

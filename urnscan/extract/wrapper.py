@@ -43,11 +43,16 @@ def wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Tuple[int, by
     m = NID_TOKEN.match(joined, 4)
     if m is None or m.end() >= len(joined):
         return None  # "<urn:spppAddRequest>" is an XML QName, not a URN
-    if joined.endswith(b"/") and joined.count(b"/") == 1:
-        # "<urn:ietf:params:xml:ns:caldav:calendar/>": an empty element, its
-        # name a QName ("<URN:path:/ietf/uri/>" names a directory)
+    if empty_element_name(joined):
         return None
     return e, joined, len(joined) != len(raw)
+
+
+def empty_element_name(name: bytes) -> bool:
+    """Whether ``name``, written between "<" and ">", is the QName of an
+    empty XML element: its one "/" ends it (``<urn:ietf:params:xml:ns:
+    caldav:calendar/>``; ``<URN:path:/ietf/uri/>`` names a directory)."""
+    return name.endswith(b"/") and name.count(b"/") == 1
 
 
 def _folds_only(raw: bytes) -> bool:

@@ -24,9 +24,9 @@ A plain input is one document without an id.  How kinds are told apart
 (first bytes after decompression): ``PK\\x03\\x04`` / ``PK\\x05\\x06`` zip,
 ``%PDF-`` first (or starting a line of the first 1024 bytes before an
 object) PDF, ``WARC/`` WARC, a ``From `` line holding a time followed by a
-header field mbox; a name ending in ``.eml`` with a header field first is one mail
-message.  Mail headers, WARC headers and
-HTTP headers are not scanned; mail bodies are decoded (quoted-printable,
+header field mbox; a name ending in ``.eml`` with a header field first is
+one mail message.  Mail headers, WARC headers and HTTP headers are not
+scanned; mail bodies are decoded (quoted-printable,
 base64) and every document is transcoded to UTF-8 when its charset or
 byte-order mark says so (:mod:`.charsets`).
 
@@ -117,7 +117,11 @@ def _pdf_header(head: bytes) -> bool:
     return False
 
 
-def separator_line(data: bytes, at: int = 0, reach: int = 256) -> bool:
+#: how far into a "From " line its time is looked for
+SEPARATOR_REACH = 256
+
+
+def separator_line(data: bytes, at: int = 0, reach: int = SEPARATOR_REACH) -> bool:
     """Whether the line starting at ``at`` in ``data`` is an mbox separator:
     ``From `` then the sender and the time it arrived (RFC 4155 appendix A:
     ``From`` SP addr-spec SP timestamp, an asctime date such as ``Mon Jan  1
@@ -141,7 +145,7 @@ def container_kind(head: bytes, name: Optional[str] = None) -> Optional[Containe
         return ContainerKind.PDF
     if head.startswith(b"WARC/"):
         return ContainerKind.WARC
-    if head.startswith(b"From ") and separator_line(head):
+    if separator_line(head):
         lines = head[:4096].split(b"\n", 2)
         if len(lines) > 2 and _header_line(lines[1]):
             return ContainerKind.MBOX

@@ -28,14 +28,12 @@ from email.policy import compat32
 from typing import BinaryIO, Iterator, List, Optional, Tuple
 
 from .document import Document, declared_binary
-from .documents import separator_line
+from .documents import SEPARATOR_REACH, separator_line
 
 #: The archive is read this many bytes at a time, cut at the last line end.
 BLOCK_BYTES = 1 << 20
 #: The longest line held at once; a longer line is read in pieces.
 MAX_LINE = 1 << 20
-#: how far into a "From " line its time is looked for
-_SEPARATOR_REACH = 256
 
 #: the ">" that mboxrd quoting put before a "From " line (not at offset 0)
 _QUOTING = re.compile(rb"(?<=\n)>(?=>*From )")
@@ -112,7 +110,7 @@ def mail_messages(stream: BinaryIO, is_mbox: bool, max_message_bytes: int, block
     oversized = False
     blank_before = True  # the line before this block was empty (or there was none)
     in_separator = False  # the block goes on with a separator line
-    reach = min(_SEPARATOR_REACH, max_line)
+    reach = min(SEPARATOR_REACH, max_line)
     for block, starts in line_blocks(stream, block_bytes, max_line):
         pos = 0
         if in_separator:
