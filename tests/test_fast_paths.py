@@ -268,18 +268,27 @@ def test_judge_tails_are_the_judgement_and_shared():
             assert second.tail(urn) is first.tail(urn)
 
 
-def test_judgement_cache_keeps_urns_that_come_back(monkeypatch):
-    """Above SHARED_CACHE_SIZE distinct URNs, a URN met again and again
-    stays cached (two generations, not one dict cleared when full)."""
+def _counted_judge(monkeypatch, empty_cache: bool = True, **limits):
+    """The judge module with ``limits`` set (SHARED_CACHE_SIZE, ...), its
+    cache emptied, and the list every URN judged afresh is appended to."""
     import urnscan.judge as judge_module
 
-    monkeypatch.setattr(judge_module, "SHARED_CACHE_SIZE", 64)
-    monkeypatch.setattr(judge_module, "_SHARED_TAILS", {})
-    monkeypatch.setattr(judge_module, "_OLD_TAILS", {})
+    for name, value in limits.items():
+        monkeypatch.setattr(judge_module, name, value)
+    if empty_cache:
+        for name in ("_SHARED_TAILS", "_OLD_TAILS", "_YOUNG_CHARS"):
+            monkeypatch.setattr(judge_module, name, {})
     calls = []
     real = judge_module.judge
     monkeypatch.setattr(judge_module, "judge",
                         lambda urn, profile, registry: calls.append(urn) or real(urn, profile, registry))
+    return judge_module, calls
+
+
+def test_judgement_cache_keeps_urns_that_come_back(monkeypatch):
+    """Above SHARED_CACHE_SIZE distinct URNs, a URN met again and again
+    stays cached (two generations, not one dict cleared when full)."""
+    judge_module, calls = _counted_judge(monkeypatch, SHARED_CACHE_SIZE=64)
     j = judge_module.UrnJudge()
     for i in range(1000):
         assert j.tail("urn:isbn:0451450523") == j.tail("urn:isbn:0451450523")
@@ -294,16 +303,7 @@ def test_judgement_cache_is_bounded_by_the_length_of_its_urns(monkeypatch):
     """A generation ends at SHARED_CACHE_CHARS characters of URNs as well
     as at SHARED_CACHE_SIZE URNs: long distinct URNs keep it small, and a
     URN that keeps coming back stays cached."""
-    import urnscan.judge as judge_module
-
-    monkeypatch.setattr(judge_module, "SHARED_CACHE_CHARS", 10_000)
-    monkeypatch.setattr(judge_module, "_SHARED_TAILS", {})
-    monkeypatch.setattr(judge_module, "_OLD_TAILS", {})
-    monkeypatch.setattr(judge_module, "_YOUNG_CHARS", {})
-    calls = []
-    real = judge_module.judge
-    monkeypatch.setattr(judge_module, "judge",
-                        lambda urn, profile, registry: calls.append(urn) or real(urn, profile, registry))
+    judge_module, calls = _counted_judge(monkeypatch, SHARED_CACHE_CHARS=10_000)
     j = judge_module.UrnJudge()
     for i in range(200):
         j.tail("urn:isbn:0451450523")
@@ -315,12 +315,7 @@ def test_judgement_cache_is_bounded_by_the_length_of_its_urns(monkeypatch):
 
 
 def test_forgotten_judgements_are_judged_again(monkeypatch):
-    import urnscan.judge as judge_module
-
-    calls = []
-    real = judge_module.judge
-    monkeypatch.setattr(judge_module, "judge",
-                        lambda urn, profile, registry: calls.append(urn) or real(urn, profile, registry))
+    judge_module, calls = _counted_judge(monkeypatch, empty_cache=False)
     j = judge_module.UrnJudge()
     judge_module.forget_judgements()
     first = j.tail("urn:example:forgotten")
