@@ -345,6 +345,15 @@ NS_KEY_CASES = [
     ("urn:gs1:GDD:BIE:Abc", "urn:gs1:gdd:bie:Abc", ("gs1-literal-case",)),
     ("urn:smpte:UL:060E2B34", "urn:smpte:ul:060e2b34", ("smpte-ul-case",)),
     ("urn:smpte:umid:ABC", "urn:smpte:umid:ABC", ()),
+    # gsma: RFC 7254, case-insensitive; "vers=0" is the version a URN without the parameter has
+    ("urn:gsma:imei:90420156-025763-0", "urn:gsma:imei:90420156-025763-0", ()),
+    ("urn:gsma:IMEI:90420156-025763-0", "urn:gsma:imei:90420156-025763-0", ("gsma-case",)),
+    ("urn:gsma:imei:90420156-025763-0;vers=0", "urn:gsma:imei:90420156-025763-0", ("gsma-vers-0",)),
+    ("urn:gsma:IMEI:90420156-025763-0;VERS=0", "urn:gsma:imei:90420156-025763-0",
+     ("gsma-case", "gsma-vers-0")),
+    ("urn:gsma:imei:90420156-025763-0;vers=1", "urn:gsma:imei:90420156-025763-0;vers=1", ()),
+    ("urn:gsma:imei:90420156-025763-0;vers=0;svn=42", "urn:gsma:imei:90420156-025763-0;svn=42",
+     ("gsma-vers-0",)),
     # baseline only (RFC 8141 §3.2 examples)
     ("urn:example:A123,z456", "urn:example:A123,z456", ()),
     ("urn:example:a123%2Cz456", "urn:example:a123%2Cz456", ()),
@@ -371,6 +380,7 @@ def test_ns_key(key: str, expected: str, rules: tuple):
     ["urn:nbn:de:gbv:089-3321752945", "urn:nbn:DE:GBV:089-3321752945",
      "urn:nbn:De:Gbv:089-3321752945"],
     ["urn:ietf:rfc:2141", "urn:ietf:RFC:2141", "urn:ietf:Rfc:2141"],
+    ["urn:gsma:imei:90420156-025763-0", "urn:gsma:IMEI:90420156-025763-0;vers=0"],
     ["urn:doi:10.1000/456%23789", "urn:doi:10.1000/%34%35%36%23789"],
 ])
 def test_ns_key_merges_what_the_registration_makes_equal(same: list):

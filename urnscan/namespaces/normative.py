@@ -325,6 +325,19 @@ def smpte_rule(nss: str) -> Rewrite:
     return _fold(nss, lower_keeping_pct(nss), "smpte-ul-case")
 
 
+def gsma_rule(nss: str) -> Rewrite:
+    """RFC 7254 (namespaces.md §2): comparisons are case-insensitive, and
+    two GSMA URNs are equal when the ``imeival`` and the parameters match in
+    the same order, a ``vers=0`` parameter (the version a URN without one
+    has) aside."""
+    folded = _fold(nss, lower_keeping_pct(nss), "gsma-case")
+    head, *params = folded.nss.split(";")
+    kept = [param for param in params if param != "vers=0"]
+    if len(kept) == len(params):
+        return folded
+    return Rewrite(";".join([head, *kept]), folded.rules + ("gsma-vers-0",))
+
+
 # --- namespaces whose whole NSS is case-insensitive ---------------------------
 
 
@@ -354,7 +367,6 @@ _WHOLE_NSS_CASE_INSENSITIVE = {
     "oipf": "RFC 6893: the <NSS> is case insensitive",
     "etsi": "IANA etsi template: the entire URN is case-insensitive",
     "onem2m": "IANA onem2m template: the entire URN is case-insensitive",
-    "gsma": "RFC 7254: comparisons are case-insensitive",
     "ieee": "RFC 8069: IEEEresource and ResourceSpecificString are case-insensitive",
     "ivis": "RFC 4617: the entire URN is case-insensitive",
     "mef": "RFC 7818: the entire URN is case-insensitive",
@@ -392,6 +404,7 @@ NAMESPACE_RULES: Dict[str, NamespaceRule] = {
     "gdst": gdst_rule,
     "gs1": gs1_rule,
     "smpte": smpte_rule,
+    "gsma": gsma_rule,
     "s1000d": s1000d_rule,
     **{nid: _whole_nss_lower(f"{nid}-case", source)
        for nid, source in _WHOLE_NSS_CASE_INSENSITIVE.items()},
