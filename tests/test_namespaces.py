@@ -311,6 +311,9 @@ NS_KEY_CASES = [
     ("urn:lex:IT:Stato:Legge:2003-09-21;456", "urn:lex:it:stato:legge:2003-09-21;456",
      ("lex-case",)),
     ("urn:lex:DE:Stadt:M%C3%BCnchen", "urn:lex:de:stadt:m%C3%BCnchen", ("lex-case",)),
+    # ... and §3.2: "/" is always converted to "-"
+    ("urn:lex:it:stato:legge:2003/09/21;456", "urn:lex:it:stato:legge:2003-09-21;456", ("lex-slash",)),
+    ("urn:lex:IT:stato:legge:2/2003", "urn:lex:it:stato:legge:2-2003", ("lex-case", "lex-slash")),
     # iso: RFC 5141 §2.9 all elements; examples from §2.4.2
     ("urn:iso:std:iso:9999:-1:ed-1:en", "urn:iso:std:iso:9999:-1:ed-1:en", ()),
     ("urn:iso:std:ISO-IEC:9075:-3:stage-95.99:ed-2:EN",
@@ -343,6 +346,28 @@ NS_KEY_CASES = [
     ("urn:gdst:example.com:product:class:12345.ABCDEFGHIJKLMEN",
      "urn:gdst:example.com:product:class:12345.abcdefghijklmen", ("gdst-id-case",)),
     ("urn:gs1:GDD:BIE:Abc", "urn:gs1:gdd:bie:Abc", ("gs1-literal-case",)),
+    ("urn:gs1:gdd:bdt:Std", "urn:gs1:gdd:bdt:Std", ()),  # an assigned name, though it spells a literal
+    ("urn:gs1:gdd:cl:Cl", "urn:gs1:gdd:cl:Cl", ()),
+    ("urn:gs1:STD:X", "urn:gs1:std:X", ("gs1-literal-case",)),
+    ("urn:gs1:Abc:gdd", "urn:gs1:Abc:gdd", ()),
+    # newsml: RFC 3085, ProviderId, DateId, NewsItemId and RevisionId (with its update flag)
+    ("urn:newsml:IPTC.org:20001006:IIC3BRF:1A", "urn:newsml:iptc.org:20001006:iic3brf:1a",
+     ("newsml-id-case",)),
+    ("urn:newsml:iptc.org:20001006:iic3brf:1a", "urn:newsml:iptc.org:20001006:iic3brf:1a", ()),
+    # meta: IANA template, the prefix before "-" is case-insensitive, the meta-string is not
+    ("urn:meta:MARC-bd245", "urn:meta:marc-bd245", ("meta-prefix-case",)),
+    ("urn:meta:DC:Terms-Title", "urn:meta:dc:terms-Title", ("meta-prefix-case",)),
+    ("urn:meta:dc:elements1.1-title", "urn:meta:dc:elements1.1-title", ()),
+    ("urn:meta:danMARC2-b52", "urn:meta:danmarc2-b52", ("meta-prefix-case",)),
+    ("urn:meta:NoHyphen", "urn:meta:NoHyphen", ()),
+    # pwid: IANA template, case-insensitive but for the archived URI beyond its scheme and host
+    ("urn:pwid:Archive.ORG:2016-01-22T10:08:09Z:PAGE:HTTPS://WWW.DKKB.DK/Path",
+     "urn:pwid:archive.org:2016-01-22t10:08:09z:page:https://www.dkkb.dk/Path", ("pwid-case",)),
+    ("urn:pwid:archive.org:2016-01-22t10:08:09z:page:https://User@Example.org/A",
+     "urn:pwid:archive.org:2016-01-22t10:08:09z:page:https://User@example.org/A", ("pwid-case",)),
+    ("urn:pwid:archive.org:2016-01-22t10:08:09z:part:urn:ISBN:0451450523",
+     "urn:pwid:archive.org:2016-01-22t10:08:09z:part:urn:ISBN:0451450523", ()),
+    ("urn:pwid:not-a-pwid", "urn:pwid:not-a-pwid", ()),
     ("urn:smpte:UL:060E2B34", "urn:smpte:ul:060e2b34", ("smpte-ul-case",)),
     ("urn:smpte:umid:ABC", "urn:smpte:umid:ABC", ()),
     # gsma: RFC 7254, case-insensitive; "vers=0" is the version a URN without the parameter has
@@ -381,6 +406,8 @@ def test_ns_key(key: str, expected: str, rules: tuple):
      "urn:nbn:De:Gbv:089-3321752945"],
     ["urn:ietf:rfc:2141", "urn:ietf:RFC:2141", "urn:ietf:Rfc:2141"],
     ["urn:gsma:imei:90420156-025763-0", "urn:gsma:IMEI:90420156-025763-0;vers=0"],
+    ["urn:lex:it:stato:legge:2003-09-21;456", "urn:lex:IT:Stato:legge:2003/09/21;456"],
+    ["urn:meta:marc-bd245", "urn:meta:MARC-bd245"],
     ["urn:doi:10.1000/456%23789", "urn:doi:10.1000/%34%35%36%23789"],
 ])
 def test_ns_key_merges_what_the_registration_makes_equal(same: list):
@@ -550,7 +577,7 @@ DEDUP_CASES = [
      ("lex-case", "h:lex-transliterate")),
     ("urn:lex:it:regione:sanit%C3%A0:legge", "urn:lex:it:regione:sanita:legge",
      ("h:lex-transliterate",)),
-    ("urn:lex:it:stato:legge:2/2003", "urn:lex:it:stato:legge:2-2003", ("h:lex-slash",)),
+    ("urn:lex:it:stato:legge:2/2003", "urn:lex:it:stato:legge:2-2003", ("lex-slash",)),
     ("urn:iso:std:iso:9999:-1:ed-1:en", "urn:iso:std:iso:9999:-1", ("h:iso-same-standard",)),
     ("urn:iso:std:iso-iec:9075:-3:stage-95.99:ed-2:en", "urn:iso:std:iso-iec:9075:-3",
      ("h:iso-same-standard",)),

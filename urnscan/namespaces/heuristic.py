@@ -157,12 +157,6 @@ def lex_transliterate(nss: str) -> Optional[str]:
     return join_key("lex", _PCT_RUN.sub(replace, nss))
 
 
-def lex_slash(nss: str) -> Optional[str]:
-    """RFC 9676 §3.2: "/" is always converted to "-" when names are built;
-    a name holding "/" is read as its converted form."""
-    return join_key("lex", nss.replace("/", "-"))
-
-
 def lex_work(nss: str) -> Optional[str]:
     """RFC 9676 §3.2: ``@`` introduces the expression (version, language),
     ``$`` the manifestation; dropping them gives a work-level key."""
@@ -239,7 +233,6 @@ NAMESPACE_HEURISTICS: Dict[str, Tuple[Tuple[str, Heuristic], ...]] = {
     "isbn": (("h:isbn-separators", isbn_separators),),
     "isni": (("h:isni-spaces", isni_spaces),),
     "lex": (("h:lex-transliterate", lex_transliterate),
-            ("h:lex-slash", lex_slash),
             ("h:lex-work", lex_work)),
     "iso": (("h:iso-same-standard", iso_same_standard),),
     "s1000d": (("h:s1000d-same-module", s1000d_same_module),),

@@ -286,9 +286,10 @@ def mrn_rule(nss: str) -> Rewrite:
 
 
 def newsml_rule(nss: str) -> Rewrite:
-    """RFC 3085: ProviderId, DateId and NewsItemId compare case-insensitively
-    (the RevisionId that follows is digits plus an update flag, left as is)."""
-    return _lower_leading_segments(nss, 3, "newsml-id-case")
+    """RFC 3085: ProviderId, DateId, NewsItemId and RevisionId compare
+    case-insensitively; the RevisionId carries its update flag ("A" or "U",
+    ``...:IIC3BRF:1A``)."""
+    return _lower_leading_segments(nss, 4, "newsml-id-case")
 
 
 def gdst_rule(nss: str) -> Rewrite:
@@ -304,17 +305,80 @@ def gdst_rule(nss: str) -> Rewrite:
 _GS1_LITERALS = frozenset({"gdd", "bie", "bdt", "cl", "std"})
 
 
+#: the literals that may follow "gdd": the kind of the name assigned after it
+_GS1_GDD_KINDS = frozenset({"bie", "bdt", "cl"})
+
+
 def gs1_rule(nss: str) -> Rewrite:
     """IANA gs1 template (lines 74, 138-140): the literals urn, gs1, gdd, bie,
     bdt, cl and std are case-insensitive and canonically lower case; assigned
-    values are case-sensitive.  The literals lead the NSS, so the leading
-    segments are folded while they are one of them."""
+    values are case-sensitive.  The literals lead the NSS: "gdd" or "std"
+    first, then after "gdd" the kind of name (bie, bdt, cl); what follows is
+    an assigned name, folded by no rule even where it spells a literal
+    (``urn:gs1:gdd:bdt:Std``)."""
     parts = nss.split(":")
-    for i, part in enumerate(parts):
-        if ascii_lower(part) not in _GS1_LITERALS:
-            break
-        parts[i] = ascii_lower(part)
+    first = ascii_lower(parts[0])
+    if first not in _GS1_LITERALS:
+        return Rewrite(nss)
+    parts[0] = first
+    if first == "gdd" and len(parts) > 1 and ascii_lower(parts[1]) in _GS1_GDD_KINDS:
+        parts[1] = ascii_lower(parts[1])
     return _fold(nss, ":".join(parts), "gs1-literal-case")
+
+
+def lex_rule(nss: str) -> Rewrite:
+    """RFC 9676 §3.3: names in the LEX namespace are case-insensitive (lower
+    case recommended); §3.2: "/" is always converted to "-" (a document
+    number "2/2003" is written "2-2003"), so a name holding "/" is its
+    converted form."""
+    folded = _fold(nss, lower_keeping_pct(nss), "lex-case")
+    if "/" not in folded.nss:
+        return folded
+    return Rewrite(folded.nss.replace("/", "-"), folded.rules + ("lex-slash",))
+
+
+#: IANA meta template: meta-nss = prefix "-" meta-string, prefix =
+#: format-code *(":" sub-namespace), each 1*(ALPHA / DIGIT); the template's
+#: own example writes a "." in a sub-namespace (``dc:elements1.1-title``)
+_META_PREFIX = re.compile(r"[A-Za-z0-9.]+(?::[A-Za-z0-9.]+)*(?=-)")
+
+
+def meta_rule(nss: str) -> Rewrite:
+    """IANA meta template: "The entire prefix is case insensitive"; the
+    meta-string after its "-" SHALL be treated as case-sensitive."""
+    match = _META_PREFIX.match(nss)
+    if match is None:
+        return Rewrite(nss)
+    end = match.end()
+    return _fold(nss, nss[:end].lower() + nss[end:], "meta-prefix-case")
+
+
+#: IANA pwid template: archive-id ":" archival-time ":" precision-spec ":"
+#: archived-item; the time is ISO 8601 UTC and holds ":" itself
+_PWID = re.compile(r"([^:]+):([0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}[Zz]):([A-Za-z]+):")
+#: an archived item that is a URI: its scheme, and the host of its
+#: authority (after any userinfo), RFC 3986 §6.2.2.1
+_ARCHIVED_URI_HOST = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#@]*@)?[^/?#@]*")
+
+
+def pwid_rule(nss: str) -> Rewrite:
+    """IANA pwid template: case-insensitive, except where the archived URI
+    is case-sensitive: the archive, time and precision are folded, and of
+    an archived URI its scheme and host (RFC 3986 §6.2.2.1), the rest of it
+    kept."""
+    match = _PWID.match(nss)
+    if match is None:
+        return Rewrite(nss)
+    end = match.end()
+    item = nss[end:]
+    uri = _ARCHIVED_URI_HOST.match(item)
+    if uri is not None:
+        scheme_end = item.index("://") + 3
+        at = item.rfind("@", 0, uri.end())
+        host_start = at + 1 if at >= 0 else scheme_end
+        item = (item[:scheme_end].lower() + item[scheme_end:host_start] + item[host_start:uri.end()].lower()
+                + item[uri.end():])
+    return _fold(nss, nss[:end].lower() + item, "pwid-case")
 
 
 def smpte_rule(nss: str) -> Rewrite:
@@ -377,7 +441,6 @@ _WHOLE_NSS_CASE_INSENSITIVE = {
     "trivore": "IANA trivore template: the NSS is case-insensitive",
     "eidr": "RFC 7972 §2: case-insensitive string match of the whole URN-EIDR",
     "iso": "RFC 5141 §2.9: normalize the case of all elements",
-    "lex": "RFC 9676 §3.3: names in the LEX namespace are case-insensitive",
 }
 
 #: NID -> the rule it registers.  Each entry cites its registration.
@@ -405,6 +468,9 @@ NAMESPACE_RULES: Dict[str, NamespaceRule] = {
     "gs1": gs1_rule,
     "smpte": smpte_rule,
     "gsma": gsma_rule,
+    "lex": lex_rule,
+    "meta": meta_rule,
+    "pwid": pwid_rule,
     "s1000d": s1000d_rule,
     **{nid: _whole_nss_lower(f"{nid}-case", source)
        for nid, source in _WHOLE_NSS_CASE_INSENSITIVE.items()},
