@@ -106,13 +106,44 @@ def test_dedupe_cli(index, tmp_path):
     assert res.returncode == 0, res.stderr
     assert "urn:isbn:9780395363416  4 citations, 4 spellings, 2 documents" in res.stdout
     rows = [json.loads(line) for line in out.read_text().splitlines()]
-    assert all(r["n_spellings"] >= 2 for r in rows)
+    assert all(r["n_spellings"] >= 2 or r["case_variants"] for r in rows)
     again = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(index), "-o", str(out)], capture_output=True)
     assert again.returncode == 2
     csv = tmp_path / "g.csv"
     subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(index), "--all", "-o", str(csv)], check=True,
                    capture_output=True)
-    assert len(pd.read_csv(csv)) > len(rows)
+    every = pd.read_csv(csv, keep_default_na=False)
+    assert len(every) >= len(rows)
+    assert set(every["group_key"]) >= {r["group_key"] for r in rows}
+
+
+@pytest.mark.parametrize("level", ["key", "ns", "heuristic"])
+def test_dedupe_flags_groups_apart_only_by_case(index, level):
+    # namespaces.md §3.1: a name compared exactly (example, ietf:params) is
+    # not merged with a spelling that differs in case, but flagged
+    groups = dedupe(read_index(index), level, min_spellings=2)
+    upper, lower = _group_of(groups, "urn:example:A"), _group_of(groups, "urn:example:a")
+    assert upper.group_key != lower.group_key
+    assert list(upper.case_variants) == [lower.group_key] and list(lower.case_variants) == [upper.group_key]
+    rfc = _group_of(groups, "URN:IETF:rfc:2141")  # its case variants merged: none left apart
+    assert list(rfc.case_variants) == []
+
+
+def test_dedupe_cli_says_which_groups_differ_only_in_case(tmp_path):
+    text = tmp_path / "in.txt"
+    text.write_text("urn:ietf:params:xml:ns:XMPP-Bind and urn:ietf:params:xml:ns:xmpp-bind twice "
+                    "urn:ietf:params:xml:ns:xmpp-bind; urn:isbn:0451450523\n")
+    index = tmp_path / "i.parquet"
+    subprocess.run([sys.executable, "-m", "urnscan", "scan", str(text), "-o", str(index), "-q"], check=True)
+    csv = tmp_path / "g.csv"
+    res = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(index), "-o", str(csv)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert ("differs only in case from: urn:ietf:params:xml:ns:XMPP-Bind "
+            "(a probable duplicate, not merged at level 'ns')") in res.stdout
+    assert "isbn" not in res.stdout  # one spelling, no variant: not a duplicate
+    rows = pd.read_csv(csv, keep_default_na=False)
+    assert sorted(rows["case_variants"]) == ["urn:ietf:params:xml:ns:XMPP-Bind", "urn:ietf:params:xml:ns:xmpp-bind"]
 
 
 def test_dedupe_cli_errors(tmp_path):

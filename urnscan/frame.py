@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import os
-from typing import Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import pandas as pd
 import pyarrow.dataset as ds
@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 
 from .model import DEFAULT_PROFILE, Hit, Profile, upper_percent
 from .namespaces import namespace_keys, ns_key_rules
+from .namespaces._text import ascii_lower
 from .scanner import DEFAULT_MAX_URN_LENGTH, scan_text
 from .syntax import validate
 
@@ -198,8 +199,13 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1) -> pd
     ``n_spellings`` and ``spellings`` (distinct ``urn`` strings, most cited
     first), ``spelling_counts``, ``n_documents`` and ``documents``,
     ``rules`` (why the spellings were merged: RFC 8141 normalisations and the
-    namespace rules applied) and ``heuristic`` (whether a heuristic rule was
-    needed).  Sorted by ``count``, then ``group_key``.
+    namespace rules applied), ``heuristic`` (whether a heuristic rule was
+    needed) and ``case_variants`` (the other groups whose key differs from
+    this one's only in case: probable duplicates that the level does not
+    merge, such as ``urn:ietf:params:xml:ns:XMPP-Bind`` beside ``...:xmpp-bind``,
+    RFC 3553 §3 comparing ``params`` names exactly; namespaces.md §3.1).
+    A group with case variants is listed whatever ``min_spellings``.  Sorted
+    by ``count``, then ``group_key``.
     """
     valid = df[df["key"].notna()]
     stored = _stored_group_keys(valid, _level(level))
@@ -211,11 +217,12 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1) -> pd
         "nid": valid["nid"].astype(object).str.lower().to_numpy(),
         "rules": rules,
     })
+    variants = _case_variants(work["group_key"].unique().tolist())
     rows = []
     for gk, g in work.groupby("group_key", sort=False):
         counts = g["urn"].value_counts()
         spellings = counts.index.tolist()
-        if len(spellings) < min_spellings:
+        if len(spellings) < min_spellings and gk not in variants:
             continue
         applied = sorted({r for rs in g["rules"] for r in rs})
         reasons = _generic_reasons(spellings) + [r for r in applied]
@@ -226,14 +233,25 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1) -> pd
             "n_documents": len(documents), "documents": documents,
             "rules": reasons if len(spellings) > 1 else [],
             "heuristic": any(r.startswith("h:") for r in applied) and len(spellings) > 1,
+            "case_variants": variants.get(gk, []),
         })
     columns = ["group_key", "nid", "count", "n_spellings", "spellings", "spelling_counts", "n_documents",
-               "documents", "rules", "heuristic"]
+               "documents", "rules", "heuristic", "case_variants"]
     out = pd.DataFrame(rows, columns=columns)
     if len(out):
         out = out.sort_values(["count", "group_key"], ascending=[False, True], kind="stable").reset_index(drop=True)
     out.attrs["level"] = level
     return out
+
+
+def _case_variants(keys: List[str]) -> Dict[str, List[str]]:
+    """For each of ``keys`` that others equal but for ASCII case, those
+    others (sorted)."""
+    buckets: Dict[str, List[str]] = {}
+    for key in keys:
+        buckets.setdefault(ascii_lower(key), []).append(key)
+    return {key: sorted(k for k in same if k != key)
+            for same in buckets.values() if len(same) > 1 for key in same}
 
 
 def summary_by_namespace(df: pd.DataFrame) -> pd.DataFrame:

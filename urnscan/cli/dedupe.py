@@ -72,6 +72,9 @@ def run_dedupe(args) -> int:
         docs = list(row.documents)
         more = f" (+{len(docs) - 5} more)" if len(docs) > 5 else ""
         out.write(f"    cited in: {', '.join(docs[:5])}{more}\n")
+        if len(row.case_variants):
+            out.write(f"    differs only in case from: {', '.join(row.case_variants)} "
+                      f"(a probable duplicate, not merged at level {args.level!r})\n")
     citations = int(groups["count"].sum()) if len(groups) else 0
     printed = f", {len(shown)} printed" if len(shown) < len(groups) else ""
     sys.stderr.write(f"urnscan dedupe: {plural(len(groups), 'group')} at level {args.level!r} "
@@ -157,7 +160,7 @@ def _write_groups(groups, path: str, fmt: str) -> None:
             groups.to_parquet(tmp, index=False)
         elif fmt == "csv":
             flat = groups.copy()
-            for col in ("spellings", "spelling_counts", "documents", "rules"):
+            for col in ("spellings", "spelling_counts", "documents", "rules", "case_variants"):
                 flat[col] = flat[col].map(lambda xs: " | ".join(str(x) for x in xs))
             flat.to_csv(tmp, index=False)
         else:
