@@ -146,6 +146,28 @@ def test_dedupe_cli_says_which_groups_differ_only_in_case(tmp_path):
     assert sorted(rows["case_variants"]) == ["urn:ietf:params:xml:ns:XMPP-Bind", "urn:ietf:params:xml:ns:xmpp-bind"]
 
 
+def test_dedupe_leaves_out_the_documentation_namespace_unless_asked(index):
+    df = read_index(index)
+    every = dedupe(df, "ns", min_spellings=1)
+    assert any(g.nid == "example" for g in every.itertuples())
+    kept = dedupe(df, "ns", min_spellings=1, examples=False)
+    assert not any(g.nid == "example" for g in kept.itertuples())
+    assert set(kept["group_key"]) == {g.group_key for g in every.itertuples() if g.nid != "example"}
+
+
+def test_dedupe_cli_groups_examples_with_the_option(index):
+    def run(*options):
+        res = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(index), "--all", *options],
+                             capture_output=True, text=True)
+        assert res.returncode == 0, res.stderr
+        return res
+
+    default, asked = run(), run("--examples")
+    assert "urn:example:" not in default.stdout and "urn:example:" in asked.stdout
+    assert "valid hits of urn:example: left out, --examples groups them" in default.stderr
+    assert "left out" not in asked.stderr
+
+
 def test_dedupe_cli_errors(tmp_path):
     res = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", str(tmp_path / "missing.parquet")],
                          capture_output=True, text=True)

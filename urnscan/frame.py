@@ -192,7 +192,11 @@ def _generic_reasons(spellings: List[str]) -> List[str]:
     return reasons
 
 
-def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1) -> pd.DataFrame:
+#: RFC 6963 §3: the NID reserved for documentation; its URNs name nothing
+EXAMPLE_NID = "example"
+
+
+def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1, examples: bool = True) -> pd.DataFrame:
     """Group the valid hits of an index by the resource they name.
 
     One row per group: ``group_key``, ``nid``, ``count`` (citations),
@@ -205,9 +209,13 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1) -> pd
     merge, such as ``urn:ietf:params:xml:ns:XMPP-Bind`` beside ``...:xmpp-bind``,
     RFC 3553 §3 comparing ``params`` names exactly; namespaces.md §3.1).
     A group with case variants is listed whatever ``min_spellings``.  Sorted
-    by ``count``, then ``group_key``.
+    by ``count``, then ``group_key``.  ``examples=False`` leaves out the
+    URNs of the documentation namespace ``urn:example:`` (RFC 6963 §3;
+    namespaces.md §1: out of the dedup statistics).
     """
     valid = df[df["key"].notna()]
+    if not examples:
+        valid = valid[valid["nid"].astype(object).str.lower() != EXAMPLE_NID]
     stored = _stored_group_keys(valid, _level(level))
     keys, rules = stored if stored is not None else group_keys(valid["key"].astype(object).tolist(), level)
     work = pd.DataFrame({

@@ -24,6 +24,9 @@ def add_dedupe(sub) -> None:
     p.add_argument("index", metavar="INDEX", help="Parquet file or dataset directory from 'urnscan scan'")
     p.add_argument("--level", choices=("key", "ns", "heuristic"), default="ns", help="default: %(default)s")
     p.add_argument("--all", action="store_true", help="list every resource, not only those cited in several spellings")
+    p.add_argument("--examples", action="store_true",
+                   help="also group the URNs of the documentation namespace urn:example: (RFC 6963), left out "
+                        "by default")
     p.add_argument("-o", "--output", metavar="OUT", help="also write the groups to OUT (.parquet, .csv or .jsonl)")
     p.add_argument("--force", action="store_true", help="overwrite an existing OUT")
     p.add_argument("--limit", type=_count, default=None, metavar="N",
@@ -60,7 +63,7 @@ def run_dedupe(args) -> int:
         df = read_index(args.index, columns=[c for c in (*_NEEDED, *_STORED_KEYS) if c in columns])
     except (OSError, ValueError) as exc:
         return _failed(f"{args.index}: cannot be read: {getattr(exc, 'strerror', None) or exc}")
-    groups = dedupe(df, args.level, min_spellings=1 if args.all else 2)
+    groups = dedupe(df, args.level, min_spellings=1 if args.all else 2, examples=args.examples)
     shown = groups if args.limit is None else groups.head(args.limit)
     out = sys.stdout
     for row in shown.itertuples(index=False):
@@ -77,14 +80,23 @@ def run_dedupe(args) -> int:
                       f"(a probable duplicate, not merged at level {args.level!r})\n")
     citations = int(groups["count"].sum()) if len(groups) else 0
     printed = f", {len(shown)} printed" if len(shown) < len(groups) else ""
+    examples = "" if args.examples else _examples_left_out(df)
     sys.stderr.write(f"urnscan dedupe: {plural(len(groups), 'group')} at level {args.level!r} "
-                     f"({plural(citations, 'citation')}){printed}\n")
+                     f"({plural(citations, 'citation')}{examples}){printed}\n")
     if args.output:
         try:
             _write_groups(groups, args.output, fmt)
         except OSError as exc:
             return _failed(f"{args.output}: cannot write: {getattr(exc, 'strerror', None) or exc}")
     return EXIT_OK
+
+
+def _examples_left_out(df) -> str:
+    """What the summary says of the urn:example: citations left out."""
+    from ..frame import EXAMPLE_NID
+
+    n = int(((df["nid"].astype(object).str.lower() == EXAMPLE_NID) & df["key"].notna()).sum())
+    return f"; {plural(n, 'valid hit')} of urn:example: left out, --examples groups them" if n else ""
 
 
 def _count(text: str) -> int:
