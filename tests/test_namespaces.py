@@ -311,6 +311,9 @@ NS_KEY_CASES = [
     ("urn:lex:IT:Stato:Legge:2003-09-21;456", "urn:lex:it:stato:legge:2003-09-21;456",
      ("lex-case",)),
     ("urn:lex:DE:Stadt:M%C3%BCnchen", "urn:lex:de:stadt:m%C3%BCnchen", ("lex-case",)),
+    ("urn:lex:de:stadt:M%C3%9CNCHEN", "urn:lex:de:stadt:m%C3%BCnchen", ("lex-case",)),  # "Ü" too
+    ("urn:lex:it:regione:SANIT%C3%80", "urn:lex:it:regione:sanit%C3%A0", ("lex-case",)),
+    ("urn:lex:it:x:a%2Fb%FF", "urn:lex:it:x:a%2Fb%FF", ()),  # no letter, no UTF-8: kept
     # ... and §3.2: "/" is always converted to "-"
     ("urn:lex:it:stato:legge:2003/09/21;456", "urn:lex:it:stato:legge:2003-09-21;456", ("lex-slash",)),
     ("urn:lex:IT:stato:legge:2/2003", "urn:lex:it:stato:legge:2-2003", ("lex-case", "lex-slash")),

@@ -18,6 +18,8 @@ KEY_PREFIX = "urn:"
 _TO_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 _TO_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 _PCT_TRIPLET = re.compile(_abnf.PCT_ENCODED)
+#: a run of percent-encoded octets in a key's NSS (its hex upper case)
+PCT_RUN = re.compile(r"(?:%[0-9A-F]{2})+")
 
 # RFC 8141 §2: NSS = pchar *(pchar / "/"); pchar = unreserved / pct-encoded /
 # sub-delims / ":" / "@" (RFC 3986 §3.3).  These octets never need encoding.

@@ -12,7 +12,7 @@ import re
 import unicodedata
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from ._text import ascii_lower, join_key, pct_decode, pct_encode, split_key
+from ._text import PCT_RUN, ascii_lower, join_key, pct_decode, pct_encode, split_key
 from .normative import ISBN10_PATTERN, ISBN13_PATTERN, ISNI_PATTERN, NAMESPACE_RULES, rewrite_key, rewrite_parts
 
 #: A heuristic: an NSS in, a whole key out (it may move to another NID), or
@@ -120,7 +120,6 @@ def isni_spaces(nss: str) -> Optional[str]:
 
 # --- lex ------------------------------------------------------------------------
 
-_PCT_RUN = re.compile(r"(?:%[0-9A-F]{2})+")
 _GERMAN_LETTERS = {"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss",
                    "Ä": "ae", "Ö": "oe", "Ü": "ue"}
 _GERMAN_JURISDICTIONS = frozenset({"de", "at", "ch", "li", "lu"})
@@ -154,7 +153,7 @@ def lex_transliterate(nss: str) -> Optional[str]:
             return match.group()
         return "".join(_transliterate_char(ch, german) for ch in text)
 
-    return join_key("lex", _PCT_RUN.sub(replace, nss))
+    return join_key("lex", PCT_RUN.sub(replace, nss))
 
 
 def lex_work(nss: str) -> Optional[str]:

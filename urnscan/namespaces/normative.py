@@ -24,6 +24,7 @@ import re
 from typing import Callable, Dict, NamedTuple, Tuple
 
 from ._text import (
+    PCT_RUN,
     ascii_lower,
     ascii_upper,
     join_key,
@@ -326,12 +327,31 @@ def gs1_rule(nss: str) -> Rewrite:
     return _fold(nss, ":".join(parts), "gs1-literal-case")
 
 
+def _lower_encoded_letters(match: "re.Match[str]") -> str:
+    """A run of percent-encoded UTF-8, its letters lower-cased and every
+    octet encoded again (``%C3%9C`` "Ü" -> ``%C3%BC`` "ü"); a run that is no
+    UTF-8 stays as it is."""
+    run = match.group()
+    try:
+        text = bytes.fromhex(run.replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return run
+    lowered = text.lower()
+    if lowered == text:
+        return run
+    return "".join(f"%{octet:02X}" for octet in lowered.encode("utf-8"))
+
+
 def lex_rule(nss: str) -> Rewrite:
     """RFC 9676 §3.3: names in the LEX namespace are case-insensitive (lower
-    case recommended); §3.2: "/" is always converted to "-" (a document
-    number "2/2003" is written "2-2003"), so a name holding "/" is its
-    converted form."""
-    folded = _fold(nss, lower_keeping_pct(nss), "lex-case")
+    case recommended), whatever their letters: a non-ASCII one, which a
+    name holds percent-encoded, folds too; §3.2: "/" is always converted to
+    "-" (a document number "2/2003" is written "2-2003"), so a name holding
+    "/" is its converted form."""
+    lowered = lower_keeping_pct(nss)
+    if "%" in lowered:
+        lowered = PCT_RUN.sub(_lower_encoded_letters, lowered)
+    folded = _fold(nss, lowered, "lex-case")
     if "/" not in folded.nss:
         return folded
     return Rewrite(folded.nss.replace("/", "-"), folded.rules + ("lex-slash",))
