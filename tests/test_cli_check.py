@@ -39,6 +39,14 @@ def test_check_json():
     assert set(record["profiles"]) == {"rfc8141", "rfc2141", "draft-2012", "draft-1995"}
 
 
+def test_check_says_whether_the_check_character_matches():
+    out = run("check", "urn:isbn:0-306-40615-2", "urn:isbn:0-306-40615-3", "urn:example:a")
+    ok, wrong, none = out.stdout.splitlines()
+    assert "checksum=ok" in ok and "checksum=wrong" in wrong and "checksum" not in none
+    record = json.loads(run("check", "--json", "urn:isbn:0-306-40615-3").stdout)
+    assert record["valid_checksum"] is False
+
+
 def test_check_reads_stdin():
     out = run("check", "-", stdin="urn:example:a\n\nurn:example:b\n")
     assert out.returncode == 0 and len(out.stdout.splitlines()) == 2

@@ -17,9 +17,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import urnscan
 from urnscan import equivalence_key, validate
 from urnscan.errors import SourceError
-from urnscan.model import WARNING
+from urnscan.model import WARNING, Hit
 from urnscan.namespaces import (
     EXPERIMENTAL,
     FINDING_CODES,
@@ -763,7 +764,8 @@ def test_a_registry_passed_in_is_used_without_the_environment(monkeypatch, tmp_p
     statuses = {h.nid: h.namespace_status for h in scan_bytes(text)}
     assert statuses == {"isbnx": "unregistered", "isbn": "formal"}
     assert REGISTRY_ENV not in __import__("os").environ
-    assert UrnJudge("rfc8141", str(edited)).tail("urn:isbnx:1")[-5] == "formal"
+    status_at = Hit._fields.index("namespace_status") - Hit._fields.index("valid")
+    assert UrnJudge("rfc8141", str(edited)).tail("urn:isbnx:1")[status_at] == "formal"
 
 
 def test_the_packaged_registry_is_read_beside_the_module_or_through_importlib(monkeypatch, tmp_path):
@@ -789,3 +791,37 @@ def test_namespace_keys_quick_exit_is_the_whole_computation(nid, nss):
     applied = list(rules)
     assert namespace_keys(key) == NamespaceKeys(normalised, rules, _apply_heuristics(normalised, applied),
                                                 tuple(applied))
+
+
+# --- valid_checksum: the check characters of the names that carry them (namespaces.md §5)
+@pytest.mark.parametrize("urn, expected", [
+    ("urn:isbn:0-306-40615-2", True),
+    ("urn:isbn:0-306-40615-3", False),
+    ("urn:isbn:978-0-306-40615-7", True),
+    ("urn:isbn:9780306406158", False),
+    ("urn:isbn:030640615x", False),
+    ("urn:isbn:12", None),  # malformed: nothing to check
+    ("urn:issn:1050-124X", True),
+    ("urn:issn:1050-1241", False),
+    ("urn:isni:0000000121241960", True),
+    ("urn:isni:0000000121241961", False),
+    ("urn:isan:0000-0000-9E59-0000-O-0000-0000-2", True),
+    ("urn:isan:0000-0000-9E59-0000-P", False),
+    ("urn:eidr:10.5240:7791-8534-2C23-9030-8610-5", True),
+    ("urn:eidr:10.5240:7791-8534-2C23-9030-8610-6", False),
+    ("urn:eidr:10.5237:abc", None),  # another DOI prefix: no check character
+    ("urn:nbn:de:gbv:089-3321752945", True),
+    ("urn:nbn:de:gbv:089-3321752944", False),
+    ("urn:nbn:fi-fe201003181510", None),  # the DNB digit is Germany's only
+    ("urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", None),
+    ("urn:example:a", None),
+    ("urn:a:b", None),  # not a URN under RFC 8141
+])
+def test_valid_checksum(urn, expected):
+    from urnscan.judge import judge
+    from urnscan.report import check_record
+
+    assert judge(urn).valid_checksum is expected
+    assert check_record(urn, "rfc8141")["valid_checksum"] is expected
+    hits = urnscan.scan_text(f"see {urn} here")
+    assert [h.valid_checksum for h in hits] == [expected]

@@ -114,9 +114,9 @@ def test_schema_is_the_hit_fields_versioned_and_documented():
     renamed = tuple(COLUMN_OF_FIELD.get(f, f) for f in Hit._fields)
     assert tuple(n for n in HIT_SCHEMA.names if n != "finding_messages") == renamed
     assert HIT_SCHEMA.names.index("finding_messages") == HIT_SCHEMA.names.index("findings") + 1
-    assert SCHEMA_VERSION == "2"
+    assert SCHEMA_VERSION == "3"
     for schema in (HIT_SCHEMA, FILES_SCHEMA):
-        assert schema.metadata[b"urnscan.schema_version"] == b"2"
+        assert schema.metadata[b"urnscan.schema_version"] == b"3"
         for field in schema:
             assert field.metadata and field.metadata[b"doc"].strip(), field.name
 
@@ -152,7 +152,7 @@ def test_files_schema():
 
 def test_describe_schema_is_a_markdown_table_of_every_column():
     text = describe_schema()
-    assert "### Hits (schema version 2)" in text and "### Files" in text
+    assert "### Hits (schema version 3)" in text and "### Files" in text
     for name in HIT_SCHEMA.names + FILES_SCHEMA.names:
         assert f"| `{name}` |" in text
     assert "| `source` | string | yes |" in text
@@ -261,12 +261,12 @@ def test_parquet_metadata_holds_versions_and_params(tmp_path):
     out = tmp_path / "index.parquet"
     write_index(str(out))
     meta = read_metadata(out)
-    assert meta == {"urnscan_version": __version__, "schema_version": "2", "table": "hits",
+    assert meta == {"urnscan_version": __version__, "schema_version": "3", "table": "hits",
                     "params": PARAMS}
     assert read_metadata(tmp_path / "index.files.parquet")["table"] == "files"
     kv = pq.read_schema(out).metadata
     assert json.loads(kv[b"urnscan"])["params"]["profile"] == "rfc8141"
-    assert kv[b"urnscan.schema_version"] == b"2"
+    assert kv[b"urnscan.schema_version"] == b"3"
 
 
 def test_parquet_is_zstd_and_dictionary_encoded(tmp_path):
@@ -318,7 +318,7 @@ def test_parquet_reads_back_with_duckdb(tmp_path):
                      (["nid-trailing-hyphen", "bad-percent-encoding", "nid-unregistered"],)]
     meta = con.execute("SELECT value FROM parquet_kv_metadata(?) WHERE key = 'urnscan'",
                        [str(out)]).fetchone()[0]
-    assert json.loads(meta)["schema_version"] == "2"
+    assert json.loads(meta)["schema_version"] == "3"
     joined = con.execute(
         "SELECT f.status, count(h.urn) FROM read_parquet(?) f "
         "LEFT JOIN read_parquet(?) h ON h.source = f.source GROUP BY f.status ORDER BY 1",

@@ -27,6 +27,7 @@ def _nid_token(urn: str) -> Optional[str]:
 class _NamespaceRules(NamedTuple):
     checks: dict
     findings_of_parts: Callable
+    checksum_verdict: Callable
     namespace_keys: Callable
     registry_named: Callable
     namespace_status: Callable
@@ -41,13 +42,13 @@ def _namespace_rules() -> _NamespaceRules:
     that judging a URN runs no import statement."""
     global _RULES
     if _RULES is None:
-        from .namespaces.findings import NAMESPACE_CHECKS, findings_of_parts
+        from .namespaces.findings import NAMESPACE_CHECKS, checksum_verdict, findings_of_parts
         from .namespaces.heuristic import namespace_keys
         from .namespaces.registry import registry_named
         from .namespaces.status import namespace_status
 
-        _RULES = _NamespaceRules(NAMESPACE_CHECKS, findings_of_parts, namespace_keys, registry_named,
-                                 namespace_status)
+        _RULES = _NamespaceRules(NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, namespace_keys,
+                                 registry_named, namespace_status)
     return _RULES
 
 
@@ -55,7 +56,7 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry
     """The fields of a :class:`Hit` that depend on ``urn`` alone, judged
     under ``profile`` with namespace statuses from ``registry`` (the
     default registry when None)."""
-    NAMESPACE_CHECKS, findings_of_parts, namespace_keys, registry_named, namespace_status = (
+    NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, namespace_keys, registry_named, namespace_status = (
         _RULES or _namespace_rules())
     if registry is None:
         registry = registry_named(None)
@@ -67,21 +68,24 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry
         nid = _nid_token(urn)
         status = namespace_status(nid, registry) if nid else "unregistered"
         return Judgement(False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
-                         status, None, None, None)
+                         status, None, None, None, None)
     key = key_of(parsed)
     findings = verdict.findings
     nid = parsed.nid.lower()
+    checksum = None
     if nid in NAMESPACE_CHECKS:
         # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds
         # no ":"), so it is split here as split_key would split it
         at = len(nid) + 5
-        findings += findings_of_parts(key, nid, key[at:], at, registry)
+        of_namespace = findings_of_parts(key, nid, key[at:], at, registry)
+        findings += of_namespace
+        checksum = checksum_verdict(key, nid, key[at:], of_namespace)
     keys = namespace_keys(key)
     # the normative rules named once, before the heuristics they led to
     rules = tuple(dict.fromkeys(keys.dedup_rules)) if keys.ns_key != key else keys.dedup_rules
     return Judgement(True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
                      parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid, registry), keys.ns_key,
-                     keys.dedup_key, ",".join(rules))
+                     keys.dedup_key, ",".join(rules), checksum)
 
 
 _BEFORE_PROFILE = Hit._fields.index("profile") - Hit._fields.index("valid")

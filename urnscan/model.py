@@ -240,6 +240,9 @@ class Hit(NamedTuple):
     # ones prefixed "h:" -- so a grouping can be audited
     dedup_key: Optional[str] = None
     dedup_rules: Optional[str] = None
+    #: whether the check character(s) of a name that carries them match
+    #: (ISBN, ISSN, ISNI, ISAN, EIDR, a German NBN); null when it carries none
+    valid_checksum: Optional[bool] = None
 
     @property
     def codes(self) -> Tuple[str, ...]:

@@ -5,6 +5,8 @@ from typing import Any, Dict
 
 from .model import PROFILES, Severity, Verdict, canonical_of, key_of
 from .namespaces import namespace_status, ns_findings, ns_key
+from .namespaces._text import split_key
+from .namespaces.findings import checksum_verdict
 from .syntax import validate
 
 
@@ -18,6 +20,8 @@ def check_record(value: str, profile: str) -> Dict[str, Any]:
     main = verdicts[profile]
     urn = main.urn
     key = key_of(urn) if urn else None
+    findings = ns_findings(key) if key else ()
+    parts = split_key(key) if key else None
     return {
         "input": value,
         "profile": profile,
@@ -28,7 +32,9 @@ def check_record(value: str, profile: str) -> Dict[str, Any]:
         "namespace_status": namespace_status(urn.nid) if urn else None,
         "ns_key": ns_key(key) if key else None,
         # namespace-level warnings (check digits, malformed identifiers)
-        "namespace_findings": [_finding_dict(f) for f in ns_findings(key)] if key else [],
+        "namespace_findings": [_finding_dict(f) for f in findings],
+        # whether the check character(s) match, for the names that carry some
+        "valid_checksum": checksum_verdict(key, parts.nid, parts.nss, findings) if parts else None,
         "profiles": {
             p: {"valid": v.valid, "findings": [_finding_dict(f) for f in v.findings]}
             for p, v in verdicts.items()
@@ -49,6 +55,8 @@ def format_check_line(record: Dict[str, Any]) -> str:
         parts.append(f"namespace={record['namespace_status']}")
         if record["ns_key"] != record["key"]:
             parts.append(f"ns_key={record['ns_key']}")
+        if record["valid_checksum"] is not None:
+            parts.append("checksum=" + ("ok" if record["valid_checksum"] else "wrong"))
         if record["namespace_findings"]:
             parts.append("namespace-findings=" + ",".join(f["code"] for f in record["namespace_findings"]))
     return "  ".join(parts)

@@ -6,7 +6,7 @@ warnings (the string may still be a syntactically valid URN).  Positions are
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from ..model import WARNING, Finding
 from ._text import ascii_lower, ascii_upper, pct_decode, split_key
@@ -279,6 +279,32 @@ NAMESPACE_CHECKS: Dict[str, NamespaceCheck] = {
     "lex": check_lex,
     "s1000d": check_s1000d,
 }
+
+
+#: the namespaces whose names carry a check character (namespaces.md §5,
+#: ``valid_checksum``), and those of them where only some names do
+CHECKSUM_NIDS = frozenset({"isbn", "issn", "isni", "isan", "eidr", "nbn"})
+
+
+def checksum_verdict(key: str, nid: str, nss: str, findings: Iterable[Finding]) -> Optional[bool]:
+    """Whether the check character(s) of the name match, from the findings
+    the namespace check made of ``key`` (split into ``nid`` and ``nss``):
+    False for a ``<nid>-check-digit`` finding, True when the name was
+    checked and none came, None when it carries no check character (another
+    namespace; a malformed name; an EIDR outside the 10.5240 content IDs; an
+    NBN outside Germany's, or with a character the DNB table lacks)."""
+    if nid not in CHECKSUM_NIDS:
+        return None
+    codes = {f.code for f in findings}
+    if f"{nid}-check-digit" in codes:
+        return False
+    if f"{nid}-malformed" in codes:
+        return None
+    if nid == "eidr" and not nss.startswith("10.5240:"):
+        return None
+    if nid == "nbn" and (ascii_lower(nss[:3]) not in ("de:", "de-") or dnb_urn_check(key[:-1]) is None):
+        return None
+    return True
 
 
 def ns_findings(key: str, registry: Optional[Registry] = None) -> Tuple[Finding, ...]:

@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 #: Version of both schemas; stored in the schema metadata of every file.
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 
 def _field(name: str, type_: pa.DataType, doc: str, nullable: bool = False) -> pa.Field:
@@ -140,6 +140,11 @@ HIT_SCHEMA = pa.schema(
                "The rules applied to reach `dedup_key`, comma-separated: registered ones "
                "(e.g. `isbn-10-to-13`) and heuristic ones prefixed `h:`; empty when none, "
                "null when not a URN.", nullable=True),
+        _field("valid_checksum", pa.bool_(),
+               "Whether the check character(s) of the name match, for the namespaces whose "
+               "names carry one: ISBN, ISSN, ISNI, ISAN, EIDR (10.5240 content IDs) and German "
+               "NBNs (the DNB check digit); a mismatch is also a `*-check-digit` finding. Null "
+               "when the name carries none, is malformed, or is not a URN.", nullable=True),
     ],
     metadata={"urnscan.table": "hits", "urnscan.schema_version": SCHEMA_VERSION},
 )
