@@ -697,6 +697,11 @@ def test_code_literals_and_wrapped_names(text, expected):
     ("the urn:isbn:0451450523 \u00fc", [("urn:isbn:0451450523", True)]),
     # a script written without spaces starts the next word
     ("\u53c2\u89c1urn:isbn:0451450523\u4e2d\u6587", [("urn:isbn:0451450523", True)]),
+    # fullwidth letters and digits go on the name, fullwidth punctuation ends it
+    ("see urn:isbn:03064061\uff152 here", [("urn:isbn:03064061\uff152", False)]),
+    ("urn:isbn:\uff10\uff13\uff10\uff16.", [("urn:isbn:\uff10\uff13\uff10\uff16", False)]),
+    ("urn:isbn:4000000000\uff08\u5ca9\u6ce2\uff09", [("urn:isbn:4000000000", True)]),
+    ("urn:isbn:0451450523\uff0c\u6b21", [("urn:isbn:0451450523", True)]),
 ])
 def test_letters_outside_ascii(text, expected):
     assert [(h.urn, h.valid) for h in scan_text(text)] == expected

@@ -285,6 +285,7 @@ EXAMPLE_OF_CODE = {
     "formal-nid-rule": ("urn:ab:a", "rfc8141"), "r-component-used": ("urn:abc:a?+r", "rfc8141"),
     "query-in-reference": ("urn:abc:a?s=x", "draft-2012"), "fragment-in-reference": ("urn:abc:a#f", "draft-2012"),
     "white-space-unwrapped": ("urn:x-abc:a b", "draft-1995"),
+    "confusable": ("urn:abc:\u0430", "rfc8141"),
 }
 
 

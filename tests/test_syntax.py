@@ -2,7 +2,7 @@
 import pytest
 
 import urnscan
-from urnscan import UrnError, parse, validate
+from urnscan import PROFILES, UrnError, parse, validate
 
 
 # (input, profile, valid, first error code or None) -- each row cites the seed rule
@@ -160,3 +160,26 @@ def test_the_walks_sets_are_the_seeds_sets(name, expected):
     from urnscan import diagnosis
 
     assert getattr(diagnosis, name) == frozenset(expected)
+
+
+@pytest.mark.parametrize("s, read, at", [
+    ("urn:example:\u0430bc", "urn:example:abc", 12),  # Cyrillic a
+    ("urn:isbn:\uff10\uff13\uff10\uff16", "urn:isbn:0306", 9),  # fullwidth digits
+    ("\uff55\uff52\uff4e\uff1aisbn:0306406152", "urn:isbn:0306406152", 0),  # fullwidth scheme
+    ("URN\uff1aISBN:0306406152", "URN:ISBN:0306406152", 3),  # fullwidth colon
+    ("urn:\u03bfid:1.2", "urn:oid:1.2", 4),  # Greek omicron in the NID
+])
+def test_lookalikes_of_ascii_are_said_never_repaired(s, read, at):
+    # namespaces.md §3.7: a suspected URN, its ASCII reading in the message
+    for profile in PROFILES:
+        verdict = validate(s, profile)
+        assert not verdict.valid
+        confusable = [f for f in verdict.findings if f.code == "confusable"]
+        assert len(confusable) == 1 and confusable[0].severity == "warning"
+        assert repr(read) in confusable[0].message and confusable[0].position == at
+
+
+@pytest.mark.parametrize("s", ["urn:example:caf\u00e9", "urn:example:\u4e2d", "url\uff1aa:b", "urn:example:a"])
+def test_no_lookalike_no_confusable(s):
+    assert "confusable" not in [f.code for f in validate(s).findings]
+

@@ -47,7 +47,7 @@ FINDING_CODES: Tuple[str, ...] = (
     "reserved-char-unencoded", "nul-octet", "nid-reserved",
     # warnings
     "unnecessary-percent-encoding", "experimental-nid", "informal-nid", "formal-nid-rule", "r-component-used",
-    "query-in-reference", "fragment-in-reference", "white-space-unwrapped",
+    "query-in-reference", "fragment-in-reference", "white-space-unwrapped", "confusable",
 )
 
 
@@ -319,6 +319,15 @@ _REST_WALKERS: Dict[str, Callable[[str, int], List[Finding]]] = {
 
 
 def diagnose(s: str, profile: str) -> List[Finding]:
+    findings = _walk(s, profile)
+    if not s.isascii():
+        lookalike = _confusable(s)
+        if lookalike is not None:
+            findings.append(lookalike)
+    return findings
+
+
+def _walk(s: str, profile: str) -> List[Finding]:
     findings, pos = _walk_scheme(s)
     if pos < 0:
         return findings
@@ -328,6 +337,42 @@ def diagnose(s: str, profile: str) -> List[Finding]:
         return findings
     findings += _REST_WALKERS[profile](s, colon + 1)
     return findings
+
+
+#: Cyrillic and Greek letters drawn as ASCII ones (the pairs Unicode's
+#: confusables data, UTS #39, gives for the letters the scripts share)
+_LOOKALIKES = {
+    **dict(zip("асеорухіјѕһԁԛԝ", "aceopyxijshdqw")),
+    **dict(zip("АВЕКМНОРСТХІЈЅУԚԜ", "ABEKMHOPCTXIJSYQW")),
+    **dict(zip("ΑΒΕΖΗΙΚΜΝΟΡΤΥΧο", "ABEZHIKMNOPTYXo")),
+}
+
+
+def ascii_lookalike(s: str) -> Optional[str]:
+    """``s`` read in ASCII: fullwidth forms (U+FF01-U+FF5E, NFKC's reading)
+    and Cyrillic or Greek look-alikes of ASCII letters replaced; None when
+    that leaves characters outside ASCII, or changes nothing."""
+    out = []
+    for ch in s:
+        if not ch.isascii():
+            code = ord(ch)
+            ch = chr(code - 0xFEE0) if 0xFF01 <= code <= 0xFF5E else _LOOKALIKES.get(ch, ch)
+        out.append(ch)
+    read = "".join(out)
+    return read if read != s and read.isascii() else None
+
+
+def _confusable(s: str) -> Optional[Finding]:
+    """namespaces.md §3.7: a URN written with look-alikes of ASCII
+    characters (fullwidth forms an input method leaves, a Cyrillic "а") is
+    a suspected URN: said, with its ASCII reading, never repaired (RFC 8141
+    §3.2: ``%D0%B0`` is not ``a``, nor is a raw "а")."""
+    read = ascii_lookalike(s)
+    if read is None or read[:4].lower() != "urn:":
+        return None
+    at = next(i for i, (a, b) in enumerate(zip(s, read)) if a != b)
+    return finding("confusable", f"{_describe_char(s[at])} and the like are look-alikes of ASCII characters: "
+                   f"in ASCII this reads {read!r} (a suspected URN, not repaired)", at, WARNING)
 
 
 # --- registration-level and MUST-level rules beyond the ABNF ---------------

@@ -142,8 +142,12 @@ def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
     follow it (``urn:example:café``:
     a reader sees one name, which RFC 8141 section 2 asks to percent-encode,
     so it is reported whole and judged invalid, never cut before the
-    ``é``); ``run_from(i)`` is where the run from i ends.  Stops before
-    anything else, a broken UTF-8 sequence or ``limit``."""
+    ``é``), and over the fullwidth forms of ASCII letters and digits an
+    input method leaves (``urn:isbn:03064061５2``: cut before the ``５`` it
+    would read as another, well-formed name; whole, it is judged invalid
+    and its look-alikes said, namespaces.md §3.7); ``run_from(i)`` is where
+    the run from i ends.  Stops before anything else, a broken UTF-8
+    sequence or ``limit``."""
     while e < limit and buf[e] >= 0x80:
         lead = buf[e]
         n = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if 0xF0 <= lead <= 0xF4 else 0
@@ -153,7 +157,7 @@ def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
             char = buf[e:e + n].decode("utf-8")
         except UnicodeDecodeError:
             return e
-        if not (char.isalnum() and ord(char) < _WORD_SCRIPTS_END):
+        if not (char.isalnum() and (ord(char) < _WORD_SCRIPTS_END or _FULLWIDTH_FIRST <= ord(char) <= _FULLWIDTH_LAST)):
             return e
         e = run_from(e + n)
     return e
@@ -163,6 +167,9 @@ def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
 #: Cyrillic (U+0000-U+052F); a letter of a script written without spaces
 #: (Chinese, Japanese) after a URN starts the next word
 _WORD_SCRIPTS_END = 0x530
+#: the fullwidth forms of ASCII's printable characters (U+FF01-U+FF5E, each
+#: its ASCII character + 0xFEE0); of them only letters and digits go on a name
+_FULLWIDTH_FIRST, _FULLWIDTH_LAST = 0xFF01, 0xFF5E
 
 
 def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
