@@ -17,6 +17,7 @@ CORPUS = (
     + "y" * 300 + " <urn:a:b\n\n"
     "   urn:ietf:params:oauth:ckt:sha-256:\n\n   SWvYr63zB-WwjGSwQhv53AFSijRKQ72oj63RZp2iU-w\n"
     "(e.g., urn:nbn:fi:st:). urn:example:weather?=op=map&lat=39.56\n   &lon=-104.85 end"
+    " \u898b\u3088 \uff35\uff32\uff2e\uff1a\uff29\uff33\uff22\uff2e\uff1a\uff10\uff13\uff10\uff16\u3002 URN\uff1aisbn:1,"
 ).encode("utf-8") + b"\xff\x00 urn:example:last"
 
 
@@ -32,7 +33,9 @@ WHOLE = _scan([CORPUS], max_urn_length=256)
 
 
 def test_whole_corpus_finds_everything():
-    assert len(WHOLE) == 13
+    assert len(WHOLE) == 15
+    assert [h.rules for h in WHOLE if h.urn in ("\uff35\uff32\uff2e\uff1a\uff29\uff33\uff22\uff2e\uff1a\uff10\uff13\uff10\uff16",
+                                              "URN\uff1aisbn:1")] == [("suspect:lookalike",)] * 2
     assert any(h.source is None and h.urn == "URN:foo:bar-baz" for h in WHOLE)
     assert any("over-long" in [f.code for f in h.findings] for h in WHOLE)
 

@@ -438,3 +438,18 @@ def test_dash_output_is_standard_output(tmp_path, args, fmt):
 def test_parquet_cannot_go_to_standard_output(tmp_path):
     res = run("scan", "x", "-o", "-", "--format", "parquet", cwd=tmp_path)
     assert res.returncode == 2 and b"not standard output" in res.stderr and os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_holding_only_a_suspected_urn_is_read(tmp_path, jobs):
+    # no ASCII "urn:" in it: the look-alike still makes the file worth reading
+    path = tmp_path / "fw.txt"
+    path.write_text("\u898b\u3088 \uff35\uff32\uff2e\uff1a\uff29\uff33\uff22\uff2e\uff1a\uff10\uff13\uff10\uff16\u3002\n",
+                    encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    res = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(path), "-o", str(out), "-q", "-j", jobs],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["urn"], r["rules"], r["valid"]) for r in rows] == [
+        ("\uff35\uff32\uff2e\uff1a\uff29\uff33\uff22\uff2e\uff1a\uff10\uff13\uff10\uff16", ["suspect:lookalike"], False)]

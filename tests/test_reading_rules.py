@@ -708,6 +708,38 @@ def test_letters_outside_ascii(text, expected):
     assert [(h.urn, h.valid) for h in scan_bytes([text.encode()])] == expected
 
 
+FW = {c: chr(ord(c) + 0xFEE0) for c in "urnURN:isbnISBN0123456789-.,)"}
+
+
+def fullwidth(text: str) -> str:
+    return "".join(FW.get(c, c) for c in text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # namespaces.md §3.7: a "urn:" in fullwidth forms starts a suspected URN, reported as written
+    (f"\u898b\u3088 {fullwidth('URN:ISBN:0306406152.')}\u3002", [fullwidth("URN:ISBN:0306406152")]),
+    (f"see {fullwidth('urn:')}isbn:0306406152, ok", [fullwidth("urn:") + "isbn:0306406152"]),
+    ("URN\uff1aISBN:0306406152)", ["URN\uff1aISBN:0306406152"]),
+    # ... not inside a word, not without a name, not where the reading rules read an ASCII "urn:"
+    (f"x{fullwidth('urn:a:b')}", []),
+    (f"{fullwidth('urn:')} and", []),
+    ("urn:isbn:0306406152 \uff55rn:isbn:1", ["urn:isbn:0306406152", "\uff55rn:isbn:1"]),
+])
+def test_suspected_urns_in_fullwidth_forms(text, expected):
+    for hits in (scan_text(text), list(scan_bytes([text.encode()]))):
+        assert [h.urn for h in hits] == expected
+        for h in hits:
+            if h.urn.startswith("urn:isbn"):
+                continue
+            assert h.rules == ("suspect:lookalike",) and not h.valid
+            assert "confusable" in [f.code for f in h.findings]
+    for h in scan_text(text):
+        assert text[h.start:h.end] == h.urn  # character offsets of the text as written
+    data = text.encode()
+    for h in scan_bytes([data]):
+        assert data[h.start:h.end].decode() == h.urn  # byte offsets
+
+
 @pytest.mark.parametrize("text, expected", [
     # a paginated RFC or Internet-Draft: the URN goes on after the page break
     ("   namespace is urn:ietf:params:xml:ns:yang:ietf-restconf-\n\n\n\n"

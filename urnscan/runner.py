@@ -29,6 +29,7 @@ from .model import Hit
 from .pieces import ARROW_PIECES, HIT_PIECES, PieceBuffer
 from .planning import PEEK_ABOVE, Batch, Layout, plan_file, planned_whole
 from .ranges import SHRANK_WHILE_READ, Range, RangeStitcher, ranges_status, scan_range_pieces
+from .extract.lookalike import may_hold_suspects
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
@@ -172,7 +173,7 @@ def _scan_whole(ref: InputRef, data: bytes, config: ScanConfig, emit: Callable[[
     if looks_binary(data):  # (it reads the first block only)
         return FileStatus(ref.path, SKIPPED_BINARY, BINARY_CONTENT, 0, None, None, skipped_documents=1)
     found: List[Hit] = []
-    if urn_positions(data, 0, len(data)):
+    if urn_positions(data, 0, len(data)) or may_hold_suspects(data, 0, len(data)):
         scanner = ByteScanner(ref.path, config.options)
         found = _keep(scanner.whole(data), config.valid_only)
         if found:

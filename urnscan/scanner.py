@@ -22,6 +22,7 @@ from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 from .accel import COMPILED, accelerated
 from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_subfield_code, batch_reader,
                       run_pattern)
+from .extract.lookalike import merge, suspected_urns
 from .context import context_snippet
 from .judge import UrnJudge
 from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
@@ -329,8 +330,13 @@ class ByteScanner:
         window = self.options.window
         limit = n if final else n - window
         if limit > pos:
+            start = pos
             found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window,
                                                    self._context, self._base)
+            suspects = suspected_urns(buf, start, min(limit, overlong) if overlong >= 0 else limit,
+                                      self.options.max_urn_length)
+            if suspects:
+                found = merge(found, suspects) or found
             if found:
                 self._hits(buf, found, hits)
             if overlong >= 0:

@@ -45,6 +45,7 @@ class Rule(str, Enum):
     TRIM_MARK = "trim:mark"  # "!", "?", "*"
     TRIM_AMPERSAND = "trim:ampersand"
     TRIM_POSSESSIVE = "trim:possessive"  # an English possessive "'s"
+    SUSPECT_LOOKALIKE = "suspect:lookalike"  # "ｕｒｎ：...": fullwidth forms, a suspected URN
 
     def __str__(self) -> str:
         return self.value
