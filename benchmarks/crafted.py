@@ -177,6 +177,12 @@ def growing_list(size: int) -> bytes:
     return b" urn:a:b" + b",urn:c:d" * (size // 8) + b"\n"
 
 
+def growing_lookalikes(size: int) -> bytes:
+    """URNs and suspected URNs in fullwidth forms, side by side."""
+    unit = " urn:a:b \uff55\uff52\uff4e\uff1ax:y".encode("utf-8")
+    return unit * (size // len(unit)) + b"\n"
+
+
 GROWING = {
     "urn:a:/ ... (": growing_slash_paren,
     "urn:a:/ ... {": growing_slash_brace,
@@ -194,4 +200,5 @@ GROWING = {
     "adjacent literals": growing_literals,
     "&amp; after ?=": growing_decoded_entities,
     "a list of URNs": growing_list,
+    "URNs and fullwidth look-alikes": growing_lookalikes,
 }

@@ -798,3 +798,17 @@ def test_rfc_layouts(text, expected):
 ])
 def test_character_references(text, expected):
     assert [(h.urn, h.raw, h.rules) for h in scan_text(text)] == expected
+
+
+def test_suspects_merge_with_the_candidates_in_order():
+    from urnscan.extract.lookalike import merge
+    from urnscan.extract.reading import Candidate
+
+    def c(a, b):
+        return Candidate(a, b, "bare", False, False, "u", "u", "u", ())
+
+    found = [c(0, 5), c(10, 15), c(30, 40)]
+    assert merge(found, [c(6, 9), c(14, 20), c(20, 25), c(41, 50)]) == [
+        c(0, 5), c(6, 9), c(10, 15), c(20, 25), c(30, 40), c(41, 50)]
+    assert merge(found, [c(3, 4), c(12, 31)]) is None
+    assert merge([], [c(1, 2)]) == [c(1, 2)]

@@ -140,10 +140,21 @@ def _trim(text: str) -> str:
 
 
 def merge(found: list, suspects: List[Candidate]) -> Optional[list]:
-    """``found`` (candidates in buffer order) with the ``suspects`` that do
-    not overlap one of them, in buffer order; None when none is added."""
-    spans = [(c[0], c[1]) for c in found]
-    added = [s for s in suspects if not any(a < s.end and s.start < b for a, b in spans)]
+    """``found`` (candidates in buffer order, apart) with the ``suspects``
+    (in order) that overlap none of them, in buffer order; None when none is
+    added.  One pass over both."""
+    out: list = []
+    i, n = 0, len(found)
+    added = False
+    for s in suspects:
+        while i < n and found[i][0] < s.start:
+            out.append(found[i])
+            i += 1
+        if (out and out[-1][1] > s.start) or (i < n and found[i][0] < s.end):
+            continue  # it overlaps the candidate before or after it
+        out.append(s)
+        added = True
     if not added:
         return None
-    return sorted([*found, *added], key=lambda c: c[0])
+    out.extend(found[i:])
+    return out
