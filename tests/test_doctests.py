@@ -7,14 +7,15 @@ import pytest
 
 CORE_MODULES = ["urnscan._abnf", "urnscan.syntax", "urnscan.equivalence", "urnscan.model",
                 "urnscan.namespaces.normative", "urnscan.namespaces.heuristic", "urnscan.namespaces.status",
-                "urnscan.cli.codes"]
+                "urnscan.namespaces.publicid", "urnscan.cli.codes"]
 DOCUMENTED = [
     ("urnscan.syntax", "parse"), ("urnscan.syntax", "validate"), ("urnscan.syntax", "is_valid"),
     ("urnscan.equivalence", "canonical"), ("urnscan.equivalence", "equivalence_key"),
     ("urnscan.equivalence", "display_form"), ("urnscan.namespaces.normative", "ns_key"),
     ("urnscan.namespaces.normative", "ns_key_rules"), ("urnscan.namespaces.heuristic", "dedup_key"),
     ("urnscan.namespaces.heuristic", "namespace_keys"), ("urnscan.namespaces.status", "namespace_status"),
-    ("urnscan._abnf", "char_set"),
+    ("urnscan._abnf", "char_set"), ("urnscan.namespaces.publicid", "publicid_urn"),
+    ("urnscan.namespaces.publicid", "publicid_fpi"),
 ]
 
 

@@ -825,3 +825,42 @@ def test_valid_checksum(urn, expected):
     assert check_record(urn, "rfc8141")["valid_checksum"] is expected
     hits = urnscan.scan_text(f"see {urn} here")
     assert [h.valid_checksum for h in hits] == [expected]
+
+
+# --- publicid: RFC 3151 section 1.1, an FPI and its name one from the other
+@pytest.mark.parametrize("fpi, urn", [
+    ("-//OASIS//DTD DocBook XML V4.1.2//EN", "urn:publicid:-:OASIS:DTD+DocBook+XML+V4.1.2:EN"),  # §3
+    ("ISO/IEC 10179:1996//DTD DSSSL Architecture//EN",
+     "urn:publicid:ISO%2FIEC+10179%3A1996:DTD+DSSSL+Architecture:EN"),
+    ("+//IDN example.org::foo//DTD x//EN", "urn:publicid:%2B:IDN+example.org;foo:DTD+x:EN"),
+    ("-//A'B//X?#%//EN", "urn:publicid:-:A%27B:X%3F%23%25:EN"),
+])
+def test_publicid_transcription(fpi, urn):
+    from urnscan.namespaces import publicid_fpi, publicid_urn
+
+    assert publicid_urn(fpi) == urn
+    assert publicid_fpi(urn) == fpi
+    assert validate(urn).valid
+
+
+def test_publicid_white_space_is_normalized_first():
+    from urnscan.namespaces import publicid_urn
+
+    assert publicid_urn("  -//W3C//DTD \t XHTML 1.0\nStrict//EN ") == "urn:publicid:-:W3C:DTD+XHTML+1.0+Strict:EN"
+
+
+@pytest.mark.parametrize("urn", ["urn:isbn:1", "urn:publicid:a%zz", "urn:publicid:a%C3", "urn:publicid:a b"])
+def test_publicid_fpi_of_what_is_no_transcription(urn):
+    from urnscan.namespaces import publicid_fpi
+
+    assert publicid_fpi(urn) is None
+
+
+@given(st.text(alphabet=st.sampled_from("ABCxyz019 -'()+,./:=?;#%"), max_size=40))
+def test_publicid_round_trip(fpi):
+    from urnscan.namespaces import publicid_fpi, publicid_urn
+
+    normal = " ".join(fpi.split())
+    urn = publicid_urn(fpi)
+    assert publicid_fpi(urn) == normal
+    assert validate(urn).valid or not normal

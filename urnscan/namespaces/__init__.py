@@ -5,7 +5,9 @@
 * the namespace-aware equivalence key, built from the equivalences each
   namespace registers (:func:`ns_key`, :func:`ns_key_rules`);
 * namespace-level warnings such as wrong check digits (:func:`ns_findings`);
-* a heuristic deduplication key for citations (:func:`dedup_key`).
+* a heuristic deduplication key for citations (:func:`dedup_key`);
+* a formal public identifier and its ``urn:publicid:`` name, one from the
+  other (:func:`publicid_urn`, :func:`publicid_fpi`).
 
 Pure functions over strings; the only I/O is reading the registry file.
 Imports nothing from urnscan but :mod:`urnscan.model`,
@@ -22,6 +24,7 @@ _EXPORTS = {
     "FINDING_CODES": "findings", "ns_findings": "findings",
     "NamespaceKeys": "heuristic", "dedup_key": "heuristic", "namespace_keys": "heuristic",
     "ns_key": "normative", "ns_key_rules": "normative",
+    "publicid_fpi": "publicid", "publicid_urn": "publicid",
     "NamespaceEntry": "registry", "Registry": "registry", "RegistryError": "registry",
     "default_registry": "registry", "load_registry": "registry",
     "EXPERIMENTAL": "status", "FORMAL": "status", "INFORMAL": "status", "STATUSES": "status",
