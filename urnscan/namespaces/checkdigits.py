@@ -124,5 +124,11 @@ def dnb_urn_check(urn_without_check: str) -> Optional[str]:
     return str(weighted // int(digits[-1]) % 10)
 
 
+def dnb_checkable(urn_without_check: str) -> bool:
+    """Whether :func:`dnb_urn_check` is defined for the string: every
+    character has a code in the DNB table."""
+    return _DNB_CODED.fullmatch(urn_without_check.upper()) is not None
+
+
 _DNB_CODED = re.compile("[" + re.escape("".join(_DNB_CODES)) + "]*")
 _DNB_TABLE = str.maketrans(_DNB_CODES)

@@ -11,6 +11,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 from ..model import WARNING, Finding
 from ._text import ascii_lower, ascii_upper, pct_decode, split_key
 from .checkdigits import (
+    dnb_checkable,
     dnb_urn_check,
     isbn10_check,
     isbn13_check,
@@ -295,14 +296,14 @@ def checksum_verdict(key: str, nid: str, nss: str, findings: Iterable[Finding]) 
     NBN outside Germany's, or with a character the DNB table lacks)."""
     if nid not in CHECKSUM_NIDS:
         return None
-    codes = {f.code for f in findings}
-    if f"{nid}-check-digit" in codes:
-        return False
-    if f"{nid}-malformed" in codes:
-        return None
+    for f in findings:
+        if f.code.endswith("-check-digit"):
+            return False
+        if f.code.endswith("-malformed"):
+            return None
     if nid == "eidr" and not nss.startswith("10.5240:"):
         return None
-    if nid == "nbn" and (ascii_lower(nss[:3]) not in ("de:", "de-") or dnb_urn_check(key[:-1]) is None):
+    if nid == "nbn" and (ascii_lower(nss[:3]) not in ("de:", "de-") or not dnb_checkable(key[:-1])):
         return None
     return True
 
