@@ -1,5 +1,7 @@
 """Each reading rule as a table of (text, expected URNs), in the languages
 people write URNs in, plus properties of pairing over generated text."""
+import random
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -812,3 +814,21 @@ def test_suspects_merge_with_the_candidates_in_order():
         c(0, 5), c(6, 9), c(10, 15), c(20, 25), c(30, 40), c(41, 50)]
     assert merge(found, [c(3, 4), c(12, 31)]) is None
     assert merge([], [c(1, 2)]) == [c(1, 2)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_suspected_urns_do_not_depend_on_byte_ranges(tmp_path, jobs):
+    from urnscan.runner import ScanConfig, iter_inputs, run_scan
+
+    rng = random.Random(5)
+    pieces = [fullwidth("URN:ISBN:0306"), "urn:isbn:0451450523", " URN\uff1aisbn:1 ",
+              "\u65e5\u672c\u8a9e", "\u3002", " ", "\n"]
+    path = tmp_path / "ja.txt"
+    path.write_text("".join(rng.choice(pieces) for _ in range(3000)), encoding="utf-8")
+    rows = {}
+    for split in (64, 200, 1 << 20):
+        hits: list = []
+        run_scan(list(iter_inputs([str(path)])), ScanConfig(jobs=jobs, split_bytes=split), hits.extend, lambda s: None)
+        rows[split] = [(h.start, h.end, h.urn, h.rules) for h in hits]
+    assert rows[64] == rows[200] == rows[1 << 20]
+    assert sum(1 for r in rows[64] if r[3] == ("suspect:lookalike",)) > 100
