@@ -166,7 +166,7 @@ def test_bad_bytes_never_lose_the_rest():
 def test_over_long_candidate_is_reported_not_buffered():
     data = b"x urn:example:" + b"a" * 5000 + b" then urn:example:b"
     hits = list(scan_bytes([data], max_urn_length=1000))
-    assert [h.codes for h in hits] == [("over-long",), ()]
+    assert [h.codes for h in hits] == [("over-long",), ("example-namespace",)]
     assert hits[0].start == 2 and hits[0].end == 2 + 12 + 5000 and not hits[0].valid
     assert len(hits[0].urn) == 1000
     assert hits[1].urn == "urn:example:b"
@@ -176,7 +176,7 @@ def test_over_long_candidate_is_reported_not_buffered():
 def test_a_candidate_folded_past_the_cap_is_over_long_not_cut(chunk):
     data = b"   urn:example:a" + b"x-\n   " * 300 + "end and urn:example:b\n\u00e9".encode()
     hits = list(scan_bytes([data[i:i + chunk] for i in range(0, len(data), chunk)], max_urn_length=1000))
-    assert [h.codes for h in hits] == [("over-long",), ()]
+    assert [h.codes for h in hits] == [("over-long",), ("example-namespace",)]
     assert hits[0].urn == "urn:example:ax-" and not hits[0].valid
     assert hits[1].urn == "urn:example:b"
     # ... under the cap, it is joined

@@ -41,7 +41,7 @@ FINDING_CODES: Tuple[str, ...] = (
     "nbn-malformed", "nbn-check-digit", "nan-malformed",
     "oid-malformed", "oid-leading-zeros",
     "ietf-malformed", "ietf-subnamespace-unregistered", "ietf-params-unregistered",
-    "doi-malformed", "lex-malformed", "s1000d-malformed",
+    "doi-malformed", "lex-malformed", "s1000d-malformed", "example-namespace",
 )
 
 #: A namespace check: (key, offset of the NSS in the key, NSS, registry).
@@ -265,7 +265,18 @@ def check_s1000d(key: str, at: int, nss: str, registry: Registry) -> List[Findin
                   "NSS does not start with DMC-, PMC-, CSN-, ICN-, COM-, DDN- or DML-", at)]
 
 
+# --- example: RFC 6963 §3 ------------------------------------------------------------------
+
+
+def check_example(key: str, at: int, nss: str, registry: Registry) -> List[Finding]:
+    """namespaces.md §1: "tag these as examples" (``urnscan dedupe`` leaves
+    them out unless asked)."""
+    return [_warn("example-namespace", "urn:example: is reserved for documentation (RFC 6963 §3): it names "
+                  "nothing", 4)]
+
+
 NAMESPACE_CHECKS: Dict[str, NamespaceCheck] = {
+    "example": check_example,
     "uuid": check_uuid,
     "isbn": check_isbn,
     "issn": check_issn,
