@@ -33,6 +33,9 @@ PIECES = [
     b";gr=", b";lr", b";item=", b"?;node=", b"sip:a@b",
     # letters and other characters outside ASCII, whole and broken
     "\u00e9".encode(), "\u00fc".encode(), "\u2014".encode(), "\u00e9".encode()[:1], "\u4e2d".encode(),
+    # fullwidth forms: a suspected URN's prefix, letters and digits, punctuation, a broken one
+    "\uff55\uff52\uff4e\uff1a".encode(), "\uff35".encode(), "rn\uff1a".encode(), "\uff10\uff15".encode(),
+    "\uff0c".encode(), "\uff09".encode(), "\uff55".encode()[:2], "\u0430".encode(),
 ]
 texts = st.lists(st.sampled_from(PIECES), max_size=40).map(b"".join)
 readings = st.builds(Reading, st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.booleans())

@@ -802,6 +802,18 @@ def test_character_references(text, expected):
     assert [(h.urn, h.raw, h.rules) for h in scan_text(text)] == expected
 
 
+@pytest.mark.parametrize("data", [
+    "\uff55\uff52\uff4e\uff1aab".encode() + b"\xef\xbc(",  # a fullwidth form broken after its lead bytes
+    "\uff55\uff52\uff4e\uff1aab".encode() + b"\xef\xbd",
+    "\uff55\uff52\uff4e\uff1a".encode() + b"\xef\xbc\xff x",
+])
+def test_a_broken_fullwidth_form_ends_a_suspected_urn(data):
+    hits = list(scan_bytes([data]))
+    assert [h.urn for h in hits] == ["\uff55\uff52\uff4e\uff1aab"] if b"ab" in data else hits == []
+    for size in (1, 2, 3):
+        assert list(scan_bytes([data[i:i + size] for i in range(0, len(data), size)])) == hits
+
+
 def test_suspects_merge_with_the_candidates_in_order():
     from urnscan.extract.lookalike import merge
     from urnscan.extract.reading import Candidate

@@ -52,7 +52,7 @@ def _name_char(buf: bytes, i: int, hi: int) -> int:
     b = buf[i]
     if b < 0x80:
         return 1 if b in _ASCII_NAME else 0
-    if buf[i:i + 2] in _FULLWIDTH_LEAD and i + 3 <= hi:
+    if buf[i:i + 2] in _FULLWIDTH_LEAD and i + 3 <= hi and 0x80 <= buf[i + 2] <= 0xBF:
         code = int.from_bytes(buf[i:i + 3], "big")
         ascii_code = ((code >> 16 & 0x0F) << 12 | (code >> 8 & 0x3F) << 6 | (code & 0x3F)) - 0xFEE0
         return 3 if 0 < ascii_code < 0x80 and ascii_code in _ASCII_NAME else 0
