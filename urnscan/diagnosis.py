@@ -348,17 +348,23 @@ _LOOKALIKES = {
 }
 
 
+#: the fullwidth forms of ASCII's printable characters, U+FF01-U+FF5E, each
+#: its ASCII character + 0xFEE0 (NFKC's reading of them)
+_FULLWIDTH_FORMS = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_LOOKALIKE_TABLE = str.maketrans({**_FULLWIDTH_FORMS, **_LOOKALIKES})
+
+
+def fullwidth_as_ascii(text: str) -> str:
+    """``text`` with its fullwidth forms read as the ASCII characters they
+    stand for."""
+    return text.translate(_FULLWIDTH_FORMS)
+
+
 def ascii_lookalike(s: str) -> Optional[str]:
     """``s`` read in ASCII: fullwidth forms (U+FF01-U+FF5E, NFKC's reading)
     and Cyrillic or Greek look-alikes of ASCII letters replaced; None when
     that leaves characters outside ASCII, or changes nothing."""
-    out = []
-    for ch in s:
-        if not ch.isascii():
-            code = ord(ch)
-            ch = chr(code - 0xFEE0) if 0xFF01 <= code <= 0xFF5E else _LOOKALIKES.get(ch, ch)
-        out.append(ch)
-    read = "".join(out)
+    read = s.translate(_LOOKALIKE_TABLE)
     return read if read != s and read.isascii() else None
 
 

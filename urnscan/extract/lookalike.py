@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional
 
+from ..diagnosis import fullwidth_as_ascii
 from .reading import Candidate
 from .rules import Rule
 
@@ -57,10 +58,6 @@ def _name_char(buf: bytes, i: int, hi: int) -> int:
         ascii_code = ((code >> 16 & 0x0F) << 12 | (code >> 8 & 0x3F) << 6 | (code & 0x3F)) - 0xFEE0
         return 3 if 0 < ascii_code < 0x80 and ascii_code in _ASCII_NAME else 0
     return 0
-
-
-def _ascii_of(text: str) -> str:
-    return "".join(chr(ord(c) - 0xFEE0) if 0xFF01 <= ord(c) <= 0xFF5E else c for c in text)
 
 
 def _before_is_word(buf: bytes, p: int) -> bool:
@@ -126,7 +123,7 @@ def suspected_urns(buf: bytes, lo: int, hi: int, cap: int) -> List[Candidate]:
             e += width
         text = buf[p:e].decode("utf-8")
         trimmed = _trim(text)
-        if len(_ascii_of(trimmed)) <= 4:
+        if len(fullwidth_as_ascii(trimmed)) <= 4:
             continue  # "ｕｒｎ：" and nothing of a name
         end = p + len(trimmed.encode("utf-8"))
         found.append(Candidate(p, end, "bare", False, False, trimmed, text, trimmed, (Rule.SUSPECT_LOOKALIKE,)))
@@ -134,7 +131,7 @@ def suspected_urns(buf: bytes, lo: int, hi: int, cap: int) -> List[Candidate]:
 
 
 def _trim(text: str) -> str:
-    while text and _ascii_of(text[-1]) in _TRAILING:
+    while text and fullwidth_as_ascii(text[-1]) in _TRAILING:
         text = text[:-1]
     return text
 
