@@ -14,8 +14,9 @@ module takes the prefixes that hold at least one fullwidth character.
 """
 from __future__ import annotations
 
+import heapq
 import re
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
 from ..diagnosis import fullwidth_as_ascii
 from .reading import Candidate
@@ -39,6 +40,8 @@ def _either(ascii_char: str) -> bytes:
 
 
 _PREFIX = re.compile(_either("u") + _either("r") + _either("n") + _either(":"))
+_R_FIRST = (b"r", b"R")
+_R_FULLWIDTH = ("\uff52".encode(), "\uff32".encode())
 
 #: what goes on the name after the prefix: ASCII's URN characters (RFC 8141
 #: section 2's pchar, "/", "?", "#") and their fullwidth forms, letters and
@@ -72,21 +75,20 @@ def _before_is_word(buf: bytes, p: int) -> bool:
     return False
 
 
-def _occurrences(buf: bytes, mark: bytes, first: int, last: int) -> List[int]:
-    """Where ``mark`` starts in ``buf``, from ``first`` to ``last``."""
-    out = []
+def _occurrences(buf: bytes, mark: bytes, first: int, last: int, shift: int = 0) -> Iterator[int]:
+    """Where ``mark`` starts in ``buf``, from ``first`` to ``last``, plus
+    ``shift``."""
     at = buf.find(mark, first, last + len(mark))
     while at >= 0:
-        out.append(at)
+        yield at + shift
         at = buf.find(mark, at + 1, last + len(mark))
-    return out
 
 
-def _prefix_starts(buf: bytes, lo: int, hi: int) -> List[int]:
-    """Where a suspected prefix may start in ``buf[lo:hi]``, in order."""
-    starts = {at for mark in _FULLWIDTH_U for at in _occurrences(buf, mark, lo, hi - 1)}
-    starts.update(at - 1 for mark in _RN_FULLWIDTH_COLON for at in _occurrences(buf, mark, lo + 1, hi))
-    return sorted(starts)
+def _prefix_starts(buf: bytes, lo: int, hi: int) -> Iterator[int]:
+    """Where a suspected prefix may start in ``buf[lo:hi]``, in order (one
+    position never starts both kinds; nothing is held but the next of each)."""
+    return heapq.merge(*(_occurrences(buf, mark, lo, hi - 1) for mark in _FULLWIDTH_U),
+                       *(_occurrences(buf, mark, lo + 1, hi, -1) for mark in _RN_FULLWIDTH_COLON))
 
 
 def may_hold_suspects(buf: bytes, lo: int, hi: int) -> bool:
@@ -111,6 +113,8 @@ def suspected_urns(buf: bytes, lo: int, hi: int, cap: int) -> List[Candidate]:
     found: List[Candidate] = []
     end = lo
     for p in _prefix_starts(buf, lo, hi):
+        if buf[p] == 0xEF and buf[p + 3:p + 4] not in _R_FIRST and buf[p + 3:p + 6] not in _R_FULLWIDTH:
+            continue  # a fullwidth "u" that no "r" follows (a run of them costs a regex call each else)
         m = _PREFIX.match(buf, p)
         if p < end or m is None or m.end() - p == 4 or _before_is_word(buf, p):
             continue  # inside the last one, no prefix, all ASCII (the reading rules'), or inside a word
