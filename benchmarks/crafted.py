@@ -183,6 +183,11 @@ def growing_lookalikes(size: int) -> bytes:
     return unit * (size // len(unit)) + b"\n"
 
 
+def growing_fullwidth_u(size: int) -> bytes:
+    """Fullwidth "u" over and over: each a place a suspected URN may start."""
+    return b" " + "\uff55".encode() * (size // 3) + b"\n"
+
+
 GROWING = {
     "urn:a:/ ... (": growing_slash_paren,
     "urn:a:/ ... {": growing_slash_brace,
@@ -201,4 +206,5 @@ GROWING = {
     "&amp; after ?=": growing_decoded_entities,
     "a list of URNs": growing_list,
     "URNs and fullwidth look-alikes": growing_lookalikes,
+    "fullwidth u repeated": growing_fullwidth_u,
 }
