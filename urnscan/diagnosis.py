@@ -349,8 +349,9 @@ _LOOKALIKES = {
 
 
 #: the fullwidth forms of ASCII's printable characters, U+FF01-U+FF5E, each
-#: its ASCII character + 0xFEE0 (NFKC's reading of them)
-_FULLWIDTH_FORMS = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+#: its ASCII character + FULLWIDTH_OFFSET (NFKC's reading of them)
+FULLWIDTH_FIRST, FULLWIDTH_LAST, FULLWIDTH_OFFSET = 0xFF01, 0xFF5E, 0xFEE0
+_FULLWIDTH_FORMS = {code: code - FULLWIDTH_OFFSET for code in range(FULLWIDTH_FIRST, FULLWIDTH_LAST + 1)}
 _LOOKALIKE_TABLE = str.maketrans({**_FULLWIDTH_FORMS, **_LOOKALIKES})
 
 

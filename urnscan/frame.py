@@ -196,6 +196,11 @@ def _generic_reasons(spellings: List[str]) -> List[str]:
 EXAMPLE_NID = "example"
 
 
+def is_example(df: pd.DataFrame) -> pd.Series:
+    """Which hits of ``df`` are in the documentation namespace."""
+    return df["nid"].astype(object).str.lower() == EXAMPLE_NID
+
+
 def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1, examples: bool = True) -> pd.DataFrame:
     """Group the valid hits of an index by the resource they name.
 
@@ -215,7 +220,7 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1, examp
     """
     valid = df[df["key"].notna()]
     if not examples:
-        valid = valid[valid["nid"].astype(object).str.lower() != EXAMPLE_NID]
+        valid = valid[~is_example(valid)]
     stored = _stored_group_keys(valid, _level(level))
     keys, rules = stored if stored is not None else group_keys(valid["key"].astype(object).tolist(), level)
     work = pd.DataFrame({

@@ -93,9 +93,9 @@ def run_dedupe(args) -> int:
 
 def _examples_left_out(df) -> str:
     """What the summary says of the urn:example: citations left out."""
-    from ..frame import EXAMPLE_NID
+    from ..frame import is_example
 
-    n = int(((df["nid"].astype(object).str.lower() == EXAMPLE_NID) & df["key"].notna()).sum())
+    n = int((is_example(df) & df["key"].notna()).sum())
     return f"; {plural(n, 'valid hit')} of urn:example: left out, --examples groups them" if n else ""
 
 

@@ -18,7 +18,7 @@ import heapq
 import re
 from typing import Iterator, List, Optional
 
-from ..diagnosis import fullwidth_as_ascii
+from ..diagnosis import FULLWIDTH_OFFSET, fullwidth_as_ascii
 from .reading import Candidate
 from .rules import Rule
 
@@ -31,22 +31,27 @@ _FULLWIDTH_U = (b"\xef\xbd\x95", b"\xef\xbc\xb5")
 _RN_FULLWIDTH_COLON = tuple(rn.encode() + b"\xef\xbc\x9a" for rn in ("rn", "RN", "Rn", "rN"))
 
 
+def _fullwidth(ascii_char: str) -> bytes:
+    """The fullwidth form of a printable ASCII character, in UTF-8."""
+    return chr(ord(ascii_char) + FULLWIDTH_OFFSET).encode("utf-8")
+
+
 def _either(ascii_char: str) -> bytes:
     """A regex alternative of an ASCII character (both cases for a letter)
     and its fullwidth forms."""
     forms = {ascii_char.lower(), ascii_char.upper()}
-    return b"(?:" + b"|".join(re.escape(f.encode()) + b"|" + re.escape(chr(ord(f) + 0xFEE0).encode("utf-8"))
-                              for f in sorted(forms)) + b")"
+    return b"(?:" + b"|".join(re.escape(f.encode()) + b"|" + re.escape(_fullwidth(f)) for f in sorted(forms)) + b")"
 
 
 _PREFIX = re.compile(_either("u") + _either("r") + _either("n") + _either(":"))
 _R_FIRST = (b"r", b"R")
-_R_FULLWIDTH = ("\uff52".encode(), "\uff32".encode())
+_R_FULLWIDTH = (_fullwidth("r"), _fullwidth("R"))
 
 #: what goes on the name after the prefix: ASCII's URN characters (RFC 8141
 #: section 2's pchar, "/", "?", "#") and their fullwidth forms, letters and
 #: digits of which stay inside, punctuation only where more of the name follows
 _ASCII_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/%?#")
+_FULLWIDTH_NAME = frozenset(_fullwidth(chr(c)) for c in _ASCII_NAME)
 #: marks that end a sentence or close a bracket, not a name, at its end
 _TRAILING = ".,;:!?)'\""
 
@@ -56,11 +61,7 @@ def _name_char(buf: bytes, i: int, hi: int) -> int:
     b = buf[i]
     if b < 0x80:
         return 1 if b in _ASCII_NAME else 0
-    if buf[i:i + 2] in _FULLWIDTH_LEAD and i + 3 <= hi and 0x80 <= buf[i + 2] <= 0xBF:
-        code = int.from_bytes(buf[i:i + 3], "big")
-        ascii_code = ((code >> 16 & 0x0F) << 12 | (code >> 8 & 0x3F) << 6 | (code & 0x3F)) - 0xFEE0
-        return 3 if 0 < ascii_code < 0x80 and ascii_code in _ASCII_NAME else 0
-    return 0
+    return 3 if i + 3 <= hi and buf[i:i + 3] in _FULLWIDTH_NAME else 0
 
 
 def _before_is_word(buf: bytes, p: int) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import List, NamedTuple, Optional, Tuple, Union
 
+from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
                     NID_TOKEN, RUNS, after_subfield_code, blanks_end, line_break_after)
 from .code import concatenated, has_placeholder, is_pattern, is_template
@@ -157,7 +158,7 @@ def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
             char = buf[e:e + n].decode("utf-8")
         except UnicodeDecodeError:
             return e
-        if not (char.isalnum() and (ord(char) < _WORD_SCRIPTS_END or _FULLWIDTH_FIRST <= ord(char) <= _FULLWIDTH_LAST)):
+        if not (char.isalnum() and (ord(char) < _WORD_SCRIPTS_END or FULLWIDTH_FIRST <= ord(char) <= FULLWIDTH_LAST)):
             return e
         e = run_from(e + n)
     return e
@@ -167,9 +168,6 @@ def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
 #: Cyrillic (U+0000-U+052F); a letter of a script written without spaces
 #: (Chinese, Japanese) after a URN starts the next word
 _WORD_SCRIPTS_END = 0x530
-#: the fullwidth forms of ASCII's printable characters (U+FF01-U+FF5E, each
-#: its ASCII character + 0xFEE0); of them only letters and digits go on a name
-_FULLWIDTH_FIRST, _FULLWIDTH_LAST = 0xFF01, 0xFF5E
 
 
 def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,

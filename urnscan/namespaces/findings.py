@@ -139,6 +139,8 @@ def check_isan(key: str, at: int, nss: str, registry: Registry) -> List[Finding]
 
 # --- eidr: RFC 7972 §2 --------------------------------------------------------------------
 
+#: RFC 7972 §2: the DOI prefix of EIDR content IDs, the names with a check character
+_EIDR_CONTENT_PREFIX = "10.5240"
 _EIDR_CONTENT_SUFFIX = re.compile(r"((?:[0-9A-Fa-f]{4}-){4}[0-9A-Fa-f]{4})-([0-9A-Za-z])")
 
 
@@ -146,7 +148,7 @@ def check_eidr(key: str, at: int, nss: str, registry: Registry) -> List[Finding]
     prefix, colon, suffix = nss.partition(":")
     if not colon or not prefix or not suffix:
         return [_warn("eidr-malformed", "NSS is not <DOI prefix>:<suffix> (RFC 7972 §2)", at)]
-    if prefix != "10.5240":
+    if prefix != _EIDR_CONTENT_PREFIX:
         return []  # only the content-ID prefix has a defined check character
     match = _EIDR_CONTENT_SUFFIX.fullmatch(suffix)
     if not match:
@@ -168,9 +170,15 @@ def _check_prefixed(code: str, what: str, at: int, nss: str) -> List[Finding]:
                   at)]
 
 
+def _german_nbn(nss: str) -> bool:
+    """Whether an NBN's prefix is Germany's, whose names end in the DNB
+    check digit."""
+    return ascii_lower(nss[:3]) in ("de:", "de-")
+
+
 def check_nbn(key: str, at: int, nss: str, registry: Registry) -> List[Finding]:
     findings = _check_prefixed("nbn-malformed", "NBN", at, nss)
-    if findings or ascii_lower(nss[:3]) not in ("de:", "de-"):
+    if findings or not _german_nbn(nss):
         return findings
     last = len(key) - 1
     if not key[last].isdigit() or not key[last].isascii():
@@ -312,9 +320,9 @@ def checksum_verdict(key: str, nid: str, nss: str, findings: Iterable[Finding]) 
             return False
         if f.code.endswith("-malformed"):
             return None
-    if nid == "eidr" and not nss.startswith("10.5240:"):
+    if nid == "eidr" and nss.partition(":")[0] != _EIDR_CONTENT_PREFIX:
         return None
-    if nid == "nbn" and (ascii_lower(nss[:3]) not in ("de:", "de-") or not dnb_checkable(key[:-1])):
+    if nid == "nbn" and (not _german_nbn(nss) or not dnb_checkable(key[:-1])):
         return None
     return True
 
