@@ -528,6 +528,14 @@ def test_findings_use_the_given_registry(newer_xml: Path, params_xml: Path):
     assert ns_findings("urn:ietf:params:oauth:x") == ()
 
 
+@given(st.text("ab:", max_size=8), st.frozensets(st.text("ab:", max_size=5), max_size=6))
+def test_a_params_name_is_registered_when_it_or_a_name_above_it_is(name: str, registered: frozenset):
+    from urnscan.namespaces.findings import _under_registered
+
+    expected = any(name == p or name.startswith(p + ":") for p in registered)
+    assert _under_registered(name, registered) == expected
+
+
 # --- check digits against independently computed values -------------------------
 
 

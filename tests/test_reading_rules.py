@@ -161,6 +161,11 @@ def test_concatenation_over_lines_is_not_a_urn(text):
     ('#define NS "urn:example:c:" \\\n    "x"', ["urn:example:c:x"]),
     # ... a literal that is no name's rest is not joined
     ('x = "urn:example:a" + " b"', []),
+    # ... nor a key on the next line (the line above lacks its comma)
+    ('  "srsName": "urn:ogc:def:crs:EPSG::4326"\n  "crs": {"type": "name"}', ["urn:ogc:def:crs:EPSG::4326"]),
+    ("ns = {'urn:example:py:'\n      'key' : 1}", ["urn:example:py:"]),
+    ('<x a="urn:example:in:x"\n"crs": 1>', ["urn:example:in:x"]),
+    ('NS = ("urn:example:py:"\n      "key")', ["urn:example:py:key"]),
 ])
 def test_concatenated_literals_are_one_string(text, expected):
     assert urns(text) == expected
@@ -236,6 +241,21 @@ def test_code_rules_leave_names_alone(text, expected):
     ("urn:example:a\\fR", [("urn:example:a", ())]),
 ])
 def test_roff_hyphens(text, expected):
+    assert rules_of(text) == expected
+
+
+# --- JSON: "\\/" in a string is "/" (RFC 8259 section 7) ---------------------------
+@pytest.mark.parametrize("text, expected", [
+    ('{"id": "urn:doi:10.1000\\/182", "n": 1}', [("urn:doi:10.1000/182", ("decode:json-slash",))]),
+    ('["urn:example:a\\/b\\/c"]', [("urn:example:a/b/c", ("decode:json-slash",))]),
+    ('"urn:example:a\\/b\\-c"', [("urn:example:a/b-c", ("decode:roff-hyphen", "decode:json-slash"))]),
+    # outside double quotes, or with no name after it, a backslash ends the name
+    ("x = 'urn:example:a\\/b'", [("urn:example:a", ())]),
+    ("see urn:example:a\\/b", [("urn:example:a", ())]),
+    ('"urn:example:a\\/"', [("urn:example:a", ())]),
+    ('"urn:example:a\\/ b"', [("urn:example:a", ())]),
+])
+def test_json_escaped_slashes(text, expected):
     assert rules_of(text) == expected
 
 

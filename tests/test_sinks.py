@@ -627,6 +627,36 @@ def test_dataset_failure_leaves_nothing(tmp_path):
     assert os.listdir(tmp_path) == []   # the directory it created is gone too
 
 
+class _FailingWrites:
+    """Stands for pyarrow's writer on a full disk: every table written fails."""
+
+    def __init__(self, real):
+        self.real = real
+
+    def write_table(self, table, row_group_size=None):
+        raise OSError(28, "No space left on device")
+
+    def close(self):
+        self.real.close()
+
+
+@pytest.mark.parametrize("more", [True, False], ids=["next-write", "close"])
+def test_a_background_write_that_fails_is_reported_and_leaves_nothing(tmp_path, more):
+    """Tables are written by a thread while the scan goes on
+    (urnscan.sinks.writer): its failure reaches the caller at the next
+    write or at the close, as a SinkError naming the output, and no file
+    is left."""
+    out = tmp_path / "x.parquet"
+    with pytest.raises(SinkError, match=r"x\.parquet: write failed: No space left on device"):
+        with ParquetSink(str(out), params=PARAMS, batch_rows=2) as sink:
+            file_writer = sink._current._writer
+            file_writer._writer = _FailingWrites(file_writer._writer)
+            sink.write_hits(many_hits(2))  # handed to the thread: no error yet
+            if more:
+                sink.write_hits(many_hits(2))
+    assert os.listdir(tmp_path) == []
+
+
 def test_empty_dataset_has_one_empty_part(tmp_path):
     out = tmp_path / "d"
     write_index(str(out) + "/", hits=[], files=[])

@@ -179,7 +179,7 @@ def literals_inside(buf: bytes, p: int, quote_at: int, first: int, hi: int, run,
     a, limit = first, min(hi, max_end + 1)
     while 0 <= a < limit:
         t = paired_run(buf, a, limit, run, quote)[0]
-        if t <= a or t > max_end:
+        if t <= a or t > max_end or (t < hi and buf[t] == buf[quote_at] and _keyed(buf, t + 1, hi)):
             break
         segments.append((a, t))
         a = next_literal(buf, t, hi) if t < hi and buf[t] == buf[quote_at] else -1
@@ -198,7 +198,16 @@ def adjacent_literal(buf: bytes, closer_at: int, hi: int, run, opener: Opener) -
     if a < 0:
         return None
     t = paired_run(buf, a, hi, run, opener)[0]
-    return (a, t) if a < t < hi and buf[t] == buf[closer_at] else None
+    return (a, t) if a < t < hi and buf[t] == buf[closer_at] and not _keyed(buf, t + 1, hi) else None
+
+
+def _keyed(buf: bytes, after: int, hi: int) -> bool:
+    """Whether a ":" follows a string literal that closed before ``after``
+    (blanks between): the literal is a key (JSON, YAML, a Python dict:
+    ``"crs": {``) or a label, not the next piece of a string cut in
+    adjacent literals -- the line above it ended without its comma."""
+    j = blanks_end(buf, after, hi)
+    return j < hi and buf[j] == 0x3A
 
 
 def next_literal(buf: bytes, closer_at: int, hi: int) -> int:

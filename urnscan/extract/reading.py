@@ -25,7 +25,7 @@ from .lists import list_end, url_query_start
 from .url import url_quoted
 from .options import Reading
 from .pairing import Opener, delimiter_closer, opener_before, pair_rule, paired_run
-from .roff import roff_hyphens, segments_without
+from .escapes import JSON_SLASH, ROFF_HYPHEN, escaped_run, segments_without
 from .rules import Rule
 from .trim import TRIMMABLE, trim
 from .wrapper import empty_element_name, wrapped
@@ -120,8 +120,9 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
             return letters_on(buf, end, limit, lambda j: paired_run(buf, j, limit, run, paired)[0]), False
 
         e, cut = run_from(nss_start)
-        if reading.fold and not cut and buf[e:e + 2] == b"\\-":
-            backslashes, e, cut = roff_hyphens(buf, e, limit, run_from)
+        if reading.fold and not cut and e < limit and buf[e] == 0x5C:
+            escaped = _JSON_ESCAPES if opener is Opener.DOUBLE_QUOTE else _ROFF_ESCAPES
+            backslashes, e, cut = escaped_run(buf, e, limit, run_from, escaped)
         if paired is None and reading.pair and not cut:
             closer = delimiter_closer(buf, p, nss_start, e)
             if closer >= 0:
@@ -211,6 +212,11 @@ _NID_WITH_REFERENCE = re.compile(rb"[A-Za-z0-9](?:[A-Za-z0-9-]|&#0*45;)*:")
 #: page-break and trimming rules look a little past a URN's end; within
 #: the scanner's look-ahead window, 2 caps and 3 KiB, whatever the cap)
 _FOLD_SLACK = 2048
+#: the escapes a name goes on over (urnscan.extract.escapes): roff's "\\-"
+#: anywhere, a JSON string's "\\/" inside double quotes (man pages quote
+#: their headings, so both there)
+_ROFF_ESCAPES = bytes((ROFF_HYPHEN,))
+_JSON_ESCAPES = bytes((ROFF_HYPHEN, JSON_SLASH))
 
 
 def _literal(buf: bytes, p: int, e: int) -> str:
@@ -237,7 +243,11 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
                 return OverLong(p)
     elif backslashes:
         segments = segments_without(p, backslashes, e)
-        rules.append(Rule.DECODE_ROFF)
+        escaped = {buf[b + 1] for b in backslashes}
+        if ROFF_HYPHEN in escaped:
+            rules.append(Rule.DECODE_ROFF)
+        if JSON_SLASH in escaped:
+            rules.append(Rule.DECODE_JSON)
     else:
         key = key_colon(buf, p, e, hi) if reading.trim and buf[e - 1] == 0x3A else None
         quote_at = literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and key is None else -1

@@ -6,7 +6,7 @@ warnings (the string may still be a syntactically valid URN).  Positions are
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Tuple
 
 from ..model import WARNING, Finding
 from ._text import ascii_lower, ascii_upper, pct_decode, split_key
@@ -231,13 +231,23 @@ def check_ietf(key: str, at: int, nss: str, registry: Registry) -> List[Finding]
         return [_warn("ietf-malformed", f"urn:ietf:{folded}: does not follow RFC 2648 §2",
                       rest_at)]
     if folded == "params" and registry.ietf_params:
-        rest_folded = ascii_lower(rest)
-        if not any(rest_folded == p or rest_folded.startswith(p + ":")
-                   for p in registry.ietf_params):
+        if not _under_registered(ascii_lower(rest), registry.ietf_params):
             return [_warn("ietf-params-unregistered",
                           "not under a name registered in the urn:ietf:params registry "
                           "(RFC 3553)", rest_at)]
     return []
+
+
+def _under_registered(name: str, registered: FrozenSet[str]) -> bool:
+    """Whether ``name`` is one of ``registered`` or under one (``"xml:ns:x"``
+    under ``"xml"``): each colon-delimited prefix is looked up, so the cost
+    grows with the name, not with the registry."""
+    at = name.find(":")
+    while at >= 0:
+        if name[:at] in registered:
+            return True
+        at = name.find(":", at + 1)
+    return name in registered
 
 
 # --- doi: IANA doi template -------------------------------------------------------------

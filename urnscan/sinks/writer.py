@@ -8,9 +8,16 @@ of it, and with ``pyarrow.parquet.ParquetWriter``'s defaults given here the
 file is the same, byte for byte (tests/test_sinks.py).  Where the compiled
 writer is missing or takes other arguments (another pyarrow), the writer
 of ``pyarrow.parquet`` is used.
+
+A table is written by a thread of its own while the caller goes on (the
+writer encodes and compresses with the GIL released: at ``--jobs 1`` the
+scan of the next batch overlaps the writing of the last).  One write is in
+flight at a time, so at most one table is held besides the one being
+built; an error of a write is raised by the next call.
 """
 from __future__ import annotations
 
+import threading
 from typing import Optional
 
 import pyarrow as pa
@@ -27,6 +34,8 @@ class ParquetFileWriter:
     def __init__(self, path: str, schema: pa.Schema, *, compression: str, compression_level: Optional[int],
                  compiled: bool = True):
         self._file = None
+        self._writing: Optional[threading.Thread] = None
+        self._error: Optional[BaseException] = None
         self.compiled = False
         if compiled:
             try:
@@ -51,13 +60,35 @@ class ParquetFileWriter:
 
     def write(self, batch, row_group_size: int) -> None:
         """Write a record batch or a table in row groups of at most
-        ``row_group_size`` rows."""
+        ``row_group_size`` rows (in the background: see the module docs)."""
         table = pa.Table.from_batches([batch]) if isinstance(batch, pa.RecordBatch) else batch
-        self._writer.write_table(table, row_group_size=row_group_size)
+        self.wait()
+        thread = threading.Thread(target=self._write, args=(table, row_group_size), name="urnscan-parquet",
+                                  daemon=True)
+        thread.start()
+        self._writing = thread
+
+    def _write(self, table: pa.Table, row_group_size: int) -> None:
+        try:
+            self._writer.write_table(table, row_group_size=row_group_size)
+        except BaseException as exc:  # raised in the caller's thread by wait()
+            self._error = exc
+
+    def wait(self) -> None:
+        """Wait for the write in flight; raise its error, if it failed."""
+        if self._writing is not None:
+            self._writing.join()
+            self._writing = None
+        if self._error is not None:
+            error, self._error = self._error, None
+            raise error
 
     def close(self) -> None:
         try:
-            self._writer.close()
+            self.wait()
         finally:
-            if self._file is not None:
-                self._file.close()
+            try:
+                self._writer.close()
+            finally:
+                if self._file is not None:
+                    self._file.close()
