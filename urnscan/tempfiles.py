@@ -1,17 +1,21 @@
-"""Hidden temporary files beside an output, that a later run cleans up.
+"""Files written beside an output and moved into place at the end.
 
-An output is written under ``.<name>.<pid>.<random>.tmp`` in its final
-directory and renamed into place at the end.  A run that ends normally, by
-an error, ``SIGINT`` or ``SIGTERM`` removes its own; a run killed outright
-(``SIGKILL``, power loss) cannot, so the next run writing the same output
-removes every such file whose process is gone (:func:`remove_stale`).
+Where the system allows (Linux, ``O_TMPFILE``: ext4, XFS, Btrfs, tmpfs...)
+an output is written to a file that has no name in its final directory
+until the run commits it (:class:`PendingFile`): a run killed outright
+(``SIGKILL``, a crash, power loss) leaves nothing, as the system frees a
+file without a name with the last process that holds it.  Elsewhere the
+file is named ``.<name>.<pid>.<random>.tmp``: a run that ends normally, by
+an error, ``SIGINT`` or ``SIGTERM`` removes its own, and the next run
+writing the same output removes those of processes that are gone
+(:func:`remove_stale`).
 """
 from __future__ import annotations
 
 import contextlib
 import os
 import re
-from typing import Iterator
+from typing import Iterator, Optional
 
 #: how the name of every temporary file ends
 TEMP_SUFFIX = ".tmp"
@@ -32,19 +36,117 @@ def landing(target: str) -> str:
     return os.path.realpath(target) if os.path.islink(target) else target
 
 
+def _temp_name(target: str) -> str:
+    directory, name = os.path.split(target)
+    # os.urandom as secrets.token_hex uses it (secrets loads hashlib and OpenSSL)
+    return os.path.join(directory or ".", f".{name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
+
+
 def reserve(target: str) -> str:
     """Create a fresh, empty temporary file for ``target`` (mode 0666 minus
     the umask) and return its path; raises :class:`OSError`."""
-    directory, name = os.path.split(target)
     remove_stale(target)
-    while True:  # os.urandom as secrets.token_hex uses it (secrets loads hashlib and OpenSSL)
-        tmp = os.path.join(directory or ".", f".{name}.{os.getpid()}.{os.urandom(4).hex()}{TEMP_SUFFIX}")
+    while True:
+        tmp = _temp_name(target)
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
         except FileExistsError:
             continue
         os.close(fd)
         return tmp
+
+
+#: where a process finds its open files by number (Linux)
+_PROC_FDS = "/proc/self/fd"
+
+
+def _anonymous(directory: str) -> Optional[int]:
+    """A new file without a name in ``directory`` (mode 0666 minus the
+    umask), open for writing; None where the system or the file system
+    has none (the caller names one)."""
+    flag = getattr(os, "O_TMPFILE", None)
+    if flag is None or not os.path.isdir(_PROC_FDS):
+        return None
+    try:
+        return os.open(directory, flag | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError:  # EOPNOTSUPP, EISDIR (an older kernel), EINVAL...: no such files here
+        return None
+
+
+class PendingFile:
+    """A file being written for ``target``, in ``target``'s directory: open
+    :attr:`path` to write it, then :meth:`commit` (flushed to disk, moved
+    onto ``target``) or :meth:`discard`.  Without a name until the commit
+    where the system allows (see the module docs); OSError when it cannot
+    be created."""
+
+    def __init__(self, target: str):
+        self.target = target
+        directory = os.path.dirname(target) or "."
+        self._fd = _anonymous(directory)
+        if self._fd is None:
+            self.path = reserve(target)
+        else:
+            remove_stale(target)  # what an older run without such files left
+            self.path = f"{_PROC_FDS}/{self._fd}"  # the file itself, opened again
+
+    @property
+    def named(self) -> bool:
+        """Whether the file has a (hidden) name while it is written."""
+        return self._fd is None
+
+    def sync(self) -> None:
+        """Flush what was written to disk; raises :class:`OSError`."""
+        if self._fd is None:
+            fsync_path(self.path)
+        else:
+            os.fsync(self._fd)
+
+    def commit(self) -> None:
+        """Move the file onto ``target`` (replacing it); raises
+        :class:`OSError`, the file then left pending."""
+        if self._fd is None:
+            os.replace(self.path, self.target)
+            return
+        # a name for the file (linkat(2) following /proc's link to it, as
+        # open(2) shows for O_TMPFILE), then renamed onto the target: link
+        # never replaces a file
+        directory = os.open(os.path.dirname(self.target) or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            name = self._link(directory)
+            try:
+                os.replace(name, os.path.basename(self.target), src_dir_fd=directory, dst_dir_fd=directory)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(name, dir_fd=directory)
+                raise
+        finally:
+            os.close(directory)
+        self._close()
+
+    def _link(self, directory: int) -> str:
+        while True:
+            name = os.path.basename(_temp_name(self.target))
+            try:
+                # (an absolute source, and a directory fd given: CPython
+                # calls linkat with AT_SYMLINK_FOLLOW)
+                os.link(self.path, name, src_dir_fd=directory, dst_dir_fd=directory, follow_symlinks=True)
+                return name
+            except FileExistsError:
+                continue
+
+    def discard(self) -> None:
+        """Drop the file quietly (a named one left is for :func:`remove_stale`)."""
+        if self._fd is None:
+            discard(self.path)
+        else:
+            self._close()
+
+    def _close(self) -> None:
+        fd, self._fd = self._fd, -1
+        if fd is not None and fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def _alive(pid: int) -> bool:
@@ -103,12 +205,11 @@ def atomic_file(target: str) -> Iterator[str]:
     flushed to disk and renamed onto ``target`` when the block ends without
     an exception, and removed when it raises (``target`` is then left as it
     was).  A symbolic link at ``target`` is written through (:func:`landing`)."""
-    target = landing(target)
-    tmp = reserve(target)
+    pending = PendingFile(landing(target))
     try:
-        yield tmp
-        fsync_path(tmp)
-        os.replace(tmp, target)
+        yield pending.path
+        pending.sync()
+        pending.commit()
     except BaseException:
-        discard(tmp)
+        pending.discard()
         raise

@@ -17,7 +17,7 @@ from typing import Callable, Iterable, List, Optional, TextIO, Tuple
 from ..errors import OutputRefused, SinkError
 from ..sinks.status import FileStatus
 from ..sources import STDIN
-from ..tempfiles import TEMP_SUFFIX, discard, landing, reserve, temp_name_pattern
+from ..tempfiles import TEMP_SUFFIX, PendingFile, landing, temp_name_pattern
 
 
 class _OwnOutputs:
@@ -217,41 +217,43 @@ class _TextWithFiles:
             self.files_stream.flush()
 
 
-def _reserve(target: str) -> Tuple[str, str]:
-    """The file a write to ``target`` lands on (through a link, the file it
-    points to: the link stays) and a fresh temporary file beside it; an OS
-    error names ``target``."""
+def _pending(target: str) -> PendingFile:
+    """A file for ``target``, pending until committed, beside the file a
+    write to ``target`` lands on (through a link, the file it points to:
+    the link stays); an OS error names ``target``."""
     final = os.path.abspath(landing(target))
     try:
         os.makedirs(os.path.dirname(final), exist_ok=True)  # as the Parquet sink does
-        return final, reserve(final)
+        return PendingFile(final)
     except OSError as exc:
         raise SinkError(f"{target}: cannot write: {exc.strerror or exc}") from exc
 
 
 @contextlib.contextmanager
 def _atomic_line_sink(fmt: str, out: str, files_path: str, guard: _OwnOutputs, **style):
-    """Write beside the targets, rename into place only on success.  An OS
-    error names the output, never the temporary file."""
-    final_out, tmp_out = _reserve(out)
+    """Write beside the targets, move into place only on success.  An OS
+    error names the output, never the pending file."""
+    pending_out = _pending(out)
     try:
-        final_files, tmp_files = _reserve(files_path)
+        pending_files = _pending(files_path)
     except BaseException:
-        discard(tmp_out)
+        pending_out.discard()
         raise
     target = out
     try:
-        with open(tmp_out, "w", encoding="utf-8") as fh, open(tmp_files, "w", encoding="utf-8") as ffh:
+        with open(pending_out.path, "w", encoding="utf-8") as fh, \
+                open(pending_files.path, "w", encoding="utf-8") as ffh:
             with _line_sink(fmt, fh, ffh, guard=guard, **style) as opened:
                 yield opened
             for f in (fh, ffh):
                 f.flush()
                 os.fsync(f.fileno())
-        os.replace(tmp_out, final_out)
+        pending_out.commit()
         target = files_path
-        os.replace(tmp_files, final_files)
+        pending_files.commit()
     except BaseException as exc:
-        discard(tmp_out, tmp_files)
+        pending_out.discard()
+        pending_files.discard()
         if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
             raise SinkError(f"{target}: cannot write: {exc.strerror or exc}") from exc
         raise

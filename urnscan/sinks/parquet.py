@@ -37,15 +37,17 @@ of parts.  (Indexes written before schema version 2 named the files table
 Atomicity
 ---------
 
-Every file is written under a hidden temporary name in its final directory
-(``.<name>.<random>.tmp``), flushed to disk (``fsync``) and renamed into
-place with :func:`os.replace` only when the sink is closed without an
-error.  Leaving the ``with`` block by an exception (including
+Every file is written in its final directory without a name (on Linux:
+``O_TMPFILE``; elsewhere under a hidden temporary name,
+``.<name>.<pid>.<random>.tmp``: :mod:`urnscan.tempfiles`), flushed to
+disk (``fsync``) and moved into place only when the sink is closed
+without an error.  Leaving the ``with`` block by an exception (including
 ``KeyboardInterrupt``) deletes the temporary files: nothing is left at the
 output path, and an existing output is left as it was.  In a dataset, the
 parts are all renamed at the end, so a reader never sees part of a run.
-(A process killed outright may leave a hidden ``*.tmp`` file behind; it is
-never at the output path.)  A symbolic link at an output path is written
+(A process killed outright leaves nothing where files have no name until
+they are committed; elsewhere it may leave a hidden ``*.tmp`` file, never
+at the output path, which the next run writing that output removes.)  A symbolic link at an output path is written
 through: the temporary file goes beside the file it points to, which is
 replaced, and the link stays.
 
@@ -85,7 +87,7 @@ import pyarrow as pa
 from .._version import __version__
 from ..errors import SinkError
 from ..model import TEXT_PER_URN_BYTE, URN_FIELD, Hit
-from ..tempfiles import discard, fsync_path, landing, reserve
+from ..tempfiles import PendingFile, landing
 from .layout import (
     FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME, PART_GLOB, OutputLayout, _our_dataset_files, _part_name,
     check_dir_writable, check_writable, plan_output,
@@ -152,11 +154,11 @@ class _AtomicParquet:
                  compression: str, compression_level: Optional[int], row_group_size: int):
         self.target = target
         self.final = landing(target)
-        try:  # a fresh hidden name (stale ones of killed runs are removed)
-            tmp = reserve(self.final)
+        try:
+            self.pending = PendingFile(self.final)
         except OSError as exc:
             raise SinkError(f"{target}: cannot create a file: {exc.strerror or exc}") from exc
-        self.tmp = tmp
+        tmp = self.tmp = self.pending.path
         self.rows = 0
         self.row_groups = 0
         self._row_group_size = row_group_size
@@ -195,18 +197,18 @@ class _AtomicParquet:
         self._closed = True
         try:
             self._writer.close()
-            fsync_path(self.tmp)
+            self.pending.sync()
         except OSError as exc:
             raise SinkError(f"{self.target}: write failed: {self._reason(exc)}") from exc
 
     def commit(self) -> None:
         try:
-            os.replace(self.tmp, self.final)
+            self.pending.commit()
         except OSError as exc:
             raise SinkError(f"{self.target}: cannot move into place: {exc.strerror or exc}") from exc
 
     def _unlink(self) -> None:
-        discard(self.tmp)
+        self.pending.discard()
 
     def abort(self) -> None:
         if not self._closed:
