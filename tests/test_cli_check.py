@@ -72,3 +72,12 @@ def test_check_shows_namespace_knowledge():
     assert "ns_key=urn:isbn:9780451450524" in second and "namespace-findings" not in second
     record = json.loads(run("check", "--json", "urn:isbn:0451450524").stdout)
     assert [f["code"] for f in record["namespace_findings"]] == ["isbn-check-digit"]
+
+
+@pytest.mark.parametrize("command", [["check", "urn:ab:c"], ["scan", "-"]])
+def test_an_unknown_profile_is_refused_with_the_names_of_the_others(command):
+    res = subprocess.run([sys.executable, "-m", "urnscan", *command, "--profile", "rfc9999"],
+                         capture_output=True, text=True, input="")
+    assert res.returncode == 2
+    assert res.stderr.splitlines()[-1].endswith(
+        "argument --profile: invalid choice: 'rfc9999' (choose from 'rfc8141', 'rfc2141', 'draft-2012', 'draft-1995')")

@@ -354,6 +354,11 @@ def test_lines_are_written_into_a_device_or_fifo(tmp_path, fmt):
         return
     res = run("scan", "a.txt", "-o", "null", "--format", fmt, cwd=tmp_path)
     assert res.returncode == 0 and stat.S_ISCHR((tmp_path / "null").lstat().st_mode), res.stderr
+    # ... and a full one: the message names it
+    os.mknod(tmp_path / "full", 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    res = run("scan", "a.txt", "-o", "full", "--format", fmt, cwd=tmp_path)
+    err = res.stderr.decode()
+    assert res.returncode == 1 and err == "urnscan: error: full: write failed: No space left on device\n", err
 
 
 @pytest.mark.parametrize("out", ["link.txt", "link.jsonl", "link.parquet"])

@@ -5,8 +5,8 @@ import json
 import sys
 from typing import Sequence
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED
-from ..model import DEFAULT_PROFILE, PROFILES
+from .codes import EXIT_OK, EXIT_SOME_FAILED, PROFILE_CHOICES
+from ..model import DEFAULT_PROFILE
 
 
 def add_check(sub) -> None:
@@ -16,7 +16,7 @@ def add_check(sub) -> None:
                     "equivalence key and findings.  Exit 0 only when every input is valid under "
                     "--profile.  Use '-' to read URNs from standard input, one per line.")
     p.add_argument("urns", nargs="+", metavar="URN", help="URN strings ('-' reads standard input)")
-    p.add_argument("--profile", choices=PROFILES, default=DEFAULT_PROFILE,
+    p.add_argument("--profile", choices=PROFILE_CHOICES, default=DEFAULT_PROFILE,
                    help="profile that decides the exit code (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="one JSON object per input")
     p.set_defaults(run=run_check)

@@ -8,9 +8,15 @@ an input...).
 """
 from __future__ import annotations
 
+from ..model import PROFILES
+
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
 EXIT_USAGE = 2
+
+#: the profiles as --profile names them (argparse shows the choices of a
+#: refused value by their repr: plain strings, not the enum's members)
+PROFILE_CHOICES = tuple(p.value for p in PROFILES)
 
 
 def plural(n: int, word: str) -> str:

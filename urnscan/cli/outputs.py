@@ -155,10 +155,39 @@ def _stream_sink(fmt: str, out: str, *, color: bool, context: bool):
     except OSError as exc:
         why = "no process reads it" if exc.errno == errno.ENXIO else exc.strerror or exc
         raise SinkError(f"{out}: cannot write: {why}") from exc
-    stream = os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape", newline="\n")
-    with stream:
+    stream = _NamedStream(os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape", newline="\n"), out)
+    try:
         with _line_sink(fmt, stream, None, color=color, context=context) as opened:
             yield opened
+    finally:
+        stream.close()
+
+
+class _NamedStream:
+    """A text stream into the device or FIFO ``name`` whose write errors
+    (a full device: ``/dev/full``) name it; a reader gone away stays a
+    :class:`BrokenPipeError`, as on standard output."""
+
+    def __init__(self, stream: TextIO, name: str):
+        self._stream = stream
+        self._name = name
+
+    def write(self, text: str) -> int:
+        return self._guarded(self._stream.write, text)
+
+    def flush(self) -> None:
+        self._guarded(self._stream.flush)
+
+    def close(self) -> None:
+        self._guarded(self._stream.close)
+
+    def _guarded(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise SinkError(f"{self._name}: write failed: {exc.strerror or exc}") from exc
 
 
 @contextlib.contextmanager

@@ -7,9 +7,8 @@ import sys
 import time
 from typing import Optional, TextIO
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, plural
 from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
-from ..model import PROFILES
 from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 from ..runner import ScanConfig, default_jobs, run_scan
 from ..scanner import DEFAULT_MAX_URN_LENGTH, _options
@@ -74,7 +73,7 @@ def add_scan(sub) -> None:
                      help="colour text output: auto (when stdout is a terminal and NO_COLOR is unset), "
                           "never or always; the URN is coloured, an invalid one dimmed")
     what = p.add_argument_group("what is found")
-    what.add_argument("--profile", choices=PROFILES, default="rfc8141",
+    what.add_argument("--profile", choices=PROFILE_CHOICES, default="rfc8141",
                       help="syntax profile for the extent of bare URNs and for 'valid' (default: %(default)s)")
     what.add_argument("--no-trim", action="store_true",
                       help="keep trailing sentence punctuation (the literal RFC 2141 extent)")
