@@ -86,6 +86,11 @@ def table_rows(size: int) -> bytes:
     return _repeat(b"| urn:example:reg: | x |\n|  widgets:v1     | y |\n", size)
 
 
+def names_shown_below(size: int) -> bytes:
+    """Names ending in ":" at a line's end over lines of longer names."""
+    return _repeat(b"see urn:example:abc:\n" + b"urn:example:abcd " * 60 + b"\n", size)
+
+
 FAMILIES = {
     "close parens (3000)": close_parens,
     "close parens (over cap)": close_parens_over_cap,
@@ -102,6 +107,7 @@ FAMILIES = {
     "entities after a URN": entities,
     "YAML keys, blank lines": yaml_keys,
     "table rows": table_rows,
+    "names ending in : over longer ones": names_shown_below,
 }
 
 
@@ -188,6 +194,11 @@ def growing_fullwidth_u(size: int) -> bytes:
     return b" " + "\uff55".encode() * (size // 3) + b"\n"
 
 
+def growing_names_below(size: int) -> bytes:
+    """A name ending in ":" over one line of longer names that grows."""
+    return b"x urn:example:a:\n" + b"urn:example:ab " * (size // 15) + b"\n"
+
+
 GROWING = {
     "urn:a:/ ... (": growing_slash_paren,
     "urn:a:/ ... {": growing_slash_brace,
@@ -207,4 +218,5 @@ GROWING = {
     "a list of URNs": growing_list,
     "URNs and fullwidth look-alikes": growing_lookalikes,
     "fullwidth u repeated": growing_fullwidth_u,
+    "a name ending in : over longer ones": growing_names_below,
 }

@@ -363,6 +363,14 @@ def test_regex_delimiters_go_with_pairing():
     ("<p>Clients advertise support for urn:xmpp:message-retract:1:</p>", ["urn:xmpp:message-retract:1"]),
     ("The server supports urn:xmpp:mam:2:\n\n   <iq type='get'/>\n", ["urn:xmpp:mam:2"]),
     ("The ping namespace is urn:xmpp:ping:\n\n<iq type='get'/>", ["urn:xmpp:ping"]),
+    # ... or the name shown again, whole, on the next line
+    ('should be urn:example:yang:ietf-keystore:\n\n  namespace "urn:example:yang:ietf-keystore";',
+     ["urn:example:yang:ietf-keystore", "urn:example:yang:ietf-keystore"]),
+    ("Register it as urn:example:reg:\nurn:example:reg\n", ["urn:example:reg", "urn:example:reg"]),
+    # ... not a prefix that goes on below, nor a longer name
+    ('the prefix urn:example:yang:\n\n  namespace "urn:example:yang:ietf-foo";',
+     ["urn:example:yang:", "urn:example:yang:ietf-foo"]),
+    ("The name is urn:example:a:\n  urn:example:ab is another.", ["urn:example:a:", "urn:example:ab"]),
     ("candidate urn:ietf:params:netconf:capability:candidate:1.0:\n  the client may", ["urn:ietf:params:netconf:capability:candidate:1.0"]),
     # ... a prefix keeps it: ending in a name, or before words
     ("<td>urn:nbn:de:</td>", ["urn:nbn:de:"]),

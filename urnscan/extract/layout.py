@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .chars import ALPHA, blanks_end, line_break_after, line_start
+from .chars import ALNUM, ALPHA, blanks_end, line_break_after, line_start
 from .rules import Rule
 
 _YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
@@ -99,7 +99,9 @@ def example_colon(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     ``urn:ietf:params:xml:ns:yang:``, ``urn:nbn:fi:st:``) it ends the
     element's text (``...urn:xmpp:message-retract:1:</p>``) or the line;
     after a name it ends the line, the next non-empty line starting an
-    element (``The ping namespace is urn:xmpp:ping:`` over ``<iq ...>``)."""
+    element (``The ping namespace is urn:xmpp:ping:`` over ``<iq ...>``)
+    or showing the name again, whole (``... should be urn:x:keystore:``
+    over ``namespace "urn:x:keystore";``: a prefix would go on there)."""
     version = _VERSION_COLON.search(text) is not None
     if version and buf.startswith(b"</", end, hi):
         return True
@@ -109,7 +111,29 @@ def example_colon(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     if version:
         return True
     q = _WHITE.match(buf, nl, min(hi, nl + _KEY_LIMIT)).end()
-    return q + 1 < hi and buf[q] == 0x3C and buf[q + 1] in ALPHA
+    if q + 1 < hi and buf[q] == 0x3C and buf[q + 1] in ALPHA:
+        return True
+    return _shown_whole(buf, text[:-1], q, hi)
+
+
+#: what goes on with a name after it ends: a prefix shown below is
+#: followed by one of these ("urn:x:" in "urn:x:y"), a whole name is not
+_NAME_GOES_ON = ALNUM | frozenset(b"-._~:%/")
+
+
+def _shown_whole(buf: bytes, name: bytes, q: int, hi: int) -> bool:
+    """Whether the line starting at ``q`` holds ``name`` ending there: not
+    followed by a character that would go on with it.  Looks through at
+    most :data:`_LINE_LIMIT` bytes of the line."""
+    eol = _EOL.search(buf, q, min(hi, q + _LINE_LIMIT))
+    limit = eol.start() if eol is not None else min(hi, q + _LINE_LIMIT)
+    at = buf.find(name, q, limit)
+    while at >= 0:
+        after = at + len(name)
+        if after >= hi or buf[after] not in _NAME_GOES_ON:
+            return True
+        at = buf.find(name, at + 1, limit)
+    return False
 
 
 #: a local name in quotes ("accessPoint"), and the quote closing the
