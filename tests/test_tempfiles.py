@@ -61,3 +61,23 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_a_file_the_system_refuses_to_link_is_copied_into_place(tmp_path, monkeypatch):
+    """Nothing written is lost where the file without a name cannot be
+    given one (a security module refusing linkat)."""
+    def refuse(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    target = tmp_path / "out.bin"
+    pending = PendingFile(str(target))
+    if pending.named:
+        pytest.skip("the system has no files without a name here")
+    data = os.urandom(3 << 20)
+    with open(pending.path, "wb") as fh:
+        fh.write(data)
+    monkeypatch.setattr(os, "link", refuse)
+    pending.sync()
+    pending.commit()
+    assert target.read_bytes() == data
+    assert os.listdir(tmp_path) == ["out.bin"]

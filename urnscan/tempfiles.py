@@ -125,6 +125,9 @@ class PendingFile:
         self._close()
 
     def _link(self, directory: int) -> str:
+        """A hidden name in ``directory`` for the file: a link to it, or
+        where the system refuses one (a security module, a file system
+        that takes O_TMPFILE but not the link), a copy of it, flushed."""
         while True:
             name = os.path.basename(_temp_name(self.target))
             try:
@@ -134,6 +137,32 @@ class PendingFile:
                 return name
             except FileExistsError:
                 continue
+            except OSError:
+                return self._copy(directory)
+
+    def _copy(self, directory: int) -> str:
+        while True:
+            name = os.path.basename(_temp_name(self.target))
+            try:
+                out = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666, dir_fd=directory)
+            except FileExistsError:
+                continue
+            break
+        try:
+            source = os.open(self.path, os.O_RDONLY)
+            try:
+                while os.sendfile(out, source, None, 1 << 24):
+                    pass
+            finally:
+                os.close(source)
+            os.fsync(out)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(name, dir_fd=directory)
+            raise
+        finally:
+            os.close(out)
+        return name
 
     def discard(self) -> None:
         """Drop the file quietly (a named one left is for :func:`remove_stale`)."""
