@@ -114,12 +114,8 @@ class PendingFile:
         directory = os.open(os.path.dirname(self.target) or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
         try:
             name = self._link(directory)
-            try:
+            with _unlinked_on_failure(name, directory):
                 os.replace(name, os.path.basename(self.target), src_dir_fd=directory, dst_dir_fd=directory)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(name, dir_fd=directory)
-                raise
         finally:
             os.close(directory)
         self._close()
@@ -149,17 +145,14 @@ class PendingFile:
                 continue
             break
         try:
-            source = os.open(self.path, os.O_RDONLY)
-            try:
-                while os.sendfile(out, source, None, 1 << 24):
-                    pass
-            finally:
-                os.close(source)
-            os.fsync(out)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(name, dir_fd=directory)
-            raise
+            with _unlinked_on_failure(name, directory):
+                source = os.open(self.path, os.O_RDONLY)
+                try:
+                    while os.sendfile(out, source, None, 1 << 24):
+                        pass
+                finally:
+                    os.close(source)
+                os.fsync(out)
         finally:
             os.close(out)
         return name
@@ -176,6 +169,18 @@ class PendingFile:
         if fd is not None and fd >= 0:
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+@contextlib.contextmanager
+def _unlinked_on_failure(name: str, directory: int) -> Iterator[None]:
+    """Remove ``name`` (in the directory open as ``directory``) when the
+    block raises."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(name, dir_fd=directory)
+        raise
 
 
 def _alive(pid: int) -> bool:
