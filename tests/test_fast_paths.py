@@ -284,8 +284,8 @@ def _counted_judge(monkeypatch, empty_cache: bool = True, **limits):
         for name in ("_SHARED_TAILS", "_OLD_TAILS", "_YOUNG_CHARS"):
             monkeypatch.setattr(judge_module, name, {})
     calls = []
-    real = judge_module.judge
-    monkeypatch.setattr(judge_module, "judge",
+    real = judge_module._judged
+    monkeypatch.setattr(judge_module, "_judged",
                         lambda urn, profile, registry: calls.append(urn) or real(urn, profile, registry))
     return judge_module, calls
 

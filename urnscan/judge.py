@@ -56,6 +56,15 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry
     """The fields of a :class:`Hit` that depend on ``urn`` alone, judged
     under ``profile`` with namespace statuses from ``registry`` (the
     default registry when None)."""
+    return _new(Judgement, _judged(urn, profile, registry))
+
+
+_new = tuple.__new__
+
+
+def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
+    """:func:`judge`'s fields as a plain tuple (the scan places them in its
+    rows without making a :class:`Judgement` of them)."""
     NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, namespace_keys, registry_named, namespace_status = (
         _RULES or _namespace_rules())
     if registry is None:
@@ -67,8 +76,8 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry
     if parsed is None:
         nid = _nid_token(urn)
         status = namespace_status(nid, registry) if nid else "unregistered"
-        return Judgement(False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
-                         status, None, None, None, None)
+        return (False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
+                status, None, None, None, None)
     key = key_of(parsed)
     findings = verdict.findings
     nid = parsed.nid.lower()
@@ -83,9 +92,9 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry
     keys = namespace_keys(key)
     # the normative rules named once, before the heuristics they led to
     rules = tuple(dict.fromkeys(keys.dedup_rules)) if keys.ns_key != key else keys.dedup_rules
-    return Judgement(True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
-                     parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid, registry), keys.ns_key,
-                     keys.dedup_key, ",".join(rules), checksum)
+    return (True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
+            parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid, registry), keys.ns_key,
+            keys.dedup_key, ",".join(rules), checksum)
 
 
 _BEFORE_PROFILE = Hit._fields.index("profile") - Hit._fields.index("valid")
@@ -155,9 +164,8 @@ class UrnJudge:
         if t is None:
             t = _OLD_TAILS.get(key, {}).get(urn)
             if t is None:
-                profile = self.profile
-                j = judge(urn, profile, self.registry)
-                t = (*j[:_BEFORE_PROFILE], profile, *j[_BEFORE_PROFILE:])
+                j = _judged(urn, self.profile, self.registry)
+                t = j[:_BEFORE_PROFILE] + (self.profile,) + j[_BEFORE_PROFILE:]
             chars = _YOUNG_CHARS.get(key, 0) + len(urn)
             if len(tails) >= SHARED_CACHE_SIZE or chars > SHARED_CACHE_CHARS:
                 _OLD_TAILS[key] = tails
