@@ -12,6 +12,7 @@ import numpy as np
 from urnscan.context import context_snippet_py
 from urnscan.extract import Reading, StreamContext
 from urnscan.extract.fast import PLAIN_CONSTS, _class_table, make_batch
+from urnscan.runner import plain_file_triage_py
 from urnscan.scanner import count_breaks_py, urn_positions_py
 from urnscan.sinks.arrays import (
     factorize_tails_py, int32_offsets_py, string_buffers_py, take_fixed_py, take_segments_py, transpose_py,
@@ -28,7 +29,9 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           b"magnet:?xt=", b"a=1&k=", b"/", b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"'+x+'", b"'\n  '",
           b'"\n  "', b"'{x}'", "\u00e9".encode(), "\u2014".encode(), b"\xc3",
           # hex dump lines
-          b"0010  ", b"00000010: ", b"27 75 72 6e ", b"7265 ", b"  |'", b"##"]
+          b"0010  ", b"00000010: ", b"27 75 72 6e ", b"7265 ", b"  |'", b"##",
+          # what makes a file read otherwise than as plain text (runner.nothing_to_find)
+          b"%PDF-", b"PK", b"\x1f\x8b", b"BZh", b"From ", b"WARC/", b"\xff\xfe", b"\xfe\xff", b"\xef\xbd"]
 READINGS = [Reading(), Reading(False, False, False, False, False), Reading(code=False), Reading(fold=False)]
 
 
@@ -91,8 +94,29 @@ def main(path: str, count: int) -> None:
         checked += check_reads(accel, rng, whole)
         checked += check_scans(accel, rng, whole)
         checked += check_columns(accel, rng, whole)
+    checked += check_triage(accel, rng, buffers(rng, count // 4))
     checked += check_listing(accel, rng)
     print(checked)
+
+
+def check_triage(accel, rng: random.Random, contents) -> int:
+    """plain_file_triage of files of every content, listed at their size,
+    smaller (they grew) and larger (they shrank), under several limits."""
+    checked = 0
+    with tempfile.TemporaryDirectory(prefix="urnscan-fuzz-") as top:
+        path = os.path.join(top, "f")
+        for data in contents:
+            with open(path, "wb") as f:
+                f.write(data)
+            n = len(data)
+            for expected in {0, n - 1, n, n + 1, n + rng.randrange(1, 99)}:
+                for limit in {expected, expected + 1, 1 << 20}:
+                    if 0 <= expected <= limit:
+                        got, want = accel.plain_file_triage(path, expected, limit), plain_file_triage_py(path, expected, limit)
+                        assert got == want, (data, expected, limit, got, want)
+                        checked += 1
+        assert accel.plain_file_triage(os.path.join(top, "missing"), 0, 1) is None
+    return checked
 
 
 def check_listing(accel, rng: random.Random) -> int:

@@ -557,3 +557,79 @@ def test_placed_hits_are_left_out_of_the_collector():
     gc.collect()
     assert compiled == _scan_in_chunks(data, 1 << 16, False, 40)
     assert all(gc.is_tracked(h) for h in _scan_in_chunks(data[:2000], 1 << 16, False, 40))  # (the Python rows)
+
+
+# --- plain_file_triage: a file read and looked through without the interpreter ---
+
+#: what makes a file read otherwise than as plain text (runner.nothing_to_find)
+TRIAGE_PIECES = st.sampled_from([
+    b"%PDF-", b"%PDF", b"PK", b"P", b"\x1f\x8b", b"\x1f", b"BZh", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd", b"From ",
+    b"WARC/", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff", b"\xef", b"\xef\xbd\x95", b"%", b"x" * 300,
+])
+CONTENTS = st.lists(st.one_of(TRIAGE_PIECES, PIECES, st.binary(max_size=6)), max_size=40).map(b"".join)
+
+
+@settings(deadline=None, max_examples=400)
+@given(CONTENTS, st.integers(-2, 3), st.integers(0, 2))
+def test_plain_file_triage_agrees(tmp_path_factory, data, off, extra):
+    from urnscan.runner import plain_file_triage_py
+
+    path = tmp_path_factory.mktemp("triage") / "f"
+    path.write_bytes(data)
+    expected = max(0, len(data) + off)
+    limit = expected + extra
+    assert accel.plain_file_triage(str(path), expected, limit) == plain_file_triage_py(str(path), expected, limit)
+
+
+@settings(deadline=None, max_examples=300)
+@given(CONTENTS)
+def test_a_file_with_nothing_to_find_scans_to_nothing(tmp_path_factory, data):
+    """What the triage takes as its status alone is what the rules make of
+    the file: scanned whole, no hit, every byte counted."""
+    from urnscan.runner import ScanConfig, _scan_whole, nothing_to_find
+    from urnscan.sources import InputRef
+
+    if not nothing_to_find(data):
+        return
+    path = tmp_path_factory.mktemp("nothing") / "f.txt"
+    path.write_bytes(data)
+    hits = []
+    ref = InputRef(str(path), len(data))
+    status = _scan_whole(ref, data, ScanConfig(), hits.extend, None)
+    assert hits == [] and status.status == "scanned" and status.bytes == len(data) and status.reason is None
+
+
+@pytest.mark.parametrize("content, answer", [
+    (b"plain words\n", 12),
+    (b"", 0),
+    (b"see urn:isbn:0451450523\n", "content"),
+    (b"%PDF-1.4\n", "content"),
+    (b"PK\x03\x04", "content"),
+    (b"\x1f\x8b\x08", "content"),
+    (b"\xff\xfew\x00", "content"),
+    (b"From a@b Mon Jan  1 00:00:00 2024\n", "content"),
+    (b"\xef\xbd\x95rn:x", "content"),   # a fullwidth "u": a suspected URN may start
+    (b"return: x\n", 10),                # no "urn:" the scanner keeps
+    (b"\x00\x00\x00\x00 binary", "content"),
+])
+def test_plain_file_triage_table(tmp_path, content, answer):
+    from urnscan.runner import plain_file_triage_py
+
+    path = tmp_path / "f"
+    path.write_bytes(content)
+    for triage in (accel.plain_file_triage, plain_file_triage_py):
+        got = triage(str(path), len(content), 1 << 20)
+        assert got == (content if answer == "content" else answer)
+        assert triage(str(path), len(content) - 1, 1 << 20) is None if content else True  # it grew
+    assert accel.plain_file_triage(str(tmp_path / "missing"), 3, 10) is None
+    with pytest.raises(ValueError):
+        accel.plain_file_triage(str(path), 11, 10)
+
+
+def test_plain_file_triage_agrees_on_real_files():
+    from urnscan.runner import plain_file_triage_py
+
+    paths = SAMPLES + sorted(p for p in (ROOT / "urnscan").rglob("*") if p.is_file())
+    for path in paths:
+        size = path.stat().st_size
+        assert accel.plain_file_triage(str(path), size, 1 << 20) == plain_file_triage_py(str(path), size, 1 << 20), path

@@ -92,6 +92,24 @@ keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
     return (!is_boundary[s[p - 1]] || coded) && (p + 4 >= n || nid_start(s[p + 4]));
 }
 
+/* the offset of the first "urn:" that keep_at() keeps whose ":" is at an
+   index in [i, end) (i >= 3, end <= n), or -1: every ":" closes a possible
+   "urn:", and glibc's memchr compares 16 or 32 bytes an instruction */
+static Py_ssize_t
+next_urn(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_ssize_t end)
+{
+    while (i < end) {
+        const unsigned char *q = memchr(s + i, ':', (size_t)(end - i));
+        if (q == NULL)
+            return -1;
+        Py_ssize_t c = q - s;
+        if ((s[c - 1] | 0x20) == 'n' && (s[c - 2] | 0x20) == 'r' && (s[c - 3] | 0x20) == 'u' && keep_at(s, n, c - 3))
+            return c - 3;
+        i = c + 1;
+    }
+    return -1;
+}
+
 PyDoc_STRVAR(urn_positions_doc,
 "urn_positions($module, buf, start, stop, /)\n--\n\n"
 "Offsets p in [start, stop) where buf[p:p+4] is \"urn:\" in any case, at a\n"
@@ -125,21 +143,11 @@ urn_positions(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t end = stop > n - 3 ? n : stop + 3;
     if (end <= start || end - start < 4)  /* (end - start overflows for a very negative stop) */
         goto done;
-    /* every ":" at index >= start + 3 closes a possible "urn:"; glibc's
-       memchr compares 16 or 32 bytes an instruction */
-    Py_ssize_t i = start + 3;
-    while (i < end) {
-        const unsigned char *q = memchr(s + i, ':', (size_t)(end - i));
-        if (q == NULL)
-            break;
-        Py_ssize_t c = q - s;
-        if ((s[c - 1] | 0x20) == 'n' && (s[c - 2] | 0x20) == 'r' && (s[c - 3] | 0x20) == 'u'
-                && keep_at(s, n, c - 3) && append_offset(out, c - 3) < 0) {
+    for (Py_ssize_t p = next_urn(s, n, start + 3, end); p >= 0; p = next_urn(s, n, p + 4, end))
+        if (append_offset(out, p) < 0) {
             Py_CLEAR(out);
             goto done;
         }
-        i = c + 1;
-    }
 done:
     PyBuffer_Release(&view);
     return out;
@@ -151,14 +159,25 @@ PyDoc_STRVAR(looks_binary_doc,
 "urnscan.sources.reader.looks_binary_py): one pass over at most the first\n"
 "64 KiB counting NUL and suspicious control bytes.");
 
+static int binary_block(const unsigned char *s, Py_ssize_t n);
+
 static PyObject *
 looks_binary(PyObject *module, PyObject *block)
 {
     Py_buffer view;
     if (PyObject_GetBuffer(block, &view, PyBUF_SIMPLE) < 0)
         return NULL;
-    const unsigned char *s = view.buf;
-    Py_ssize_t n = view.len < BINARY_BLOCK_SIZE ? view.len : BINARY_BLOCK_SIZE;
+    int binary = binary_block(view.buf, view.len);
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(binary);
+}
+
+/* looks_binary() of the content s[0:n] */
+static int
+binary_block(const unsigned char *s, Py_ssize_t n)
+{
+    if (n > BINARY_BLOCK_SIZE)
+        n = BINARY_BLOCK_SIZE;
     /* branch-free compares the compiler turns into vector code; byte-wide
        sums over blocks of 255 bytes cannot overflow and fill whole vectors */
     Py_ssize_t nul = 0, suspicious = 0;
@@ -174,11 +193,120 @@ looks_binary(PyObject *module, PyObject *block)
         nul += block_nul;
         suspicious += block_suspicious;
     }
-    PyBuffer_Release(&view);
-    if (nul >= 2 && nul * 1000 > n)
-        Py_RETURN_TRUE;
-    return PyBool_FromLong(suspicious >= 2 && suspicious * 20 > n);
+    return (nul >= 2 && nul * 1000 > n) || (suspicious >= 2 && suspicious * 20 > n);
 }
+
+#ifdef HAVE_LIST_ENTRIES
+/* documents.py _PDF_HEADER_REACH: where "%PDF-" may open a PDF */
+#define PDF_HEADER_REACH 1024
+
+static int
+starts_with(const unsigned char *s, Py_ssize_t n, const char *mark, Py_ssize_t len)
+{
+    return n >= len && memcmp(s, mark, (size_t)len) == 0;
+}
+
+/* runner.py nothing_to_find(): the content s[0:n] of a file is plain
+   text in which no URN can be found -- none of the marks that make the
+   scan read it otherwise, not binary, no "urn:" that the scanner keeps
+   and no byte 0xEF (a look-alike's lead byte); when it is not, the scan
+   reads it in Python */
+static int
+nothing_to_find(const unsigned char *s, Py_ssize_t n)
+{
+    /* codecs.py detect_compression(): gzip, bzip2, xz, zstd */
+    if (starts_with(s, n, "\x1f\x8b", 2) || starts_with(s, n, "BZh", 3) || starts_with(s, n, "\xfd" "7zXZ", 5)
+            || starts_with(s, n, "\x28\xb5\x2f\xfd", 4))
+        return 0;
+    /* documents.py container_kind(): a zip file, a WARC file, an mbox separator */
+    if (starts_with(s, n, "PK", 2) || starts_with(s, n, "WARC/", 5) || starts_with(s, n, "From ", 5))
+        return 0;
+    /* charsets.py bom_encoding(): UTF-16 and UTF-32 byte-order marks */
+    if (starts_with(s, n, "\xff\xfe", 2) || starts_with(s, n, "\xfe\xff", 2) || starts_with(s, n, "\0\0\xfe\xff", 4))
+        return 0;
+    /* extract/lookalike.py may_hold_suspects(): a fullwidth form's lead byte */
+    if (memchr(s, 0xEF, (size_t)n) != NULL)
+        return 0;
+    /* documents.py _pdf_header(): "%PDF-" within the first 1024 bytes */
+    Py_ssize_t reach = n < PDF_HEADER_REACH + 5 ? n : PDF_HEADER_REACH + 5;
+    for (Py_ssize_t i = 0; i + 5 <= reach; i++) {
+        const unsigned char *q = memchr(s + i, '%', (size_t)(reach - 5 + 1 - i));
+        if (q == NULL)
+            break;
+        i = q - s;
+        if (memcmp(q, "%PDF-", 5) == 0)
+            return 0;
+    }
+    return !binary_block(s, n) && (n < 4 || next_urn(s, n, 3, n) < 0);
+}
+
+PyDoc_STRVAR(plain_file_triage_doc,
+"plain_file_triage($module, path, expected, limit, /)\n--\n\n"
+"A regular file listed with expected <= limit bytes, read whole in one\n"
+"read: its size when it is plain text with nothing to find in it (see\n"
+"urnscan.runner.plain_file_triage_py), else its content; None when it\n"
+"cannot be opened or read, or holds more than expected bytes now.\n"
+"The file is read and looked through without the interpreter.");
+
+static PyObject *
+plain_file_triage(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t expected, limit;
+    PyObject *path = NULL;
+
+    if (nargs != 3) {
+        PyErr_Format(PyExc_TypeError, "plain_file_triage expected 3 arguments, got %zd", nargs);
+        return NULL;
+    }
+    if (index_arg(args[1], &expected) < 0 || index_arg(args[2], &limit) < 0)
+        return NULL;
+    if (expected < 0 || expected > limit || expected == PY_SSIZE_T_MAX) {
+        PyErr_SetString(PyExc_ValueError, "expected must be in [0, limit]");
+        return NULL;
+    }
+    if (!PyUnicode_FSConverter(args[0], &path))
+        return NULL;
+    Py_ssize_t want = expected + 1;  /* one byte more: a file that grew says so */
+    PyObject *data = PyBytes_FromStringAndSize(NULL, want);
+    if (data == NULL) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    unsigned char *buf = (unsigned char *)PyBytes_AS_STRING(data);
+    const char *name = PyBytes_AS_STRING(path);
+    Py_ssize_t got = -1;
+    int nothing = 0;
+    Py_BEGIN_ALLOW_THREADS
+#ifdef O_CLOEXEC
+    int fd = open(name, O_RDONLY | O_CLOEXEC);
+#else
+    int fd = open(name, O_RDONLY);
+#endif
+    if (fd >= 0) {
+        ssize_t r;
+        do
+            r = read(fd, buf, (size_t)want);
+        while (r < 0 && errno == EINTR);
+        close(fd);
+        got = r;
+        if (r >= 0 && r < want)
+            nothing = nothing_to_find(buf, r);
+    }
+    Py_END_ALLOW_THREADS
+    Py_DECREF(path);
+    if (got < 0 || got >= want) {
+        Py_DECREF(data);
+        Py_RETURN_NONE;
+    }
+    if (nothing) {
+        Py_DECREF(data);
+        return PyLong_FromSsize_t(got);
+    }
+    if (_PyBytes_Resize(&data, got) < 0)
+        return NULL;
+    return data;
+}
+#endif
 
 /* how many bytes of s[0:n] equal c; byte-wide sums over blocks of 255
    bytes, which the compiler turns into vector code */
@@ -2099,6 +2227,7 @@ static PyMethodDef accel_methods[] = {
     {"string_buffers", (PyCFunction)string_buffers, METH_O, string_buffers_doc},
 #ifdef HAVE_LIST_ENTRIES
     {"list_entries", (PyCFunction)(void (*)(void))list_entries, METH_FASTCALL, list_entries_doc},
+    {"plain_file_triage", (PyCFunction)(void (*)(void))plain_file_triage, METH_FASTCALL, plain_file_triage_doc},
 #endif
     {"transpose", (PyCFunction)(void (*)(void))transpose, METH_FASTCALL, transpose_doc},
     {"factorize_tails", (PyCFunction)(void (*)(void))factorize_tails, METH_FASTCALL, factorize_tails_doc},

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
+from .accel import accelerated
 from .errors import SourceError
 from .model import Hit
 from .pieces import ARROW_PIECES, HIT_PIECES, PieceBuffer
@@ -35,7 +36,7 @@ from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
 from .sources.charsets import bom_encoding
 from .sources.codecs import detect_compression
-from .sources.documents import BINARY_CONTENT, container_kind, open_documents
+from .sources.documents import BINARY_CONTENT, MAIL_SUFFIXES, PDF_HEADER_REACH, container_kind, open_documents
 from .sources.limits import DEFAULT_MAX_RATIO, DecompressionLimit
 from .workers import WorkerDied, WorkerPool
 
@@ -83,6 +84,10 @@ def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], No
     if not ref.ok:
         return _not_scanned(ref)
     data = _small_plain_file(ref, config.chunk_size)
+    if type(data) is int:  # plain text with nothing to find
+        if on_bytes is not None:
+            on_bytes(data)
+        return FileStatus(ref.path, SCANNED, None, data, None, None, 0, 0, documents=1)
     if data is not None:
         return _scan_whole(ref, data, config, emit, on_bytes)
     hits = valid = scanned = 0
@@ -123,23 +128,73 @@ def _not_scanned(ref: InputRef) -> FileStatus:
     return FileStatus(ref.path, SKIPPED if ref.skipped else ERROR, ref.status)
 
 
-def _small_plain_file(ref: InputRef, limit: int) -> Optional[bytes]:
+def _small_plain_file(ref: InputRef, limit: int) -> Union[int, bytes, None]:
     """The content of a regular, uncompressed file of at most ``limit``
-    bytes, read whole with ``os.read`` (a third of the cost of the chunk
+    bytes, read whole in one read (a third of the cost of the chunk
     reader, and half that of ``open().read()``, on the many small files of
-    a real corpus); None when it is anything else, or when reading fails
-    (the chunk reader then says why)."""
+    a real corpus), or only its size when it is plain text with nothing to
+    find in it (:func:`plain_file_triage`: most files of a corpus); None
+    when it is anything else, or when reading fails (the chunk reader then
+    says why)."""
     if ref.size is None or ref.size > limit or ref.is_stdin:
         return None
-    try:
-        data = _read_at_most(ref.path, limit + 1, ref.size)
-    except OSError:
-        return None
+    if ref.path.lower().endswith(MAIL_SUFFIXES):  # (a mail file by its name: documents.container_kind)
+        try:
+            data = _read_at_most(ref.path, limit + 1, ref.size)
+        except OSError:
+            return None
+    else:
+        data = plain_file_triage(ref.path, ref.size, limit)
+        if data is None or type(data) is int:
+            return data
     if len(data) > limit or detect_compression(data) is not None:
         return None
     if container_kind(data, ref.path) is not None or bom_encoding(data) is not None:
         return None  # documents inside, or text to decode: urnscan.sources.documents reads it
     return data
+
+
+#: the marks at the start of a file that make the scan read it otherwise:
+#: compressed (codecs.detect_compression), a zip file, a WARC file or an
+#: mbox archive (documents.container_kind), a UTF-16 or UTF-32 byte-order
+#: mark (charsets.bom_encoding)
+_OTHERWISE_READ = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd", b"PK", b"WARC/", b"From ",
+                   b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
+def nothing_to_find(data: bytes) -> bool:
+    """Whether the content of a file is plain text in which no URN can be
+    found, so that its scan is its status alone: none of the marks of
+    :data:`_OTHERWISE_READ`, no ``%PDF-`` within the first 1024 bytes
+    (documents._pdf_header), not binary, no ``urn:`` that the scanner
+    keeps, no byte 0xEF (the lead byte of the fullwidth forms the
+    look-alike reader looks for).  A conservative test: a file it turns
+    down is read by the rules, which may find nothing either."""
+    return (not data.startswith(_OTHERWISE_READ) and b"\xef" not in data
+            and data.find(b"%PDF-", 0, PDF_HEADER_REACH + 5) < 0 and not looks_binary(data)
+            and not urn_positions(data, 0, len(data)))
+
+
+def plain_file_triage(path: str, expected: int, limit: int) -> Union[int, bytes, None]:
+    """A regular file listed with ``expected <= limit`` bytes, read whole
+    in one read: its size when :func:`nothing_to_find` holds, else its
+    content; None when it cannot be opened or read, or holds more than
+    ``expected`` bytes now (it grew: the chunk reader reads it).
+    ``urnscan/_accel.c`` holds a compiled version that reads and looks
+    through the file without the interpreter."""
+    if not 0 <= expected <= limit:
+        raise ValueError("expected must be in [0, limit]")
+    try:
+        data = _read_at_most(path, expected + 1, expected)
+    except OSError:
+        return None
+    if len(data) > expected:
+        return None
+    return len(data) if nothing_to_find(data) else data
+
+
+plain_file_triage_py = plain_file_triage
+plain_file_triage = accelerated(plain_file_triage_py)
 
 
 def _read_at_most(path: str, size: int, expected: int) -> bytes:

@@ -96,7 +96,9 @@ def _header_line(line: bytes) -> bool:
 #: "1.N"; readers also find it after junk in the first 1024 bytes (a
 #: MacBinary or HTTP header before it)
 _PDF_MAGIC = b"%PDF-"
-_PDF_HEADER_REACH = 1024
+PDF_HEADER_REACH = 1024
+#: the names a mail file goes by (RFC 5322 messages saved one a file)
+MAIL_SUFFIXES = (".eml", ".eml.gz")
 
 
 def _pdf_header(head: bytes) -> bool:
@@ -107,13 +109,13 @@ def _pdf_header(head: bytes) -> bool:
     is not a PDF."""
     if head.startswith(_PDF_MAGIC):
         return True
-    at = head.find(_PDF_MAGIC, 0, _PDF_HEADER_REACH)
+    at = head.find(_PDF_MAGIC, 0, PDF_HEADER_REACH)
     while at > 0:
         before = head[at - 1]
         version = head[at + len(_PDF_MAGIC):at + len(_PDF_MAGIC) + 1]
         if (before in b"\r\n" or before < 9 or before > 126) and version.isdigit() and b"obj" in head[at:]:
             return True
-        at = head.find(_PDF_MAGIC, at + 1, _PDF_HEADER_REACH)
+        at = head.find(_PDF_MAGIC, at + 1, PDF_HEADER_REACH)
     return False
 
 
@@ -149,7 +151,7 @@ def container_kind(head: bytes, name: Optional[str] = None) -> Optional[Containe
         lines = head[:4096].split(b"\n", 2)
         if len(lines) > 2 and _header_line(lines[1]):
             return ContainerKind.MBOX
-    if name and name.lower().endswith((".eml", ".eml.gz")) and _header_line(head[:4096].split(b"\n", 1)[0]):
+    if name and name.lower().endswith(MAIL_SUFFIXES) and _header_line(head[:4096].split(b"\n", 1)[0]):
         return ContainerKind.EML
     return None
 
