@@ -227,7 +227,7 @@ nothing_to_find(const unsigned char *s, Py_ssize_t n)
     /* extract/lookalike.py may_hold_suspects(): a fullwidth form's lead byte */
     if (memchr(s, 0xEF, (size_t)n) != NULL)
         return 0;
-    /* documents.py _pdf_header(): "%PDF-" within the first 1024 bytes */
+    /* documents.py _pdf_header(): "%PDF-" starting in the first 1025 bytes */
     Py_ssize_t reach = n < PDF_HEADER_REACH + 5 ? n : PDF_HEADER_REACH + 5;
     for (Py_ssize_t i = 0; i + 5 <= reach; i++) {
         const unsigned char *q = memchr(s + i, '%', (size_t)(reach - 5 + 1 - i));

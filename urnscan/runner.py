@@ -165,8 +165,8 @@ _OTHERWISE_READ = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd", b"PK",
 def nothing_to_find(data: bytes) -> bool:
     """Whether the content of a file is plain text in which no URN can be
     found, so that its scan is its status alone: none of the marks of
-    :data:`_OTHERWISE_READ`, no ``%PDF-`` within the first 1024 bytes
-    (documents._pdf_header), not binary, no ``urn:`` that the scanner
+    :data:`_OTHERWISE_READ`, no ``%PDF-`` starting in the first 1025
+    bytes (documents._pdf_header looks there), not binary, no ``urn:`` that the scanner
     keeps, no byte 0xEF (the lead byte of the fullwidth forms the
     look-alike reader looks for).  A conservative test: a file it turns
     down is read by the rules, which may find nothing either."""
