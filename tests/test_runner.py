@@ -384,7 +384,9 @@ def test_killed_run_leaves_no_worker_and_no_temp_file(tmp_path, corpus, sig):
     out_dir = tmp_path / "out"
     out_dir.mkdir()
     out = out_dir / "index.parquet"
-    named = PendingFile(str(out_dir / "probe")).named
+    probe = PendingFile(str(out_dir / "probe"))
+    named = probe.named  # (whether this file system has files without a name)
+    probe.discard()
     proc = subprocess.Popen([*URNSCAN, "scan", str(corpus), str(fifo), "-o", str(out), "--jobs", "2", "-q"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
