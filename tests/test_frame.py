@@ -229,3 +229,25 @@ def test_dedupe_reads_the_stored_keys(index, monkeypatch):
                                                                         "urn:example:a"))
     merged = _group_of(dedupe(tampered, "heuristic"), "urn:example:A")
     assert set(merged.spellings) == {"urn:example:A", "urn:example:a"}
+
+
+def test_dedupe_counts_spellings_documents_and_rules_per_group():
+    """One group's fields, built from the rows in one pass: spellings most
+    cited first (ties in the order met), their counts, the documents that
+    cite them, the rules that merged them."""
+    rows = [("a.txt", "urn:ietf:rfc:2141"), ("b.txt", "URN:IETF:rfc:2141"), ("b.txt", "URN:IETF:rfc:2141"),
+            ("c.txt", "urn:IETF:rfc:2141"), (None, "urn:ietf:rfc:2141"), ("a.txt", "urn:isbn:0451450523")]
+    df = pd.DataFrame({
+        "source": [s for s, _ in rows], "urn": [u for _, u in rows],
+        "key": [urnscan.equivalence_key(u) for _, u in rows],
+        "nid": [u.split(":")[1] for _, u in rows],
+    })
+    groups = dedupe(df, "key")
+    first = groups.iloc[0]
+    assert (first.group_key, first.nid, first["count"]) == ("urn:ietf:rfc:2141", "ietf", 5)
+    assert first.spellings == ["urn:ietf:rfc:2141", "URN:IETF:rfc:2141", "urn:IETF:rfc:2141"]
+    assert first.spelling_counts == [2, 2, 1]
+    assert first.documents == ["a.txt", "b.txt", "c.txt"] and first.n_documents == 3
+    assert first.rules == ["scheme-case", "nid-case"] and not first.heuristic
+    second = groups.iloc[1]
+    assert (second.spellings, second.rules, second.documents) == (["urn:isbn:0451450523"], [], ["a.txt"])

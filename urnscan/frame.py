@@ -232,20 +232,21 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1, examp
     })
     variants = _case_variants(work["group_key"].unique().tolist())
     rows = []
-    for gk, g in work.groupby("group_key", sort=False):
-        counts = g["urn"].value_counts()
-        spellings = counts.index.tolist()
+    for gk, group in _gathered(work).items():
+        # spellings most cited first, ties in the order they were met
+        counts = sorted(group.spellings.items(), key=lambda item: -item[1])
+        spellings = [spelling for spelling, _ in counts]
         if len(spellings) < min_spellings and gk not in variants:
             continue
-        applied = sorted({r for rs in g["rules"] for r in rs})
-        reasons = _generic_reasons(spellings) + [r for r in applied]
-        documents = sorted({d for d in g["source"].tolist() if d is not None})
+        applied = sorted(group.rules)
+        merged = len(spellings) > 1  # (one spelling: no rule merged anything)
+        documents = sorted(group.documents)
         rows.append({
-            "group_key": gk, "nid": g["nid"].iloc[0], "count": len(g),
-            "n_spellings": len(spellings), "spellings": spellings, "spelling_counts": counts.tolist(),
+            "group_key": gk, "nid": group.nid, "count": group.count,
+            "n_spellings": len(spellings), "spellings": spellings, "spelling_counts": [n for _, n in counts],
             "n_documents": len(documents), "documents": documents,
-            "rules": reasons if len(spellings) > 1 else [],
-            "heuristic": any(r.startswith("h:") for r in applied) and len(spellings) > 1,
+            "rules": _generic_reasons(spellings) + applied if merged else [],
+            "heuristic": merged and any(r.startswith("h:") for r in applied),
             "case_variants": variants.get(gk, []),
         })
     columns = ["group_key", "nid", "count", "n_spellings", "spellings", "spelling_counts", "n_documents",
@@ -255,6 +256,39 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1, examp
         out = out.sort_values(["count", "group_key"], ascending=[False, True], kind="stable").reset_index(drop=True)
     out.attrs["level"] = level
     return out
+
+
+class _Group:
+    """What a group of hits gathers: its first NID, how many hits, each
+    spelling's count (in the order met), the documents and the rules."""
+
+    __slots__ = ("nid", "count", "spellings", "documents", "rules")
+
+    def __init__(self, nid):
+        self.nid = nid
+        self.count = 0
+        self.spellings: Dict[str, int] = {}
+        self.documents: set = set()
+        self.rules: set = set()
+
+
+def _gathered(work: pd.DataFrame) -> Dict[str, _Group]:
+    """The groups of ``work``'s rows by ``group_key``, in the order met: one
+    pass over the rows (a pandas group a key costs a hundred times as much
+    on an index of many distinct URNs)."""
+    groups: Dict[str, _Group] = {}
+    for gk, urn, source, nid, rules in zip(work["group_key"].tolist(), work["urn"].tolist(),
+                                           work["source"].tolist(), work["nid"].tolist(), work["rules"].tolist()):
+        group = groups.get(gk)
+        if group is None:
+            group = groups[gk] = _Group(nid)
+        group.count += 1
+        group.spellings[urn] = group.spellings.get(urn, 0) + 1
+        if not _missing(source):  # (None, or NaN: a categorical's missing value)
+            group.documents.add(source)
+        if rules:
+            group.rules.update(rules)
+    return groups
 
 
 def _case_variants(keys: List[str]) -> Dict[str, List[str]]:
