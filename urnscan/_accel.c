@@ -197,7 +197,7 @@ binary_block(const unsigned char *s, Py_ssize_t n)
 }
 
 #ifdef HAVE_LIST_ENTRIES
-/* documents.py _PDF_HEADER_REACH: where "%PDF-" may open a PDF */
+/* documents.py PDF_HEADER_REACH: where "%PDF-" may open a PDF */
 #define PDF_HEADER_REACH 1024
 
 static int

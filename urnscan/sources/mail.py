@@ -215,8 +215,8 @@ def _flowed_delsp(part: Message) -> bool:
             and str(part.get_param("delsp", "")).lower() == "yes")
 
 
-#: the quote marks of a flowed line (RFC 3676 section 4.5) and the space
-#: that stuffs it (section 4.4)
+#: the quote marks of a flowed line (RFC 3676 section 4.5); the space after
+#: them or that stuffs it (section 4.4) is taken off by unflow_delsp
 _FLOWED_QUOTE = re.compile(rb">*")
 
 
