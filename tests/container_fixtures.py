@@ -1,9 +1,10 @@
-"""Containers the tests build: mail, zip, WARC and PDF bytes, small and exact."""
+"""Containers the tests build: mail, zip, tar, WARC and PDF bytes, small and exact."""
 from __future__ import annotations
 
 import base64
 import gzip
 import io
+import tarfile
 import zipfile
 import zlib
 from typing import Dict, List, Tuple
@@ -35,6 +36,26 @@ def zip_bytes(members: List[Tuple[str, bytes]], method: int = zipfile.ZIP_DEFLAT
             info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
             info.compress_type = method
             archive.writestr(info, data)
+    return out.getvalue()
+
+
+def tar_bytes(members: List[Tuple[str, object]], fmt: int = tarfile.PAX_FORMAT) -> bytes:
+    """A tar archive of ``members``: (name, bytes) a regular file, (name,
+    None) a directory, (name, "->target") a symbolic link."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w", format=fmt) as archive:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.mtime = 1704067200
+            if data is None:
+                info.type = tarfile.DIRTYPE
+                archive.addfile(info)
+            elif isinstance(data, str):
+                info.type, info.linkname = tarfile.SYMTYPE, data[2:]
+                archive.addfile(info)
+            else:
+                info.size = len(data)
+                archive.addfile(info, io.BytesIO(data))
     return out.getvalue()
 
 

@@ -1,4 +1,4 @@
-"""Documents inside inputs: mail, zip containers, WARC, PDF, UTF-16/32, and
+"""Documents inside inputs: mail, zip and tar containers, WARC, PDF, UTF-16/32, and
 the decompression ratio limit.  Every fixture is built here."""
 from __future__ import annotations
 
@@ -6,8 +6,10 @@ import codecs
 import gzip
 import io
 import json
+import lzma
 import subprocess
 import sys
+import tarfile
 import zipfile
 
 import pytest
@@ -22,7 +24,7 @@ from urnscan.sources import InputRef
 from urnscan.sources.documents import PDF_MISSING, ContainerKind, container_kind, open_documents
 
 from .container_fixtures import (
-    b64, gzip_members, http_response, mbox, message, multipart, pdf, warc_record, zip_bytes,
+    b64, gzip_members, http_response, mbox, message, multipart, pdf, tar_bytes, warc_record, zip_bytes,
 )
 
 NBN = "urn:nbn:de:bvb:12-bsb00012345-6"
@@ -83,6 +85,34 @@ def _docx() -> bytes:
     ])
 
 
+#: a member name longer than ustar's 100 bytes: a pax header (or a GNU
+#: long name) carries it
+LONG_NAME = "pkg-1.0/" + "deep/" * 30 + "notes.txt"
+
+
+def _source_tarball() -> bytes:
+    """A source release as ``tar czf`` writes it: directories, a link, a
+    long name, an image and a UTF-16 file among the text files."""
+    return gzip.compress(tar_bytes([
+        ("pkg-1.0", None),
+        ("pkg-1.0/README", f"Cite {ISBN}.\n".encode()),
+        ("pkg-1.0/logo.png", PNG),
+        ("pkg-1.0/LINK", "->README"),
+        ("pkg-1.0/data.bin.txt", b"\0\1\2\3" * 100 + ISSN.encode()),
+        ("pkg-1.0/ns.xml", codecs.BOM_UTF16_LE + f'<ns xmlns="{RFC}"/>'.encode("utf-16-le")),
+        (LONG_NAME, f"and {NBN}\n".encode()),
+        ("pkg-1.0/man/pkg.1.gz", gzip.compress(f".SH SEE ALSO\n{ISSN}\n".encode(), mtime=0)),
+        ("pkg-1.0/vendor/dep.tar.gz", gzip.compress(tar_bytes([("d.txt", ISBN.encode())]), mtime=0)),
+    ]), mtime=0)
+
+
+def _concatenated_tars() -> bytes:
+    """Two archives one after the other (``cat a.tar b.tar``), the second in
+    the GNU format: both are read, as ``tar --ignore-zeros`` reads them."""
+    return (tar_bytes([("a/one.txt", f"{ISBN}\n".encode())], tarfile.USTAR_FORMAT)
+            + tar_bytes([("b/" + "x" * 120 + ".txt", f"{RFC}\n".encode())], tarfile.GNU_FORMAT))
+
+
 def _warc() -> bytes:
     return b"".join([
         warc_record("warcinfo", 1, f"note: {NBN}\r\n".encode(), content_type="application/warc-fields"),
@@ -131,6 +161,11 @@ CASES = [
                                 ("https://example.org/same <urn:uuid:00000000-0000-4000-8000-000000000002>",
                                  ISBN)], "warc", 2, 0),
     ("chunked.warc", _warc_chunked_gzip, [("https://example.org/c", ISBN)], "warc", 1, 0),
+    ("src.tar.gz", _source_tarball, [("pkg-1.0/README", ISBN), ("pkg-1.0/ns.xml", RFC), (LONG_NAME, NBN),
+                                     ("pkg-1.0/man/pkg.1.gz", ISSN)], "tar", 4, 3),
+    ("cat.tar", _concatenated_tars, [("a/one.txt", ISBN), ("b/" + "x" * 120 + ".txt", RFC)], "tar", 2, 0),
+    ("src.tar.xz", lambda: lzma.compress(tar_bytes([("p/a.py", f"NS = '{ISSN}'\n".encode())])),
+     [("p/a.py", ISSN)], "tar", 1, 0),
     ("two.pdf", lambda: pdf([f"see {ISBN} here", f"and {RFC}."]),
      [("page=1", ISBN), ("page=2", RFC)], "pdf", 2, 0),
     ("le16.xml", _utf("utf-16-le", codecs.BOM_UTF16_LE), [(None, RFC), (None, ISBN)], None, 1, 0),
@@ -209,9 +244,35 @@ def test_container_kinds_from_content_and_name():
         (b"From: a@b\nSubject: x\n\nbody", "m.eml", ContainerKind.EML),
         (b"From: a@b\nSubject: x\n\nbody", "m.txt", None),  # a mail-like text file stays text
         (b"plain text", "x.eml", None),
+        (tar_bytes([("a.txt", b"x")], tarfile.USTAR_FORMAT), "x", ContainerKind.TAR),
+        (tar_bytes([("a.txt", b"x")], tarfile.GNU_FORMAT), "x", ContainerKind.TAR),
+        (tar_bytes([("a" * 200, b"x")], tarfile.PAX_FORMAT), "x", ContainerKind.TAR),
+        (_signed_checksum_tar(), "x", ContainerKind.TAR),
+        (_damaged_checksum(tar_bytes([("a.txt", b"x")])), "x", None),
+        (tar_bytes([("a.txt", b"x")])[:511], "x", None),  # not a whole header block
+        # "ustar" at offset 257 of a text file is no tar header
+        (b"x" * 257 + b"ustar" + b" text" * 100, "notes.txt", None),
     ]
     for head, name, kind in table:
         assert container_kind(head, name) is kind, head
+
+
+def _damaged_checksum(data: bytes) -> bytes:
+    out = bytearray(data)
+    out[0] ^= 0x01  # the name's first byte: the stored checksum no longer matches
+    return bytes(out)
+
+
+def _signed_checksum_tar() -> bytes:
+    """A header with bytes above 127 in its name, its checksum summed as
+    signed bytes (as some old writers did)."""
+    out = bytearray(tar_bytes([("caf\xe9.txt", b"x")], tarfile.USTAR_FORMAT))
+    block = out[:512]
+    block[148:156] = b" " * 8
+    signed = sum(b - 256 if b > 127 else b for b in block)
+    out[148:156] = b"%06o\0 " % signed
+    assert signed != sum(block)
+    return bytes(out)
 
 
 def test_a_pdf_line_ending_in_a_hyphen_goes_on_with_it(tmp_path):
@@ -327,6 +388,89 @@ def test_a_container_failing_part_way_keeps_what_it_found(tmp_path):
     assert status.status == ERROR and status.reason
 
 
+def test_a_tar_archive_cut_short_keeps_what_it_found(tmp_path):
+    whole = tar_bytes([("a.txt", f"{ISBN}\n".encode()), ("b.txt", f"{RFC}\n".encode() + b"." * 5000)])
+    cut = whole[:whole.index(RFC.encode()) + 2000]  # inside the second member's data
+    for name, data in (("cut.tar", cut), ("cut.tar.gz", gzip.compress(cut, mtime=0))):
+        (tmp_path / name).write_bytes(data)
+        for chunk_size in (7, 1 << 20):
+            status, hits = _scan(tmp_path / name, chunk_size)
+            assert [(h.document, h.urn) for h in hits] == [("a.txt", ISBN), ("b.txt", RFC)]
+            assert status.status == ERROR and "b.txt" in status.reason and "end of data" in status.reason
+            assert status.container == "tar"
+        # the Python API: the same hits, then the error
+        found = []
+        with pytest.raises(urnscan.SourceError, match="end of data"):
+            for hit in urnscan.scan_file(tmp_path / name):
+                found.append(hit.urn)
+        assert found == [ISBN, RFC]
+
+
+@pytest.mark.parametrize("fmt", ["gnu", "posix"])
+def test_a_sparse_tar_member_is_read_with_its_holes(tmp_path, fmt):
+    import shutil
+
+    tar = shutil.which("tar")
+    if tar is None or b"GNU tar" not in subprocess.run([tar, "--version"], capture_output=True).stdout:
+        pytest.skip("GNU tar writes sparse members")
+    sparse = tmp_path / "tree" / "sparse.txt"
+    sparse.parent.mkdir()
+    with open(sparse, "wb") as fh:
+        fh.write(f"{ISBN}\n".encode() + b"text\n" * 14000)
+        fh.seek(1 << 20, 1)  # a hole
+        fh.write(f"\n{RFC}\n".encode())
+    path = tmp_path / "sparse.tar"
+    subprocess.run([tar, "-cSf", str(path), f"--format={fmt}", "-C", str(tmp_path / "tree"), "sparse.txt"],
+                   check=True)
+    status, hits = _scan(path)
+    assert [(h.document, h.urn) for h in hits] == [("sparse.txt", ISBN), ("sparse.txt", RFC)]
+    assert status.bytes == sparse.stat().st_size
+
+
+def test_a_tar_header_extension_beyond_the_cap_stops_the_input(tmp_path):
+    from urnscan.sources.tarred import MAX_EXTENSION_BYTES
+
+    first = tar_bytes([("a.txt", f"{ISBN}\n".encode())], tarfile.USTAR_FORMAT)
+    first = first[:first.index(b"\0" * 1024, 1024)]  # without the end-of-archive blocks
+    header = tarfile.TarInfo("././@PaxHeader")
+    header.type, header.size = tarfile.XHDTYPE, MAX_EXTENSION_BYTES + 1
+    crafted = first + header.tobuf(tarfile.USTAR_FORMAT) + b"9 a=b\n" * 10
+    (tmp_path / "big.tar").write_bytes(crafted)
+    status, hits = _scan(tmp_path / "big.tar")
+    assert [h.urn for h in hits] == [ISBN]
+    assert status.status == ERROR and "header extension" in status.reason
+
+
+def test_a_tar_archive_of_many_members_is_read_in_bounded_memory():
+    import tracemalloc
+
+    def peak(members: int) -> int:
+        data = tar_bytes([(f"d/{i:06d}.txt", b"text\n") for i in range(members)], tarfile.USTAR_FORMAT)
+        tracemalloc.start()
+        with open_documents(io.BytesIO(data), chunk_size=1 << 16) as docs:
+            assert sum(1 for doc in docs for _ in doc.chunks) == members
+        top = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return top
+
+    # a header kept per member (tarfile keeps them all) would add about
+    # a kilobyte each: 3 MB more for the larger archive
+    assert peak(4000) < peak(1000) + (1 << 20)
+
+
+def test_a_tarball_on_standard_input(tmp_path):
+    data = _source_tarball()
+    out = tmp_path / "hits.jsonl"
+    for jobs in ("1", "2"):
+        done = subprocess.run([sys.executable, "-m", "urnscan", "scan", "-", "-o", str(out), "--force", "-q",
+                               "--format", "jsonl", "--jobs", jobs], input=data, capture_output=True)
+        assert done.returncode == 0, done.stderr
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+        assert [(r["source"], r["document"], r["urn"]) for r in rows] == [
+            ("-", "pkg-1.0/README", ISBN), ("-", "pkg-1.0/ns.xml", RFC), ("-", LONG_NAME, NBN),
+            ("-", "pkg-1.0/man/pkg.1.gz", ISSN)]
+
+
 def test_a_wrong_content_length_is_the_inputs_error_and_nothing_else(tmp_path, capsys):
     first = warc_record("resource", 1, f"text {ISBN}\n".encode(), uri="https://example.org/a")
     wrong = first.replace(b"Content-Length: ", b"Content-Length: 1", 1)  # ten times too long, or more
@@ -367,6 +511,20 @@ def test_a_zip_bomb_is_stopped_and_reported(tmp_path):
     assert [(h.document, h.urn) for h in hits] == [("first.txt", ISBN), ("bomb.txt", RFC)]
     status, _ = _scan(path, max_ratio=10)
     assert status.status == ERROR and status.bytes <= (16 << 20) + (1 << 20)
+
+
+def test_a_compressed_tar_member_is_held_to_the_ratio_limit(tmp_path):
+    bomb = _spaces_gzip(64, ISBN.encode() + b"\n")
+    cut = gzip.compress(RFC.encode() + b"\n", mtime=0)[:-6]  # its CRC and length gone
+    path = tmp_path / "bomb.tar"
+    path.write_bytes(tar_bytes([("a.txt.gz", bomb), ("b.txt.gz", cut)]))
+    status, hits = _scan(path)
+    assert status.status == ERROR and "a.txt.gz" in status.reason and "over the limit" in status.reason
+    assert [(h.document, h.urn) for h in hits] == [("a.txt.gz", ISBN)]
+    status, hits = _scan(path, max_ratio=0)
+    assert status.status == ERROR and status.reason.endswith("member b.txt.gz: truncated gzip data (unexpected end "
+                                                             "of input)"), status.reason
+    assert [(h.document, h.urn) for h in hits] == [("a.txt.gz", ISBN), ("b.txt.gz", RFC)]
 
 
 def test_many_members_pointing_at_the_same_data_are_stopped(tmp_path):

@@ -99,20 +99,26 @@ def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], No
                                   docs.compression, container=docs.container, skipped_documents=1)
             for doc in docs:
                 scanner = ByteScanner(ref.path, config.options, document=doc.id)
-                for chunk in doc.chunks:
-                    scanned += len(chunk)
-                    found = _keep(scanner.feed(chunk), config.valid_only)
-                    if found:
-                        hits += len(found)
-                        valid += sum(1 for h in found if h.valid)
-                        emit(found)
-                    if on_bytes is not None:
-                        on_bytes(len(chunk))
+                failed: Optional[SourceError] = None
+                try:
+                    for chunk in doc.chunks:
+                        scanned += len(chunk)
+                        found = _keep(scanner.feed(chunk), config.valid_only)
+                        if found:
+                            hits += len(found)
+                            valid += sum(1 for h in found if h.valid)
+                            emit(found)
+                        if on_bytes is not None:
+                            on_bytes(len(chunk))
+                except SourceError as exc:  # the document ends where it failed: what it held is read
+                    failed = exc
                 found = _keep(scanner.finish(), config.valid_only)
                 if found:
                     hits += len(found)
                     valid += sum(1 for h in found if h.valid)
                     emit(found)
+                if failed is not None:
+                    raise failed
             return FileStatus(ref.path, SCANNED, docs.skipped_summary(), scanned, _compressed(docs),
                               docs.compression, hits, valid, docs.container, docs.documents,
                               sum(docs.skipped.values()))
@@ -169,7 +175,9 @@ def nothing_to_find(data: bytes) -> bool:
     bytes (documents._pdf_header looks there), not binary, no ``urn:`` that the scanner
     keeps, no byte 0xEF (the lead byte of the fullwidth forms the
     look-alike reader looks for).  A conservative test: a file it turns
-    down is read by the rules, which may find nothing either."""
+    down is read by the rules, which may find nothing either.  (A tar
+    archive needs no mark here: tar pads its header fields with NUL
+    bytes, which make it binary to this test.)"""
     return (not data.startswith(_OTHERWISE_READ) and b"\xef" not in data
             and data.find(b"%PDF-", 0, PDF_HEADER_REACH + 5) < 0 and not looks_binary(data)
             and not urn_positions(data, 0, len(data)))

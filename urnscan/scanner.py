@@ -24,6 +24,7 @@ from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamCo
                       run_pattern)
 from .extract.lookalike import merge, suspected_urns
 from .context import context_snippet
+from .errors import SourceError
 from .judge import UrnJudge
 from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
 from .syntax import check_profile
@@ -467,8 +468,12 @@ def scan_bytes(chunks: Union[bytes, Iterable[bytes]], *, source: Optional[str] =
         raise TypeError("scan_bytes takes bytes or an iterable of bytes, not a str (use scan_text for text)")
     scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length, context, **rules), judge,
                           document=document)
-    for chunk in chunks:
-        yield from scanner.feed(chunk)
+    try:
+        for chunk in chunks:
+            yield from scanner.feed(chunk)
+    except SourceError:  # the text ends where its input failed: what it held is read
+        yield from scanner.finish()
+        raise
     yield from scanner.finish()
 
 
@@ -516,8 +521,8 @@ def scan_file(path, *, profile: str = DEFAULT_PROFILE, trim: bool = True, fold: 
               source: Optional[str] = None, **rules: bool) -> Iterator[Hit]:
     """Hits in a file read as ``urnscan scan`` reads it, with byte offsets:
     decompressed (gzip, bz2, xz, zstd), decoded (UTF-16 and UTF-32 with a
-    byte-order mark), and the documents inside a mail archive, WARC, zip
-    or PDF file each scanned on its own (``Hit.document`` names it); a
+    byte-order mark), and the documents inside a mail archive, WARC, zip,
+    tar or PDF file each scanned on its own (``Hit.document`` names it); a
     binary file has no hits.  Raises :class:`urnscan.SourceError` for a
     file that cannot be read -- after yielding every hit found before the
     failure."""

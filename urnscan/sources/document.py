@@ -1,9 +1,12 @@
 """One document of an input, as the container readers (:mod:`.mail`,
-:mod:`.warc`, :mod:`.zipped`, :mod:`.pdf`) hand it to
+:mod:`.warc`, :mod:`.zipped`, :mod:`.tarred`, :mod:`.pdf`) hand it to
 :mod:`.documents`, which opens the input and picks the reader."""
 from __future__ import annotations
 
-from typing import Callable, Iterable, Iterator, NamedTuple, Optional
+import io
+from typing import BinaryIO, Callable, Iterable, Iterator, NamedTuple, Optional, Tuple
+
+from ..errors import SourceError
 
 
 class Document(NamedTuple):
@@ -23,6 +26,43 @@ class Document(NamedTuple):
     skipped: Optional[str] = None
     encoded_size: Optional[int] = None
     text_of: Optional[Callable[[Iterable[bytes]], Iterator[bytes]]] = None
+
+
+class ChunkStream(io.RawIOBase):
+    """A readable raw stream over an iterator of byte chunks."""
+
+    def __init__(self, chunks: Iterable[bytes]):
+        self._it = iter(chunks)
+        self._rest = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buf) -> int:
+        while not self._rest:
+            chunk = next(self._it, b"")
+            if not chunk:
+                return 0
+            self._rest = memoryview(chunk)
+        n = min(len(buf), len(self._rest))
+        buf[:n] = self._rest[:n]
+        self._rest = self._rest[n:]
+        return n
+
+
+def member_chunks(member: BinaryIO, name: str, chunk_size: int, errors: Tuple[type, ...]) -> Iterator[bytes]:
+    """An archive member's file object read in steps of ``chunk_size``, then
+    closed; an error of the ``errors`` types (the archive's damage) becomes
+    a :class:`SourceError` naming the member."""
+    with member:
+        try:
+            while True:
+                data = member.read(chunk_size)
+                if not data:
+                    return
+                yield data
+        except errors as exc:
+            raise SourceError(f"member {name}: {exc}") from exc
 
 
 _BINARY_TYPES = ("image/", "audio/", "video/", "font/")

@@ -1,5 +1,5 @@
 """The documents inside an input: mail archives, web archives, zip
-containers and PDFs, each document as a stream of UTF-8 chunks.
+containers, tar archives and PDFs, each document as a stream of UTF-8 chunks.
 
 :func:`open_documents` opens one input (decompressed as :func:`open_chunks`
 does), tells its kind from its first bytes and its name
@@ -17,18 +17,20 @@ kind       one document per                       id
            ``conversion`` record (WARC, WET)       `` <record id>`` when repeated)
 ``zip``    file member (EPUB, DOCX, ODT, XLSX,     the member name,
            JAR, zip)                              ``OEBPS/ch1.xhtml``
+``tar``    regular file member (``.tar``,          the member name,
+           ``.tar.gz``, ``.tgz``, ``.tar.xz``...)  ``pkg-1.0/README``
 ``pdf``    page                                   ``page=3`` (as in ``#page=3``)
 ========== ====================================== ==============================
 
 A plain input is one document without an id.  How kinds are told apart
 (first bytes after decompression): ``PK\\x03\\x04`` / ``PK\\x05\\x06`` zip,
 ``%PDF-`` first (or starting a line of the first 1024 bytes before an
-object) PDF, ``WARC/`` WARC, a ``From `` line holding a time followed by a
-header field mbox; a name ending in ``.eml`` with a header field first is
-one mail message.  Mail headers, WARC headers and HTTP headers are not
-scanned; mail bodies are decoded (quoted-printable,
-base64) and every document is transcoded to UTF-8 when its charset or
-byte-order mark says so (:mod:`.charsets`).
+object) PDF, ``WARC/`` WARC, a ustar header block (:func:`tar_header`)
+tar, a ``From `` line holding a time followed by a header field mbox; a
+name ending in ``.eml`` with a header field first is one mail message.
+Mail headers, WARC headers and HTTP headers are not scanned; mail bodies
+are decoded (quoted-printable, base64) and every document is transcoded
+to UTF-8 when its charset or byte-order mark says so (:mod:`.charsets`).
 
 Documents declared as images, audio, video or fonts are skipped without
 being read; every other document whose first 64 KiB look binary
@@ -60,7 +62,7 @@ from typing import BinaryIO, Iterable, Iterator, List, Optional, Union
 
 from ..errors import LimitError, SourceError
 from .charsets import as_utf8, bom_encoding
-from .document import Document, declared_binary
+from .document import ChunkStream, Document, declared_binary
 from .inputs import STDIN, InputRef, display_name
 from .limits import DecompressionLimit
 from .reader import BINARY_BLOCK_SIZE, DEFAULT_CHUNK_SIZE, ChunkReader, _source_error, looks_binary
@@ -83,6 +85,7 @@ class ContainerKind(str, enum.Enum):
     EML = "eml"
     WARC = "warc"
     ZIP = "zip"
+    TAR = "tar"
     PDF = "pdf"
 
 
@@ -119,6 +122,31 @@ def _pdf_header(head: bytes) -> bool:
     return False
 
 
+#: a tar archive's first header block (POSIX.1-2017, pax, "ustar
+#: Interchange Format"): its checksum field, and the magic "ustar" followed
+#: by NUL (POSIX) or a space (GNU tar)
+_TAR_BLOCK = 512
+_TAR_CHKSUM = slice(148, 156)
+_TAR_MAGIC = slice(257, 262)
+
+
+def tar_header(head: bytes) -> bool:
+    """Whether ``head`` opens a tar archive: a first header block with the
+    ustar magic and a checksum that matches (the sum of the block's bytes,
+    the checksum field counted as spaces; old writers summed them as
+    signed bytes, which readers accept too).  A pre-POSIX (V7) archive,
+    without the magic, is not told apart from binary data."""
+    if len(head) < _TAR_BLOCK or head[_TAR_MAGIC] != b"ustar":
+        return False
+    field = head[_TAR_CHKSUM].replace(b"\0", b" ").strip()
+    if not field or field.strip(b"01234567"):
+        return False
+    outside = head[:_TAR_CHKSUM.start] + head[_TAR_CHKSUM.stop:_TAR_BLOCK]
+    unsigned = sum(outside) + 8 * 0x20
+    signed = unsigned - 256 * sum(1 for b in outside if b > 127)
+    return int(field, 8) in (unsigned, signed)
+
+
 #: how far into a "From " line its time is looked for
 SEPARATOR_REACH = 256
 
@@ -147,6 +175,8 @@ def container_kind(head: bytes, name: Optional[str] = None) -> Optional[Containe
         return ContainerKind.PDF
     if head.startswith(b"WARC/"):
         return ContainerKind.WARC
+    if tar_header(head):
+        return ContainerKind.TAR
     if separator_line(head):
         lines = head[:4096].split(b"\n", 2)
         if len(lines) > 2 and _header_line(lines[1]):
@@ -265,17 +295,23 @@ class DocumentReader:
             chunks = self._guarded(chunks, doc)
         first: List[bytes] = []
         got = 0
-        for chunk in chunks:
-            first.append(chunk)
-            got += len(chunk)
-            if got >= BINARY_BLOCK_SIZE:
-                break
+        failed: Optional[SourceError] = None
+        try:
+            for chunk in chunks:
+                first.append(chunk)
+                got += len(chunk)
+                if got >= BINARY_BLOCK_SIZE:
+                    break
+        except SourceError as exc:  # a document cut short in its first block: what it holds is scanned first
+            failed = exc
         if looks_binary(b"".join(first)[:BINARY_BLOCK_SIZE]):
+            if failed is not None:
+                raise failed
             self.skipped["binary"] += 1
             if hasattr(chunks, "close"):
                 chunks.close()
             return None
-        return doc._replace(chunks=chain(first, chunks))
+        return doc._replace(chunks=chain(first, chunks if failed is None else _raising(failed)))
 
     def _guarded(self, chunks: Iterable[bytes], doc: Document) -> Iterator[bytes]:
         """``chunks``, stopped at the ratio limit (module docstring)."""
@@ -315,6 +351,10 @@ class DocumentReader:
             from .zipped import zip_documents
 
             return self._wrap(zip_documents(self._random_access(), self.chunk_size))
+        if kind is ContainerKind.TAR:
+            from .tarred import tar_documents
+
+            return self._wrap(tar_documents(self._line_stream(), self.chunk_size))
         from .pdf import pdf_documents
 
         return self._wrap(pdf_documents(self._random_access()))
@@ -331,7 +371,7 @@ class DocumentReader:
             raise self._error(str(exc)) from exc
 
     def _line_stream(self) -> BinaryIO:
-        return io.BufferedReader(_ChunkStream(self.reader), buffer_size=max(self.chunk_size, 1 << 16))
+        return io.BufferedReader(ChunkStream(self.reader), buffer_size=max(self.chunk_size, 1 << 16))
 
     def _random_access(self) -> BinaryIO:
         """The decompressed input as a seekable file: the file itself when it
@@ -350,7 +390,7 @@ class DocumentReader:
         spool = tempfile.TemporaryFile()
         self._spool = spool
         try:
-            shutil.copyfileobj(_ChunkStream(self.reader), spool, self.chunk_size)
+            shutil.copyfileobj(ChunkStream(self.reader), spool, self.chunk_size)
         except OSError as exc:
             if isinstance(exc, SourceError):
                 raise
@@ -379,25 +419,9 @@ class DocumentReader:
         return f"<DocumentReader {display_name(self.path)!r} kind={self.container!r}>"
 
 
-class _ChunkStream(io.RawIOBase):
-    """A readable raw stream over an iterator of byte chunks."""
-
-    def __init__(self, chunks: Iterable[bytes]):
-        self._it = iter(chunks)
-        self._rest = b""
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buf) -> int:
-        while not self._rest:
-            self._rest = next(self._it, b"")
-            if not self._rest:
-                return 0
-        n = min(len(buf), len(self._rest))
-        buf[:n] = self._rest[:n]
-        self._rest = self._rest[n:]
-        return n
+def _raising(exc: BaseException) -> Iterator[bytes]:
+    raise exc
+    yield b""  # (a generator: raises when the chunks before it are read)
 
 
 def open_documents(ref_or_path: Union[InputRef, str, os.PathLike, BinaryIO],

@@ -20,7 +20,7 @@ from functools import partial
 from typing import BinaryIO, Iterator
 
 from ..errors import SourceError
-from .document import Document
+from .document import Document, member_chunks
 from .office import flavor_of, is_opendocument, office_text
 
 #: the largest ``mimetype`` member read to tell an OpenDocument archive
@@ -34,6 +34,10 @@ BINARY_SUFFIXES = (
     ".zip", ".jar", ".war", ".ear", ".epub", ".docx", ".xlsx", ".pptx", ".odt", ".ods", ".odp",
     ".gz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".pdf",
 )
+
+
+#: what reading a damaged member raises (a bad CRC, corrupt deflate data)
+_DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError)
 
 
 def zip_documents(fileobj: BinaryIO, chunk_size: int) -> Iterator[Document]:
@@ -61,7 +65,7 @@ def zip_documents(fileobj: BinaryIO, chunk_size: int) -> Iterator[Document]:
                 continue
             except (zipfile.BadZipFile, ValueError, EOFError) as exc:
                 raise SourceError(f"member {name}: {exc}") from exc
-            chunks = _member_chunks(member, name, chunk_size)
+            chunks = member_chunks(member, name, chunk_size, _DAMAGE)
             flavor = flavor_of(name, opendocument)
             if flavor is not None:
                 yield Document(name, chunks, charset="utf-8", encoded_size=info.compress_size,
@@ -83,15 +87,3 @@ def _opendocument(archive: zipfile.ZipFile) -> bool:
         return is_opendocument(archive.read(info))
     except (zipfile.BadZipFile, zlib.error, NotImplementedError, ValueError, EOFError, OSError):
         return False  # the member itself then says what is wrong with it
-
-
-def _member_chunks(member, name: str, chunk_size: int) -> Iterator[bytes]:
-    with member:
-        try:
-            while True:
-                data = member.read(chunk_size)
-                if not data:
-                    return
-                yield data
-        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as exc:
-            raise SourceError(f"member {name}: {exc}") from exc

@@ -1,0 +1,154 @@
+"""Tar archives (source tarballs, ``.tar``, ``.tar.gz``, ``.tgz``,
+``.tar.xz``...): one document per regular file member, read with the
+standard library's :mod:`tarfile` as a stream.
+
+A tar archive is a sequence of 512-byte header blocks, each followed by
+its member's data (POSIX.1-2017, pax, "ustar Interchange Format"); it is
+read front to back, so it needs no random access and a compressed tarball
+is read as it is decompressed.  The archive is told by its first header
+block (:func:`.documents.tar_header`).
+
+Directories, links and device entries are not documents.  Every regular
+file member is read as the same file of the unpacked tree would be: a
+member compressed on its own (gzip, bzip2, xz, zstd: a man page, a
+``changelog.gz``) is decompressed, then it is decoded and sniffed like any
+document, and skipped and counted when it looks binary (an image, and an
+archive inside the archive: containers are not opened recursively).  Archives
+written one after the other (``tar --concatenate``, ``cat a.tar b.tar``)
+are all read, as ``tar --ignore-zeros`` reads them.  An archive cut short
+stops the input, with the hits found before kept.
+
+Memory: one member's data in bounded steps; a header's extension (a pax
+extended header, a GNU long name) is read whole by :mod:`tarfile`, so one
+larger than :data:`MAX_EXTENSION_BYTES` stops the input.
+"""
+from __future__ import annotations
+
+import io
+import tarfile
+from itertools import chain
+from typing import BinaryIO, Iterable, Iterator, List
+
+from ..errors import SourceError
+from .codecs import detect_compression
+from .document import ChunkStream, Document, member_chunks
+from .limits import DecompressionLimit
+
+#: the largest pax extended header or GNU long name read (they hold a
+#: path, a link target and a few attributes: kilobytes at most)
+MAX_EXTENSION_BYTES = 1 << 20
+
+#: the header types whose data extends the next header (pax: x, g; GNU: L,
+#: K; Solaris: X)
+_EXTENSIONS = (tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
+               tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK)
+
+
+class _BoundedInfo(tarfile.TarInfo):
+    """A header whose extension (pax data, a GNU long name) is refused
+    beyond :data:`MAX_EXTENSION_BYTES` before :mod:`tarfile` reads it
+    whole."""
+
+    def _proc_member(self, archive):
+        if self.type in _EXTENSIONS and self.size > MAX_EXTENSION_BYTES:
+            raise SourceError(f"tar header extension of {self.size} bytes "
+                              f"(more than {MAX_EXTENSION_BYTES}) before member {self.name!r}")
+        return super()._proc_member(archive)
+
+
+def tar_documents(stream: BinaryIO, chunk_size: int) -> Iterator[Document]:
+    """The regular file members of a tar archive (read front to back from
+    ``stream``) as documents; a member's chunks must be read or dropped
+    before the next document is asked for."""
+    try:
+        archive = tarfile.open(fileobj=stream, mode="r|", tarinfo=_BoundedInfo, ignore_zeros=True)
+    except (tarfile.TarError, EOFError, OSError) as exc:
+        raise SourceError(f"corrupt tar archive: {exc}") from exc
+    with archive:
+        while True:
+            try:
+                info = archive.next()
+            except (tarfile.TarError, EOFError, OSError) as exc:
+                raise SourceError(f"corrupt tar archive: {exc}") from exc
+            if info is None:
+                return
+            # a stream read forward needs no earlier header (members are
+            # not extracted, links not followed): the list would grow with
+            # the archive
+            archive.members.clear()
+            if not info.isreg():
+                continue
+            yield Document(info.name, _decompressed(info.name, _member_chunks(archive, info, chunk_size), chunk_size),
+                           encoded_size=info.size)
+
+
+def _member_chunks(archive: tarfile.TarFile, info: tarfile.TarInfo, chunk_size: int) -> Iterator[bytes]:
+    """A member's data in steps of ``chunk_size``.  After :meth:`next` the
+    stream stands at the member's data, ``size`` bytes of it, read here
+    from the archive's stream: :meth:`TarFile.extractfile` gives nothing of
+    a step the archive ends in, and a member cut short would lose the
+    text before the cut."""
+    if info.issparse():  # holes to fill in from the member's map
+        yield from _extracted(archive, info, chunk_size)
+        return
+    stream = archive.fileobj
+    left = info.size
+    while left:
+        try:
+            data = stream.read(min(chunk_size, left))
+        except (tarfile.TarError, EOFError, OSError) as exc:
+            raise SourceError(f"member {info.name}: {exc}") from exc
+        if not data:
+            raise SourceError(f"member {info.name}: unexpected end of data, "
+                              f"{info.size - left} of its {info.size} bytes read")
+        left -= len(data)
+        yield data
+
+
+#: the bytes :func:`.codecs.detect_compression` looks at
+_MAGIC_BYTES = 10
+
+
+def _decompressed(name: str, chunks: Iterator[bytes], chunk_size: int) -> Iterator[bytes]:
+    """A member's content as a file of the unpacked tree would be read: a
+    member compressed on its own (a man page's ``.gz``, ``changelog.gz``)
+    decompressed, told by its content.  The ratio limit holds it against
+    the member's size (``Document.encoded_size``)."""
+    first: List[bytes] = []
+    got = 0
+    for data in chunks:
+        first.append(data)
+        got += len(data)
+        if got >= _MAGIC_BYTES:
+            break
+    head = b"".join(first)
+    if detect_compression(head) is None:
+        if head:
+            yield head
+        yield from chunks
+        return
+    from .reader import ChunkReader
+
+    cut: List[SourceError] = []  # the member's own failure, not the decoder's
+    stream = io.BufferedReader(ChunkStream(_noting(chain((head,), chunks), cut)), max(chunk_size, 1 << 16))
+    try:
+        with ChunkReader(stream, chunk_size, DecompressionLimit(0)) as reader:
+            yield from reader
+    except SourceError as exc:
+        if cut:
+            raise cut[0] from None
+        raise SourceError(f"member {name}: {getattr(exc, 'reason', exc)}") from exc
+
+
+def _noting(chunks: Iterable[bytes], failures: List[SourceError]) -> Iterator[bytes]:
+    try:
+        yield from chunks
+    except SourceError as exc:
+        failures.append(exc)
+        raise
+
+
+def _extracted(archive: tarfile.TarFile, info: tarfile.TarInfo, chunk_size: int) -> Iterator[bytes]:
+    member = archive.extractfile(info)
+    if member is not None:  # (None: not a regular file, never asked for)
+        yield from member_chunks(member, info.name, chunk_size, (tarfile.TarError, EOFError, OSError))
