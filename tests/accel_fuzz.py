@@ -31,7 +31,7 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           # hex dump lines
           b"0010  ", b"00000010: ", b"27 75 72 6e ", b"7265 ", b"  |'", b"##",
           # what makes a file read otherwise than as plain text (runner.nothing_to_find)
-          b"%PDF-", b"PK", b"\x1f\x8b", b"BZh", b"From ", b"WARC/", b"\xff\xfe", b"\xfe\xff", b"\xef\xbd"]
+          b"%PDF-", b"PK", b"\x1f\x8b", b"BZh", b"From ", b"WARC/", b"!<arch>\n", b"\xff\xfe", b"\xfe\xff", b"\xef\xbd"]
 READINGS = [Reading(), Reading(False, False, False, False, False), Reading(code=False), Reading(fold=False)]
 
 

@@ -59,6 +59,22 @@ def tar_bytes(members: List[Tuple[str, object]], fmt: int = tarfile.PAX_FORMAT) 
     return out.getvalue()
 
 
+def ar_bytes(members: List[Tuple[str, bytes]]) -> bytes:
+    """An ar archive (ar(5)): GNU names ending in "/", a BSD "#1/N" name
+    for a name longer than 15 bytes."""
+    out = [b"!<arch>\n"]
+    for name, data in members:
+        if len(name) > 15:
+            data = name.encode() + data
+            field = f"#1/{len(name)}"
+        else:
+            field = name + "/"
+        out.append(f"{field:<16}{0:<12}{0:<6}{0:<6}{644:<8}{len(data):<10}`\n".encode() + data)
+        if len(data) % 2:
+            out.append(b"\n")
+    return b"".join(out)
+
+
 def warc_record(kind: str, number: int, block: bytes, uri: str = "", content_type: str = "") -> bytes:
     lines = ["WARC/1.1", f"WARC-Type: {kind}",
              f"WARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-{number:012d}>",

@@ -564,7 +564,8 @@ def test_placed_hits_are_left_out_of_the_collector():
 #: what makes a file read otherwise than as plain text (runner.nothing_to_find)
 TRIAGE_PIECES = st.sampled_from([
     b"%PDF-", b"%PDF", b"PK", b"P", b"\x1f\x8b", b"\x1f", b"BZh", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd", b"From ",
-    b"WARC/", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff", b"\xef", b"\xef\xbd\x95", b"%", b"x" * 300,
+    b"WARC/", b"!<arch>\n", b"!<arch>", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff", b"\xef", b"\xef\xbd\x95", b"%",
+    b"x" * 300,
 ])
 CONTENTS = st.lists(st.one_of(TRIAGE_PIECES, PIECES, st.binary(max_size=6)), max_size=40).map(b"".join)
 

@@ -24,7 +24,7 @@ from urnscan.sources import InputRef
 from urnscan.sources.documents import PDF_MISSING, ContainerKind, container_kind, open_documents
 
 from .container_fixtures import (
-    b64, gzip_members, http_response, mbox, message, multipart, pdf, tar_bytes, warc_record, zip_bytes,
+    ar_bytes, b64, gzip_members, http_response, mbox, message, multipart, pdf, tar_bytes, warc_record, zip_bytes,
 )
 
 NBN = "urn:nbn:de:bvb:12-bsb00012345-6"
@@ -113,6 +113,17 @@ def _concatenated_tars() -> bytes:
             + tar_bytes([("b/" + "x" * 120 + ".txt", f"{RFC}\n".encode())], tarfile.GNU_FORMAT))
 
 
+def _debian_package() -> bytes:
+    """A Debian package (deb(5)): an ar archive of debian-binary and two
+    tarballs, its files in data.tar.xz."""
+    control = tar_bytes([("./control", b"Package: pkg\nDescription: notes\n")])
+    data = tar_bytes([("./usr", None), ("./usr/share/doc/pkg/README", f"Cite {ISBN}.\n".encode()),
+                      ("./usr/share/man/man1/pkg.1.gz", gzip.compress(f".SH SEE ALSO\n{RFC}\n".encode(), mtime=0)),
+                      ("./usr/lib/pkg/icon.png", PNG)])
+    return ar_bytes([("debian-binary", b"2.0\n"), ("control.tar.gz", gzip.compress(control, mtime=0)),
+                     ("data.tar.xz", lzma.compress(data)), ("a-long-member-name.txt", f"{ISSN}\n".encode())])
+
+
 def _warc() -> bytes:
     return b"".join([
         warc_record("warcinfo", 1, f"note: {NBN}\r\n".encode(), content_type="application/warc-fields"),
@@ -162,10 +173,14 @@ CASES = [
                                  ISBN)], "warc", 2, 0),
     ("chunked.warc", _warc_chunked_gzip, [("https://example.org/c", ISBN)], "warc", 1, 0),
     ("src.tar.gz", _source_tarball, [("pkg-1.0/README", ISBN), ("pkg-1.0/ns.xml", RFC), (LONG_NAME, NBN),
-                                     ("pkg-1.0/man/pkg.1.gz", ISSN)], "tar", 4, 3),
+                                     ("pkg-1.0/man/pkg.1.gz", ISSN), ("pkg-1.0/vendor/dep.tar.gz!d.txt", ISBN)],
+     "tar", 5, 2),
     ("cat.tar", _concatenated_tars, [("a/one.txt", ISBN), ("b/" + "x" * 120 + ".txt", RFC)], "tar", 2, 0),
     ("src.tar.xz", lambda: lzma.compress(tar_bytes([("p/a.py", f"NS = '{ISSN}'\n".encode())])),
      [("p/a.py", ISSN)], "tar", 1, 0),
+    ("pkg.deb", _debian_package, [("data.tar.xz!./usr/share/doc/pkg/README", ISBN),
+                                  ("data.tar.xz!./usr/share/man/man1/pkg.1.gz", RFC),
+                                  ("a-long-member-name.txt", ISSN)], "ar", 5, 1),
     ("two.pdf", lambda: pdf([f"see {ISBN} here", f"and {RFC}."]),
      [("page=1", ISBN), ("page=2", RFC)], "pdf", 2, 0),
     ("le16.xml", _utf("utf-16-le", codecs.BOM_UTF16_LE), [(None, RFC), (None, ISBN)], None, 1, 0),
@@ -245,6 +260,8 @@ def test_container_kinds_from_content_and_name():
         (b"From: a@b\nSubject: x\n\nbody", "m.txt", None),  # a mail-like text file stays text
         (b"plain text", "x.eml", None),
         (tar_bytes([("a.txt", b"x")], tarfile.USTAR_FORMAT), "x", ContainerKind.TAR),
+        (ar_bytes([("debian-binary", b"2.0\n")]), "x.deb", ContainerKind.AR),
+        (b"!<arch>", "x", None),
         (tar_bytes([("a.txt", b"x")], tarfile.GNU_FORMAT), "x", ContainerKind.TAR),
         (tar_bytes([("a" * 200, b"x")], tarfile.PAX_FORMAT), "x", ContainerKind.TAR),
         (_signed_checksum_tar(), "x", ContainerKind.TAR),
@@ -427,6 +444,28 @@ def test_a_sparse_tar_member_is_read_with_its_holes(tmp_path, fmt):
     assert status.bytes == sparse.stat().st_size
 
 
+def test_archives_inside_archives_are_opened_two_levels_deep(tmp_path):
+    inner = tar_bytes([("c.txt", f"{ISSN}\n".encode())])
+    middle = tar_bytes([("b.txt", f"{RFC}\n".encode()), ("c.tar", inner)])
+    outer = tar_bytes([("a.txt", f"{ISBN}\n".encode()), ("b.tar.gz", gzip.compress(middle, mtime=0))])
+    (tmp_path / "outer.tar").write_bytes(tar_bytes([("outer.tar", outer)]))
+    status, hits = _scan(tmp_path / "outer.tar")
+    assert [(h.document, h.urn) for h in hits] == [("outer.tar!a.txt", ISBN), ("outer.tar!b.tar.gz!b.txt", RFC)]
+    assert (status.status, status.documents, status.skipped_documents) == (SCANNED, 2, 1)  # c.tar, three deep
+
+
+def test_a_damaged_ar_archive_keeps_what_it_found(tmp_path):
+    good = ar_bytes([("a.txt", f"{ISBN}\n".encode()), ("b.txt", f"{RFC}\n".encode())])
+    second = good.index(b"`\n", good.index(b"`\n") + 2)
+    bad = good[:second] + b"xx" + good[second + 2:]  # the second member's header mark
+    for name, data, reason in (("bad.a", bad, "no member header at byte 92"),
+                               ("cut.deb", good[:-1], "member b.txt: unexpected end of data")):
+        (tmp_path / name).write_bytes(data)
+        status, hits = _scan(tmp_path / name)
+        assert status.status == ERROR and reason in status.reason, status.reason
+        assert [h.urn for h in hits] == ([ISBN] if name == "bad.a" else [ISBN, RFC])
+
+
 def test_a_tar_header_extension_beyond_the_cap_stops_the_input(tmp_path):
     from urnscan.sources.tarred import MAX_EXTENSION_BYTES
 
@@ -468,7 +507,7 @@ def test_a_tarball_on_standard_input(tmp_path):
         rows = [json.loads(line) for line in out.read_text().splitlines()]
         assert [(r["source"], r["document"], r["urn"]) for r in rows] == [
             ("-", "pkg-1.0/README", ISBN), ("-", "pkg-1.0/ns.xml", RFC), ("-", LONG_NAME, NBN),
-            ("-", "pkg-1.0/man/pkg.1.gz", ISSN)]
+            ("-", "pkg-1.0/man/pkg.1.gz", ISSN), ("-", "pkg-1.0/vendor/dep.tar.gz!d.txt", ISBN)]
 
 
 def test_a_wrong_content_length_is_the_inputs_error_and_nothing_else(tmp_path, capsys):

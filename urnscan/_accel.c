@@ -218,8 +218,9 @@ nothing_to_find(const unsigned char *s, Py_ssize_t n)
     if (starts_with(s, n, "\x1f\x8b", 2) || starts_with(s, n, "BZh", 3) || starts_with(s, n, "\xfd" "7zXZ", 5)
             || starts_with(s, n, "\x28\xb5\x2f\xfd", 4))
         return 0;
-    /* documents.py container_kind(): a zip file, a WARC file, an mbox separator */
-    if (starts_with(s, n, "PK", 2) || starts_with(s, n, "WARC/", 5) || starts_with(s, n, "From ", 5))
+    /* documents.py container_kind(): a zip file, a WARC file, an ar archive, an mbox separator */
+    if (starts_with(s, n, "PK", 2) || starts_with(s, n, "WARC/", 5) || starts_with(s, n, "!<arch>\n", 8)
+            || starts_with(s, n, "From ", 5))
         return 0;
     /* charsets.py bom_encoding(): UTF-16 and UTF-32 byte-order marks */
     if (starts_with(s, n, "\xff\xfe", 2) || starts_with(s, n, "\xfe\xff", 2) || starts_with(s, n, "\0\0\xfe\xff", 4))

@@ -60,8 +60,9 @@ HIT_SCHEMA = pa.schema(
                "The document inside the source the candidate was found in: a mail "
                "message part (`<Message-ID>/2`, or `#3/2` for part 2 of message 3 without "
                "an id), a WARC record (its `WARC-Target-URI`), a zip member "
-               "(`OEBPS/ch1.xhtml`), a tar member (`pkg-1.0/README`), a PDF page "
-               "(`page=3`); null when the source is a single document.", nullable=True),
+               "(`OEBPS/ch1.xhtml`), a tar or ar member (`pkg-1.0/README`; a member of "
+               "a tarball inside it after `!`, `data.tar.xz!./usr/share/doc/pkg/README`), "
+               "a PDF page (`page=3`); null when the source is a single document.", nullable=True),
         _field("start", pa.int64(),
                "Start offset of the span, 0-based. Byte offset in the decompressed "
                "input for byte input, character offset for `str` input. In a document "
@@ -176,7 +177,7 @@ FILES_SCHEMA = pa.schema(
         _field("hits", pa.int64(), "Number of candidates found in the input."),
         _field("valid_hits", pa.int64(), "Number of those valid under the scan's profile."),
         _field("container", _DICT,
-               "`mbox`, `eml`, `warc`, `zip`, `tar` or `pdf` when the input holds documents "
+               "`mbox`, `eml`, `warc`, `zip`, `tar`, `ar` or `pdf` when the input holds documents "
                "(told from the content, and the name for `eml`); null for a plain input.",
                nullable=True),
         _field("documents", pa.int64(),

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import io
-from typing import BinaryIO, Callable, Iterable, Iterator, NamedTuple, Optional, Tuple
+from itertools import chain
+from typing import BinaryIO, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple
 
 from ..errors import SourceError
 
@@ -48,6 +49,39 @@ class ChunkStream(io.RawIOBase):
         buf[:n] = self._rest[:n]
         self._rest = self._rest[n:]
         return n
+
+
+class Peeked(NamedTuple):
+    """The first bytes of a stream of chunks (:func:`peek`)."""
+
+    head: bytes
+    #: the whole stream again, head included; it raises ``failed`` after
+    #: the chunks read before it
+    chunks: Iterator[bytes]
+    #: the error the stream raised within its first bytes, or None
+    failed: Optional[SourceError]
+
+
+def peek(chunks: Iterable[bytes], n: int) -> Peeked:
+    """The first ``n`` bytes of ``chunks`` (fewer at its end, or where it
+    failed: a document cut short is read up to the cut before its error)."""
+    chunks = iter(chunks)
+    first: List[bytes] = []
+    got = 0
+    try:
+        for data in chunks:
+            first.append(data)
+            got += len(data)
+            if got >= n:
+                break
+    except SourceError as exc:
+        return Peeked(b"".join(first)[:n], chain(first, _raising(exc)), exc)
+    return Peeked(b"".join(first)[:n], chain(first, chunks), None)
+
+
+def _raising(exc: BaseException) -> Iterator[bytes]:
+    raise exc
+    yield b""  # (a generator: raises when the chunks before it are read)
 
 
 def member_chunks(member: BinaryIO, name: str, chunk_size: int, errors: Tuple[type, ...]) -> Iterator[bytes]:

@@ -1,5 +1,6 @@
 """The documents inside an input: mail archives, web archives, zip
-containers, tar archives and PDFs, each document as a stream of UTF-8 chunks.
+containers, tar and ar archives and PDFs, each document as a stream of
+UTF-8 chunks.
 
 :func:`open_documents` opens one input (decompressed as :func:`open_chunks`
 does), tells its kind from its first bytes and its name
@@ -19,6 +20,8 @@ kind       one document per                       id
            JAR, zip)                              ``OEBPS/ch1.xhtml``
 ``tar``    regular file member (``.tar``,          the member name,
            ``.tar.gz``, ``.tgz``, ``.tar.xz``...)  ``pkg-1.0/README``
+``ar``     member (``.deb``; a tarball inside:     ``data.tar.xz!./usr/share/doc``
+           its members)                           ``/pkg/README``
 ``pdf``    page                                   ``page=3`` (as in ``#page=3``)
 ========== ====================================== ==============================
 
@@ -26,8 +29,9 @@ A plain input is one document without an id.  How kinds are told apart
 (first bytes after decompression): ``PK\\x03\\x04`` / ``PK\\x05\\x06`` zip,
 ``%PDF-`` first (or starting a line of the first 1024 bytes before an
 object) PDF, ``WARC/`` WARC, a ustar header block (:func:`tar_header`)
-tar, a ``From `` line holding a time followed by a header field mbox; a
-name ending in ``.eml`` with a header field first is one mail message.
+tar, ``!<arch>`` ar, a ``From `` line holding a time followed by a header
+field mbox; a name ending in ``.eml`` with a header field first is one
+mail message.
 Mail headers, WARC headers and HTTP headers are not scanned; mail bodies
 are decoded (quoted-printable, base64) and every document is transcoded
 to UTF-8 when its charset or byte-order mark says so (:mod:`.charsets`).
@@ -57,12 +61,11 @@ import shutil
 import stat
 import tempfile
 from collections import Counter
-from itertools import chain
-from typing import BinaryIO, Iterable, Iterator, List, Optional, Union
+from typing import BinaryIO, Iterable, Iterator, Optional, Union
 
 from ..errors import LimitError, SourceError
 from .charsets import as_utf8, bom_encoding
-from .document import ChunkStream, Document, declared_binary
+from .document import ChunkStream, Document, declared_binary, peek
 from .inputs import STDIN, InputRef, display_name
 from .limits import DecompressionLimit
 from .reader import BINARY_BLOCK_SIZE, DEFAULT_CHUNK_SIZE, ChunkReader, _source_error, looks_binary
@@ -86,6 +89,7 @@ class ContainerKind(str, enum.Enum):
     WARC = "warc"
     ZIP = "zip"
     TAR = "tar"
+    AR = "ar"
     PDF = "pdf"
 
 
@@ -125,7 +129,7 @@ def _pdf_header(head: bytes) -> bool:
 #: a tar archive's first header block (POSIX.1-2017, pax, "ustar
 #: Interchange Format"): its checksum field, and the magic "ustar" followed
 #: by NUL (POSIX) or a space (GNU tar)
-_TAR_BLOCK = 512
+TAR_BLOCK = 512
 _TAR_CHKSUM = slice(148, 156)
 _TAR_MAGIC = slice(257, 262)
 
@@ -136,16 +140,19 @@ def tar_header(head: bytes) -> bool:
     the checksum field counted as spaces; old writers summed them as
     signed bytes, which readers accept too).  A pre-POSIX (V7) archive,
     without the magic, is not told apart from binary data."""
-    if len(head) < _TAR_BLOCK or head[_TAR_MAGIC] != b"ustar":
+    if len(head) < TAR_BLOCK or head[_TAR_MAGIC] != b"ustar":
         return False
     field = head[_TAR_CHKSUM].replace(b"\0", b" ").strip()
     if not field or field.strip(b"01234567"):
         return False
-    outside = head[:_TAR_CHKSUM.start] + head[_TAR_CHKSUM.stop:_TAR_BLOCK]
+    outside = head[:_TAR_CHKSUM.start] + head[_TAR_CHKSUM.stop:TAR_BLOCK]
     unsigned = sum(outside) + 8 * 0x20
     signed = unsigned - 256 * sum(1 for b in outside if b > 127)
     return int(field, 8) in (unsigned, signed)
 
+
+#: an ar archive's first bytes (a Debian package, a static library)
+AR_MAGIC = b"!<arch>\n"
 
 #: how far into a "From " line its time is looked for
 SEPARATOR_REACH = 256
@@ -177,6 +184,8 @@ def container_kind(head: bytes, name: Optional[str] = None) -> Optional[Containe
         return ContainerKind.WARC
     if tar_header(head):
         return ContainerKind.TAR
+    if head.startswith(AR_MAGIC):
+        return ContainerKind.AR
     if separator_line(head):
         lines = head[:4096].split(b"\n", 2)
         if len(lines) > 2 and _header_line(lines[1]):
@@ -293,25 +302,15 @@ class DocumentReader:
         chunks = as_utf8(doc.chunks, doc.charset)
         if guard:
             chunks = self._guarded(chunks, doc)
-        first: List[bytes] = []
-        got = 0
-        failed: Optional[SourceError] = None
-        try:
-            for chunk in chunks:
-                first.append(chunk)
-                got += len(chunk)
-                if got >= BINARY_BLOCK_SIZE:
-                    break
-        except SourceError as exc:  # a document cut short in its first block: what it holds is scanned first
-            failed = exc
-        if looks_binary(b"".join(first)[:BINARY_BLOCK_SIZE]):
-            if failed is not None:
-                raise failed
+        peeked = peek(chunks, BINARY_BLOCK_SIZE)
+        if looks_binary(peeked.head):
+            if peeked.failed is not None:
+                raise peeked.failed
             self.skipped["binary"] += 1
             if hasattr(chunks, "close"):
                 chunks.close()
             return None
-        return doc._replace(chunks=chain(first, chunks if failed is None else _raising(failed)))
+        return doc._replace(chunks=peeked.chunks)
 
     def _guarded(self, chunks: Iterable[bytes], doc: Document) -> Iterator[bytes]:
         """``chunks``, stopped at the ratio limit (module docstring)."""
@@ -355,6 +354,10 @@ class DocumentReader:
             from .tarred import tar_documents
 
             return self._wrap(tar_documents(self._line_stream(), self.chunk_size))
+        if kind is ContainerKind.AR:
+            from .ar_archive import ar_documents
+
+            return self._wrap(ar_documents(self._line_stream(), self.chunk_size))
         from .pdf import pdf_documents
 
         return self._wrap(pdf_documents(self._random_access()))
@@ -417,11 +420,6 @@ class DocumentReader:
 
     def __repr__(self) -> str:
         return f"<DocumentReader {display_name(self.path)!r} kind={self.container!r}>"
-
-
-def _raising(exc: BaseException) -> Iterator[bytes]:
-    raise exc
-    yield b""  # (a generator: raises when the chunks before it are read)
 
 
 def open_documents(ref_or_path: Union[InputRef, str, os.PathLike, BinaryIO],

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import io
 import tarfile
-from itertools import chain
 from typing import BinaryIO, Iterable, Iterator, List
 
 from ..errors import SourceError
 from .codecs import detect_compression
-from .document import ChunkStream, Document, member_chunks
+from .document import ChunkStream, Document, member_chunks, peek
+from .documents import TAR_BLOCK, tar_header
 from .limits import DecompressionLimit
 
 #: the largest pax extended header or GNU long name read (they hold a
@@ -56,10 +56,11 @@ class _BoundedInfo(tarfile.TarInfo):
         return super()._proc_member(archive)
 
 
-def tar_documents(stream: BinaryIO, chunk_size: int) -> Iterator[Document]:
+def tar_documents(stream: BinaryIO, chunk_size: int, prefix: str = "", depth: int = 0) -> Iterator[Document]:
     """The regular file members of a tar archive (read front to back from
-    ``stream``) as documents; a member's chunks must be read or dropped
-    before the next document is asked for."""
+    ``stream``) as documents (:func:`member_documents`), their names after
+    ``prefix``; a member's chunks must be read or dropped before the next
+    document is asked for."""
     try:
         archive = tarfile.open(fileobj=stream, mode="r|", tarinfo=_BoundedInfo, ignore_zeros=True)
     except (tarfile.TarError, EOFError, OSError) as exc:
@@ -76,20 +77,41 @@ def tar_documents(stream: BinaryIO, chunk_size: int) -> Iterator[Document]:
             # not extracted, links not followed): the list would grow with
             # the archive
             archive.members.clear()
-            if not info.isreg():
-                continue
-            yield Document(info.name, _decompressed(info.name, _member_chunks(archive, info, chunk_size), chunk_size),
-                           encoded_size=info.size)
+            if info.isreg():
+                name = prefix + info.name
+                yield from member_documents(name, _member_chunks(archive, info, name, chunk_size), info.size,
+                                            chunk_size, depth)
 
 
-def _member_chunks(archive: tarfile.TarFile, info: tarfile.TarInfo, chunk_size: int) -> Iterator[bytes]:
+#: how deep tar archives inside archives are opened (a Debian package: an
+#: ar archive holding data.tar.xz; a Ruby gem: a tar archive holding
+#: data.tar.gz)
+MAX_NESTING = 2
+
+
+def member_documents(name: str, chunks: Iterator[bytes], size: int, chunk_size: int,
+                     depth: int = 0) -> Iterator[Document]:
+    """A file member of an archive read as a stream, as the documents to
+    scan: itself, decompressed when it is compressed on its own; or, when
+    it is a tar archive itself (and no deeper than :data:`MAX_NESTING`),
+    the documents of its members, named ``NAME!MEMBER``.  ``size`` is what
+    the archive stores (the ratio limit holds the member to it)."""
+    head, content, _ = peek(_decompressed(name, chunks, chunk_size), TAR_BLOCK)
+    if depth < MAX_NESTING and tar_header(head):
+        stream = io.BufferedReader(ChunkStream(content), max(chunk_size, 1 << 16))
+        yield from tar_documents(stream, chunk_size, name + "!", depth + 1)
+    else:
+        yield Document(name, content, encoded_size=size)
+
+
+def _member_chunks(archive: tarfile.TarFile, info: tarfile.TarInfo, name: str, chunk_size: int) -> Iterator[bytes]:
     """A member's data in steps of ``chunk_size``.  After :meth:`next` the
     stream stands at the member's data, ``size`` bytes of it, read here
     from the archive's stream: :meth:`TarFile.extractfile` gives nothing of
     a step the archive ends in, and a member cut short would lose the
     text before the cut."""
     if info.issparse():  # holes to fill in from the member's map
-        yield from _extracted(archive, info, chunk_size)
+        yield from _extracted(archive, info, name, chunk_size)
         return
     stream = archive.fileobj
     left = info.size
@@ -97,9 +119,9 @@ def _member_chunks(archive: tarfile.TarFile, info: tarfile.TarInfo, chunk_size: 
         try:
             data = stream.read(min(chunk_size, left))
         except (tarfile.TarError, EOFError, OSError) as exc:
-            raise SourceError(f"member {info.name}: {exc}") from exc
+            raise SourceError(f"member {name}: {exc}") from exc
         if not data:
-            raise SourceError(f"member {info.name}: unexpected end of data, "
+            raise SourceError(f"member {name}: unexpected end of data, "
                               f"{info.size - left} of its {info.size} bytes read")
         left -= len(data)
         yield data
@@ -112,25 +134,15 @@ _MAGIC_BYTES = 10
 def _decompressed(name: str, chunks: Iterator[bytes], chunk_size: int) -> Iterator[bytes]:
     """A member's content as a file of the unpacked tree would be read: a
     member compressed on its own (a man page's ``.gz``, ``changelog.gz``)
-    decompressed, told by its content.  The ratio limit holds it against
-    the member's size (``Document.encoded_size``)."""
-    first: List[bytes] = []
-    got = 0
-    for data in chunks:
-        first.append(data)
-        got += len(data)
-        if got >= _MAGIC_BYTES:
-            break
-    head = b"".join(first)
+    decompressed, told by its content."""
+    head, chunks, _ = peek(chunks, _MAGIC_BYTES)
     if detect_compression(head) is None:
-        if head:
-            yield head
         yield from chunks
         return
     from .reader import ChunkReader
 
     cut: List[SourceError] = []  # the member's own failure, not the decoder's
-    stream = io.BufferedReader(ChunkStream(_noting(chain((head,), chunks), cut)), max(chunk_size, 1 << 16))
+    stream = io.BufferedReader(ChunkStream(_noting(chunks, cut)), max(chunk_size, 1 << 16))
     try:
         with ChunkReader(stream, chunk_size, DecompressionLimit(0)) as reader:
             yield from reader
@@ -148,7 +160,7 @@ def _noting(chunks: Iterable[bytes], failures: List[SourceError]) -> Iterator[by
         raise
 
 
-def _extracted(archive: tarfile.TarFile, info: tarfile.TarInfo, chunk_size: int) -> Iterator[bytes]:
+def _extracted(archive: tarfile.TarFile, info: tarfile.TarInfo, name: str, chunk_size: int) -> Iterator[bytes]:
     member = archive.extractfile(info)
     if member is not None:  # (None: not a regular file, never asked for)
-        yield from member_chunks(member, info.name, chunk_size, (tarfile.TarError, EOFError, OSError))
+        yield from member_chunks(member, name, chunk_size, (tarfile.TarError, EOFError, OSError))

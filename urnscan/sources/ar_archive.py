@@ -1,0 +1,96 @@
+"""Unix ar archives: Debian packages (``.deb``: ``debian-binary``,
+``control.tar.xz``, ``data.tar.xz``) and static libraries, one document
+per member, read front to back.
+
+The format (as ar(5) of BSD and GNU binutils describe it, and deb(5) for
+Debian packages): the magic ``!<arch>\\n``, then for each member a 60-byte
+header -- name (16 bytes), date (12), owner (6), group (6), mode (8),
+size in decimal (10), the end mark `````\\n`` -- followed by ``size``
+bytes of data and a ``\\n`` when ``size`` is odd.  A GNU name ends in
+``/``; a BSD long name is ``#1/N``, its N bytes first in the data; the
+symbol table (``/``, ``/SYM64/``, ``__.SYMDEF``) and GNU's table of long
+names (``//``) are not documents.
+
+A member is read as a tar member is (:func:`.tarred.member_documents`):
+decompressed when compressed on its own, and when it is a tar archive
+(a package's ``data.tar.xz``) its members are the documents, named
+``data.tar.xz!./usr/share/doc/pkg/README``.  Object files are binary:
+skipped and counted.
+"""
+from __future__ import annotations
+
+from typing import BinaryIO, Iterator
+
+from ..errors import SourceError
+from .document import Document
+from .tarred import member_documents
+
+from .documents import AR_MAGIC
+
+_HEADER = 60
+_END_MARK = b"`\n"
+#: members that index the archive rather than hold a file
+_INDEXES = ("/", "//", "/SYM64/", "__.SYMDEF", "__.SYMDEF SORTED")
+#: the longest BSD member name read (``#1/N``)
+_MAX_NAME = 4096
+
+
+def ar_documents(stream: BinaryIO, chunk_size: int) -> Iterator[Document]:
+    """The members of an ar archive (read front to back from ``stream``)
+    as documents; a member's chunks must be read or dropped before the
+    next document is asked for."""
+    if stream.read(len(AR_MAGIC)) != AR_MAGIC:
+        raise SourceError("corrupt ar archive: no !<arch> magic")
+    at = len(AR_MAGIC)
+    while True:
+        header = stream.read(_HEADER)
+        if not header:
+            return
+        if len(header) < _HEADER or header[58:] != _END_MARK:
+            raise SourceError(f"corrupt ar archive: no member header at byte {at}")
+        field = header[48:58].strip()
+        if not field.isdigit():
+            raise SourceError(f"corrupt ar archive: member size {field!r} at byte {at}")
+        size = int(field)
+        name = header[:16].decode("latin-1").rstrip(" ")
+        member = _Member(stream, size)
+        if name.startswith("#1/") and name[3:].isdigit() and int(name[3:]) <= min(size, _MAX_NAME):
+            name = member.read_name(int(name[3:]))
+        elif name not in _INDEXES and name.endswith("/"):
+            name = name[:-1]
+        if name not in _INDEXES:
+            yield from member_documents(name, member.chunks(name, chunk_size), size, chunk_size)
+        member.skip_rest()
+        at += _HEADER + size + (size & 1)
+
+
+class _Member:
+    """The data of one member, read from the archive's stream; what the
+    reader of its documents left is skipped, with the padding byte."""
+
+    def __init__(self, stream: BinaryIO, size: int):
+        self.stream = stream
+        self.left = size
+        self.pad = size & 1
+
+    def read_name(self, n: int) -> str:
+        data = self.stream.read(n)
+        self.left -= len(data)
+        return data.rstrip(b"\0").decode("utf-8", "replace")
+
+    def chunks(self, name: str, chunk_size: int) -> Iterator[bytes]:
+        while self.left:
+            data = self.stream.read(min(chunk_size, self.left))
+            if not data:
+                raise SourceError(f"member {name}: unexpected end of data, {self.left} bytes missing")
+            self.left -= len(data)
+            yield data
+
+    def skip_rest(self) -> None:
+        while self.left:
+            data = self.stream.read(min(1 << 16, self.left))
+            if not data:
+                raise SourceError("corrupt ar archive: it ends inside a member")
+            self.left -= len(data)
+        if self.pad:
+            self.stream.read(1)
