@@ -421,6 +421,11 @@ def test_a_tar_archive_cut_short_keeps_what_it_found(tmp_path):
             for hit in urnscan.scan_file(tmp_path / name):
                 found.append(hit.urn)
         assert found == [ISBN, RFC]
+    # cut inside the second member's header (tarfile itself would end the archive there without a word)
+    (tmp_path / "cut-header.tar").write_bytes(whole[:whole.index(RFC.encode()) - 200])
+    status, hits = _scan(tmp_path / "cut-header.tar")
+    assert [(h.document, h.urn) for h in hits] == [("a.txt", ISBN)]
+    assert status.status == ERROR and status.reason.endswith("unexpected end of data in a header")
 
 
 @pytest.mark.parametrize("fmt", ["gnu", "posix"])
@@ -464,6 +469,18 @@ def test_a_damaged_ar_archive_keeps_what_it_found(tmp_path):
         status, hits = _scan(tmp_path / name)
         assert status.status == ERROR and reason in status.reason, status.reason
         assert [h.urn for h in hits] == ([ISBN] if name == "bad.a" else [ISBN, RFC])
+
+
+def test_a_damaged_tar_header_is_passed_over_and_reported(tmp_path):
+    data = bytearray(tar_bytes([("a.txt", f"{ISBN}\n".encode()), ("b.txt", f"{RFC}\n".encode()),
+                                ("c.txt", f"{ISSN}\n".encode())], tarfile.USTAR_FORMAT))
+    data[1024] ^= 0x01  # the name in b.txt's header: its checksum no longer matches
+    (tmp_path / "damaged.tar").write_bytes(bytes(data))
+    status, hits = _scan(tmp_path / "damaged.tar")
+    assert [(h.document, h.urn) for h in hits] == [("a.txt", ISBN), ("c.txt", ISSN)]
+    assert status.status == ERROR and status.reason.endswith(
+        "damaged tar archive: 2 blocks of 512 bytes where a header should be passed over, the members after "
+        "them read"), status.reason
 
 
 def test_a_tar_header_extension_beyond_the_cap_stops_the_input(tmp_path):

@@ -16,7 +16,9 @@ document, and skipped and counted when it looks binary (an image, and an
 archive inside the archive: containers are not opened recursively).  Archives
 written one after the other (``tar --concatenate``, ``cat a.tar b.tar``)
 are all read, as ``tar --ignore-zeros`` reads them.  An archive cut short
-stops the input, with the hits found before kept.
+stops the input, with the hits found before kept; a damaged header is
+passed over to the next one, and the input then ends with an error that
+says so, after every member.
 
 Memory: one member's data in bounded steps; a header's extension (a pax
 extended header, a GNU long name) is read whole by :mod:`tarfile`, so one
@@ -47,7 +49,20 @@ _EXTENSIONS = (tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
 class _BoundedInfo(tarfile.TarInfo):
     """A header whose extension (pax data, a GNU long name) is refused
     beyond :data:`MAX_EXTENSION_BYTES` before :mod:`tarfile` reads it
-    whole."""
+    whole; a block where a header should be and is none (damage: tarfile
+    passes over it to the next header) is counted on the archive, and a
+    header cut short noted there."""
+
+    @classmethod
+    def fromtarfile(cls, archive):
+        try:
+            return super().fromtarfile(archive)
+        except tarfile.InvalidHeaderError:  # (a block of zeros is an EOFHeaderError)
+            archive.damaged_blocks = getattr(archive, "damaged_blocks", 0) + 1
+            raise
+        except tarfile.TruncatedHeaderError:  # (tarfile ends the archive there, without a word)
+            archive.cut_in_header = True
+            raise
 
     def _proc_member(self, archive):
         if self.type in _EXTENSIONS and self.size > MAX_EXTENSION_BYTES:
@@ -72,7 +87,7 @@ def tar_documents(stream: BinaryIO, chunk_size: int, prefix: str = "", depth: in
             except (tarfile.TarError, EOFError, OSError) as exc:
                 raise SourceError(f"corrupt tar archive: {exc}") from exc
             if info is None:
-                return
+                break
             # a stream read forward needs no earlier header (members are
             # not extracted, links not followed): the list would grow with
             # the archive
@@ -81,6 +96,12 @@ def tar_documents(stream: BinaryIO, chunk_size: int, prefix: str = "", depth: in
                 name = prefix + info.name
                 yield from member_documents(name, _member_chunks(archive, info, name, chunk_size), info.size,
                                             chunk_size, depth)
+        damaged = getattr(archive, "damaged_blocks", 0)
+        if getattr(archive, "cut_in_header", False):
+            raise SourceError("corrupt tar archive: unexpected end of data in a header")
+    if damaged:  # as GNU tar, which says so and exits with 2
+        raise SourceError(f"damaged tar archive: {damaged} block{'s' if damaged > 1 else ''} of 512 bytes "
+                          "where a header should be passed over, the members after them read")
 
 
 #: how deep tar archives inside archives are opened (a Debian package: an
