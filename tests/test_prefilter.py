@@ -36,6 +36,7 @@ def both(buf, start, stop):
     (b"urn:\r\nx:y", 0, 9, [0]),
     # a MARC subfield's code after its delimiter
     (b"\x1faurn:nbn:de:x", 0, 15, [2]),
+    (b"=024  7\\$aurn:nbn:de:x", 0, 22, [10]),
     ("\u2021aurn:nbn:x".encode(), 0, 14, [4]),
     (b"\x1f-urn:nbn:x", 0, 13, []),
 ])

@@ -216,6 +216,13 @@ def test_code_awareness_can_be_turned_off():
     # the code of a MARC subfield before the URN (ISO 2709's 0x1F, shown as "\u2021")
     ("^7 \x1faurn:nbn:de:bvb:12-bsb00041099-5\x1f2urn\x1e", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
     ("=024  7_\u2021aurn:nbn:de:bvb:12-bsb00041099-5\u20212urn", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
+    # MARC mnemonic text (MarcEdit's .mrk): "$" and a code delimit a subfield in a line "=TAG  "
+    ("=024  7\\$aurn:nbn:de:bvb:12-bsb00041099-5$2urn", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
+    ("=856  4\\$uhttp://nbn-resolving.de/urn/resolver.pl?urn=urn:nbn:de:bvb:12-bsb00041099-5$xResolving-System"
+     "$zkostenfrei", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
+    # ... and nowhere else: a name may hold "$" and a letter
+    ("=urn:lex:br:federal:lei:2002;10406~texto;pt$text-html", ["urn:lex:br:federal:lei:2002;10406~texto;pt$text-html"]),
+    ("856 40 urn:lex:it:stato:legge:2006;22$text-html", ["urn:lex:it:stato:legge:2006;22$text-html"]),
     # "$$" delimits a MARC record's subfields (Aleph's sequential export)
     ("000763726 655 7 L $$akirjat$$0http://urn.fi/URN:NBN:fi:au:slm:s1227$$9FENNI<KEEP>", ["URN:NBN:fi:au:slm:s1227"]),
     ('"urn:cts:greekLit:tlg0012$$n1" : "Homer"', ["urn:cts:greekLit:tlg0012"]),

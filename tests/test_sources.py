@@ -304,6 +304,9 @@ BINARY_CASES = [
     ("ANSI coloured log", b"\x1b[32mINFO\x1b[0m found urn:uuid:6e8bc430-9c3a-11d9-9669\r\n" * 80,
      False),
     ("big text with a few stray NULs", (b"x" * 9_999 + b"\0") * 6, False),
+    # ISO 2709 (MARC 21): records, fields and subfields end at GS, RS and US
+    ("MARC 21 records", (b"00714cam a2200205 a 4500\x1e7 \x1faurn:nbn:de:bvb:12-bsb00041099-5\x1f2urn\x1e"
+                         b"00\x1faRousseau\x1fcM\xc3\xbcnchen\x1e\x1d") * 40, False),
     ("PNG image", _png(), True),
     ("ELF executable", _elf(), True),
     ("zip archive", _zip(), True),

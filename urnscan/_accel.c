@@ -33,7 +33,8 @@
 #define BOUNDARY_CHARS ALNUM_CHARS "+-."
 
 /* sources/reader.py: NUL counts alone; the suspicious bytes are C0 controls
-   other than TAB, LF, VT, FF, CR and ESC, plus DEL */
+   other than TAB, LF, VT, FF, CR, ESC and the information separators
+   0x1C-0x1F (ISO 2709 records), plus DEL */
 #define BINARY_BLOCK_SIZE (64 * 1024)
 
 static unsigned char is_alnum[256];
@@ -86,9 +87,10 @@ keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
     if (p == 0)
         return n > 4 && nid_start(s[4]);
     /* chars.py after_subfield_code(): a MARC subfield's code after its
-       delimiter, 0x1F or U+2021 ("\x1faurn:...") */
+       delimiter, 0x1F, "$" or U+2021 ("\x1faurn:...") */
     int coded = is_alnum[s[p - 1]] && p >= 2
-                && (s[p - 2] == 0x1F || (p >= 4 && s[p - 4] == 0xE2 && s[p - 3] == 0x80 && s[p - 2] == 0xA1));
+                && (s[p - 2] == 0x1F || s[p - 2] == '$'
+                    || (p >= 4 && s[p - 4] == 0xE2 && s[p - 3] == 0x80 && s[p - 2] == 0xA1));
     return (!is_boundary[s[p - 1]] || coded) && (p + 4 >= n || nid_start(s[p + 4]));
 }
 
@@ -188,7 +190,7 @@ binary_block(const unsigned char *s, Py_ssize_t n)
         for (Py_ssize_t j = 0; j < m; j++) {
             unsigned char c = b[j];
             block_nul += c == 0;
-            block_suspicious += ((c < 0x20) & ((unsigned char)(c - 9) > 4) & (c != 27)) | (c == 0x7F);
+            block_suspicious += ((c < 0x1C) & ((unsigned char)(c - 9) > 4) & (c != 27)) | (c == 0x7F);
         }
         nul += block_nul;
         suspicious += block_suspicious;
@@ -1091,8 +1093,9 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         return 0;  /* maybe the value of a ";name=" parameter: params.py */
     if (has_list_comma(s, nss_start, e))
         return 0;  /* reading.py finish(): the rule of lists */
-    if (has_pair(s, nss_start, e, '$', '$'))
-        return 0;  /* reading.py finish(): cut:subfield */
+    for (Py_ssize_t k = nss_start; k + 1 < e; k++)
+        if (s[k] == '$' && (s[k + 1] == '$' || (s[k + 1] < 0x80 && is_alnum[s[k + 1]])))
+            return 0;  /* reading.py finish(): cut:subfield ("$$", and "$a" in MARC mnemonic text) */
     if (url) {
         /* inside a URL the run ends at "&" (or at the URL's query) */
         if (e - p > cap || e <= nss_start || has_url_query(s, nss_start, e))

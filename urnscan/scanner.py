@@ -78,10 +78,11 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
     tables = _tables(np)
     keep = ~tables[0][a[found - 1]]
     # ... but for a MARC subfield's code after its delimiter ("\x1faurn:",
-    # "\u2021aurn:"; extract.chars.after_subfield_code)
+    # "$aurn:", "\u2021aurn:"; extract.chars.after_subfield_code)
     coded = np.zeros(len(found), dtype=bool)
     two = found >= 2
-    coded[two] = a[found[two] - 2] == 0x1F
+    delimiter = a[found[two] - 2]
+    coded[two] = (delimiter == 0x1F) | (delimiter == 0x24)
     four = found >= 4
     at = found[four]
     coded[four] |= (a[at - 4] == 0xE2) & (a[at - 3] == 0x80) & (a[at - 2] == 0xA1)

@@ -22,9 +22,29 @@ BOUNDARY_BYTES = ALNUM | frozenset(b"+-.")
 
 def after_subfield_code(buf: bytes, p: int) -> bool:
     """Whether the letter or digit before p is the code of a MARC subfield
-    whose delimiter precedes it (ISO 2709's 0x1F, shown as "‡"), so that a
-    "urn:" at p starts the subfield's value: ``\x1faurn:nbn:de:...``."""
-    return p >= 2 and (buf[p - 2] == 0x1F or (p >= 4 and buf[p - 4:p - 1] == _DOUBLE_DAGGER))
+    whose delimiter precedes it (ISO 2709's 0x1F, shown as "$" in MARC's
+    mnemonic text and as "‡"), so that a "urn:" at p starts the subfield's
+    value: ``\x1faurn:nbn:de:...``, ``=024  7\$aurn:nbn:de:...``."""
+    return p >= 2 and (buf[p - 2] in _DELIMITERS or (p >= 4 and buf[p - 4:p - 1] == _DOUBLE_DAGGER))
+
+
+_DELIMITERS = frozenset(b"\x1f$")
+#: a line of MARC's mnemonic text (MarcEdit's .mrk, "MARC breaker"): "=",
+#: the tag or LDR, two spaces ("=856  40$uhttp://...$xResolving-System")
+_MNEMONIC_LINE = re.compile(rb"=(?:LDR|[0-9A-Za-z]{3})  ")
+#: a subfield's delimiter and code in such a line
+_MNEMONIC_SUBFIELD = re.compile(rb"\$[a-z0-9]")
+
+
+def mnemonic_subfield_at(buf: bytes, p: int, lo: int, hi: int) -> int:
+    """Where the next subfield of a line of MARC mnemonic text starts in
+    buf[lo:hi] ("$x"), when the line holding p is one; else -1.  A "$"
+    elsewhere may be part of a name (RFC 8141 section 2: sub-delims)."""
+    start = line_start(buf, p)
+    if start is None or _MNEMONIC_LINE.match(buf, start) is None:
+        return -1
+    found = _MNEMONIC_SUBFIELD.search(buf, lo, hi)
+    return -1 if found is None else found.start()
 
 
 _DOUBLE_DAGGER = "\u2021".encode()

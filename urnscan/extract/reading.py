@@ -12,7 +12,7 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 
 from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
-                    NID_TOKEN, RUNS, after_subfield_code, blanks_end, line_break_after)
+                    NID_TOKEN, RUNS, after_subfield_code, blanks_end, line_break_after, mnemonic_subfield_at)
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
@@ -321,10 +321,14 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
             segments, closer_at = [(p, cut)], -1
             rules.append(Rule.CUT_LIST)
         cut = buf.find(b"$$", nss_start, segments[0][1])
+        if cut < 0:
+            cut = mnemonic_subfield_at(buf, p, nss_start, segments[0][1])
         if cut > nss_start:
             # "$$" delimits the subfields of a MARC record in Aleph's
             # sequential export and MARC mnemonic text ("$$0http://urn.fi/
-            # URN:NBN:fi:au:slm:s1227$$9FENNI"); no name holds it
+            # URN:NBN:fi:au:slm:s1227$$9FENNI"), no name holds it; "$" and
+            # a code do in a line of MARC mnemonic text ("=024  7\$aurn:nbn:
+            # de:bvb:12-bsb00041099-5$2urn")
             segments, closer_at = [(p, cut)], -1
             rules.append(Rule.CUT_SUBFIELD)
     end = segments[-1][1]

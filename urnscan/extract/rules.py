@@ -32,7 +32,7 @@ class Rule(str, Enum):
     DECODE_JSON = "decode:json-slash"  # a JSON string's "\/" read as "/"
     CUT_LIST = "cut:list"  # ended at a "," before another URN or URL: a list
     CUT_URL_QUERY = "cut:url-query"  # inside a URL: ended at its query's "?"
-    CUT_SUBFIELD = "cut:subfield"  # ended at "$$", a MARC record's subfield delimiter
+    CUT_SUBFIELD = "cut:subfield"  # ended at a MARC record's subfield delimiter ("$$", "$" in mnemonic text)
     CUT_PARAMETER = "cut:parameter"  # the value of ";name=": ended at the next ";name"
     TRIM_URL_SLASH = "trim:url-slash"  # inside a URL path: its "/" after the URN
     YAML_KEY = "trim:yaml-key"  # a YAML mapping key's ":" dropped

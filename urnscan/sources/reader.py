@@ -74,9 +74,12 @@ def read_error(path: Optional[str], exc: OSError) -> SourceError:
 # Binary detection
 # ---------------------------------------------------------------------------
 
-# C0 control bytes that do not occur in text: everything below 0x20 except
-# TAB, LF, VT, FF, CR and ESC (ANSI colour codes in logs), plus DEL.
-_SUSPICIOUS = bytes([b for b in range(0x01, 0x20) if b not in (9, 10, 11, 12, 13, 27)] + [0x7F])
+# C0 control bytes that do not occur in text: everything below 0x1C except
+# TAB, LF, VT, FF, CR and ESC (ANSI colour codes in logs), plus DEL.  The
+# information separators FS, GS, RS and US (0x1C-0x1F) delimit the records,
+# fields and subfields of text in ISO 2709 (MARC 21 catalogue records, which
+# cite URN:NBNs), so they are text.
+_SUSPICIOUS = bytes([b for b in range(0x01, 0x1C) if b not in (9, 10, 11, 12, 13, 27)] + [0x7F])
 
 
 def looks_binary(first_block: bytes) -> bool:
