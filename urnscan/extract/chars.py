@@ -24,7 +24,7 @@ def after_subfield_code(buf: bytes, p: int) -> bool:
     """Whether the letter or digit before p is the code of a MARC subfield
     whose delimiter precedes it (ISO 2709's 0x1F, shown as "$" in MARC's
     mnemonic text and as "‡"), so that a "urn:" at p starts the subfield's
-    value: ``\x1faurn:nbn:de:...``, ``=024  7\$aurn:nbn:de:...``."""
+    value: ``\x1faurn:nbn:de:...``, ``=024  7\\$aurn:nbn:de:...``."""
     return p >= 2 and (buf[p - 2] in _DELIMITERS or (p >= 4 and buf[p - 4:p - 1] == _DOUBLE_DAGGER))
 
 
