@@ -681,6 +681,14 @@ def test_literals_a_urn_starts_inside(text, expected):
     # ... and so does an element of a list of literals (a table of test cases)
     ('cases := []string{\n\t\t"urn:ciao:!",\n\t\t"urn:ciao:!!*",\n\t}', ["urn:ciao:!", "urn:ciao:!!*"]),
     ('x = ["a", "urn:example:x!",\n', ["urn:example:x!"]),
+    # ... so does a URL that is a literal of its own, its quote closing right after the URN
+    ('{"@id":"https://normas.leg.br/?urn=urn:lex:br:federal:lei:2002-01-10;10406!"}',
+     ["urn:lex:br:federal:lei:2002-01-10;10406!"]),
+    ('<a href="https://h.example/?u=urn:example:a.">', ["urn:example:a."]),
+    ("x = 'http://h.example/urn:example:a.'", ["urn:example:a."]),
+    # ... but not a URL in a quotation, nor one in prose
+    ('the URL "https://h.example/urn:example:a." is', ["urn:example:a"]),
+    ("See https://normas.leg.br/?urn=urn:lex:br:federal:lei:2002;10406!", ["urn:lex:br:federal:lei:2002;10406"]),
     # ... a quotation in prose does not
     ('see "urn:isbn:0451450523." Then', ["urn:isbn:0451450523"]),
     ('He wrote: "urn:isbn:0451450523." Then', ["urn:isbn:0451450523"]),

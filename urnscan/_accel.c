@@ -1160,8 +1160,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     if ((flags & READ_TRIM) && (table[last] & CLASS_TRIMMABLE)) {
         /* trim.py trim() of one mark that no other mark or ")" precedes */
         unsigned char prev = s[e - 2];
-        if (closed && quoted)
-            return 0;  /* reading.py _code_literal(): the literal may keep its mark */
+        if ((closed && quoted) || (url && e < hi && (s[e] == '"' || s[e] == '\'')))
+            return 0;  /* reading.py _code_literal(), _url_literal(): the literal may keep its mark */
         if (last == ')' || last == '&' || (table[prev] & CLASS_TRIMMABLE) || ((flags & READ_CODE) && prev == '(')
                 || e - 1 <= nss_start)
             return 0;

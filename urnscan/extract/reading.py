@@ -12,7 +12,8 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 
 from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
-                    NID_TOKEN, RUNS, after_subfield_code, blanks_end, line_break_after, mnemonic_subfield_at)
+                    NID_TOKEN, RUNS, URL_START, after_subfield_code, blanks_end, line_break_after,
+                    mnemonic_subfield_at)
 from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
@@ -360,7 +361,8 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     if key is not None:
         text, end = text[:-1], end - 1
         rules.append(key)
-    if trimming and text[-1] in TRIMMABLE and not (closer_at == end and _code_literal(buf, p, opener, end, hi)):
+    if (trimming and text[-1] in TRIMMABLE and not (closer_at == end and _code_literal(buf, p, opener, end, hi))
+            and not (context is not None and _url_literal(buf, p, end, hi))):
         trimmed, cut_by = trim(text)
         if code and trimmed.endswith(b"("):
             return Rejected(end)  # a pattern such as "urn:ietf:id:(\\S+)"
@@ -412,6 +414,26 @@ def _code_literal(buf: bytes, p: int, opener: Optional[Opener], closer_at: int, 
         return True
     first = k < 0 or buf[k] in EOL or buf[k] == 0x2C  # (k < 0: the input's start, p < LOOKBACK)
     return first and closer_at + 1 < hi and buf[closer_at + 1] in _CODE_AFTER_QUOTE
+
+
+#: how far back the quote opening a URL is looked for
+_URL_LITERAL_REACH = 2048
+#: a URL's characters up to the URN it holds: none that ends a token
+_IN_TOKEN = re.compile(rb"[^ \t\r\n\"'<>()\[\]{}|\\^`]*")
+
+
+def _url_literal(buf: bytes, p: int, end: int, hi: int) -> bool:
+    """Whether the URL holding the URN at p is a string literal of code of
+    its own, as :func:`_code_literal` tells one, whose closing quote
+    stands right after the URN (``"@id": "https://h/?urn=urn:lex:br:x;1!"``,
+    ``href="https://h/urn:x:y."``): the literal's last character is the
+    URL's."""
+    if end >= hi or buf[end] not in b"\"'":
+        return False
+    q = buf.rfind(buf[end:end + 1], max(0, p - _URL_LITERAL_REACH), p)
+    if q < 0 or _IN_TOKEN.match(buf, q + 1, p).end() != p or URL_START.match(buf, q + 1, p) is None:
+        return False
+    return _code_literal(buf, q + 1, Opener.DOUBLE_QUOTE if buf[q] == 0x22 else Opener.SINGLE_QUOTE, end, hi)
 
 
 _TEMPLATE_START = frozenset(b"{[<")
