@@ -75,6 +75,15 @@ def _epub() -> bytes:
     ])
 
 
+def _zipped_dump() -> bytes:
+    """A zip of a data dump: a gzipped file and a tarball among its members."""
+    return zip_bytes([
+        ("dump/records.txt.gz", gzip.compress(f"id {NBN}\n".encode(), mtime=0)),
+        ("dump/src.tar.gz", gzip.compress(tar_bytes([("src/a.py", f"NS = '{RFC}'\n".encode())]), mtime=0)),
+        ("dump/logo.png.gz", gzip.compress(PNG, mtime=0)),
+    ], zipfile.ZIP_STORED)
+
+
 def _docx() -> bytes:
     return zip_bytes([
         ("[Content_Types].xml", b'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
@@ -166,6 +175,7 @@ CASES = [
     ("note.eml", _eml, [("#1/1", ISBN), ("#1/1", RFC)], "eml", 1, 0),
     ("book.epub", _epub, [("META-INF/container.xml", "urn:oasis:names:tc:opendocument:xmlns:container"),
                           ("OEBPS/content.opf", ISBN), ("OEBPS/ch1.xhtml", ISSN)], "zip", 4, 2),
+    ("dump.zip", _zipped_dump, [("dump/records.txt.gz", NBN), ("dump/src.tar.gz!src/a.py", RFC)], "zip", 2, 1),
     ("paper.docx", _docx, [("word/document.xml", RFC), ("docProps/core.xml", ISBN)], "zip", 3, 1),
     ("crawl.warc", _warc, [("https://example.org/a", ISBN), ("https://example.org/b", RFC)], "warc", 2, 0),
     ("crawl.wet.gz", _warc_gz, [("https://example.org/same", ISBN),

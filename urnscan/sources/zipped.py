@@ -4,12 +4,15 @@ member, read with the standard library's :mod:`zipfile`.
 Members are visited in the order of the central directory (APPNOTE 6.3,
 section 4.3.12) and each is read in bounded steps.  The members that hold
 the text of an office document (DOCX, PPTX, XLSX, ODT, ODP, ODS) are read
-as their text (:mod:`.office`), where a URN split over runs is whole.  Directories are not
-documents.  Members are skipped, and counted, when they are encrypted,
+as their text (:mod:`.office`), where a URN split over runs is whole.
+Directories are not documents.  Members are skipped, and counted, when
+they are encrypted,
 compressed with a method :mod:`zipfile` cannot read, or named like a
-binary file (images, fonts, audio, video, class files, nested archives:
-containers are not opened recursively); every other member is decoded and
-sniffed like any document.  A damaged member (bad CRC, corrupt deflate
+binary file (images, fonts, audio, video, class files, zip archives and
+PDFs inside: they are not opened); every other member is read as a tar
+member is (:func:`.tarred.member_documents`: decompressed when compressed
+on its own, a tarball's members its documents), then decoded and sniffed
+like any document.  A damaged member (bad CRC, corrupt deflate
 data) stops the input, with the hits found before it kept.
 """
 from __future__ import annotations
@@ -32,7 +35,7 @@ BINARY_SUFFIXES = (
     ".ttf", ".otf", ".woff", ".woff2", ".mp3", ".mp4", ".m4a", ".ogg", ".wav", ".avi", ".mov",
     ".class", ".so", ".dll", ".exe", ".bin", ".dat",
     ".zip", ".jar", ".war", ".ear", ".epub", ".docx", ".xlsx", ".pptx", ".odt", ".ods", ".odp",
-    ".gz", ".bz2", ".xz", ".zst", ".7z", ".rar", ".pdf",
+    ".7z", ".rar", ".pdf",
 )
 
 
@@ -42,6 +45,8 @@ _DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError)
 
 def zip_documents(fileobj: BinaryIO, chunk_size: int) -> Iterator[Document]:
     """The members of a zip archive (a seekable file) as documents."""
+    from .tarred import member_documents  # (it loads tarfile)
+
     try:
         archive = zipfile.ZipFile(fileobj)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
@@ -70,8 +75,8 @@ def zip_documents(fileobj: BinaryIO, chunk_size: int) -> Iterator[Document]:
             if flavor is not None:
                 yield Document(name, chunks, charset="utf-8", encoded_size=info.compress_size,
                                text_of=partial(office_text, flavor=flavor))
-            else:
-                yield Document(name, chunks, encoded_size=info.compress_size)
+            else:  # decompressed when compressed on its own, a tarball's members
+                yield from member_documents(name, chunks, info.compress_size, chunk_size)
 
 
 def _opendocument(archive: zipfile.ZipFile) -> bool:
