@@ -131,6 +131,10 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "00000010: 2775 726e 3a65 7861 6d70 6c65 3a64 756d  'urn:example:dum\n",
     "0000   a2 01 78 24 75 72 6e 3a 65 78 61 6d 70 6c 65 3a   ..x$urn:example:\n",
     "      0530  3d75 726e 3a65 7861 6d70 6c65 3a61 6263  =urn:example:abc\n",
+    # a placeholder in parentheses, a wildcard in a quotation of prose
+    "   Contact: <sip:alice@example.com;gr=urn:uuid:(Alice's UA's bits)>",
+    '   of the form "urn:ietf:params:xml:ns:xmpp-*" specified in the XMPP RFCs',
+    '   such as "urn:example:MyCompany:*" instead of',
 ])
 def test_code_is_not_a_urn(text):
     assert urns(text) == []
@@ -812,6 +816,14 @@ def test_suspected_urns_in_fullwidth_forms(text, expected):
      ["urn:ietf:params:xml:ns:"]),
     ("   see urn:example:restconf\n\nTester                 Expires 2024                [Page 7]\n\f\n"
      "Internet-Draft         Module                  March 2024\n\n   monitoring\n", ["urn:example:restconf"]),
+    # ... nor onto the next page's heading, left of the text
+    ("   registry type: urn:ietf:params:xml:ns:dreg1.\n\n\n\nNewton & Sanz               Standards Track"
+     "                    [Page 36]\n\f\nRFC 3982                       IRIS-Dreg                    January 2005"
+     "\n\n\n6.2.  Bottom-Up Resolution\n", ["urn:ietf:params:xml:ns:dreg1"]),
+    # a URN broken after "urn:" and an empty line, onto a line of its own
+    ("   element [RFC4479].\n\n   urn:\n\n   ietf:params:xml:ns:pidf:caps\n\n3.3.1.  <devcaps> Element\n",
+     ["urn:ietf:params:xml:ns:pidf:caps"]),
+    ("   The prefix is urn:\n\n   ietf:params:xml:ns:pidf:caps and more words\n", []),
     # a table whose left cells wrap too
     ("   |ietf-lmap-    |urn:ietf:params:xml:ns:yang:ietf-|lmap   |RFC XXXX |\n"
      "   |common        |lmap-common                      |       |         |\n",

@@ -80,8 +80,10 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     across_blank = q < hi and buf[q] in EOL
     if last in _FOLD_LAST and (across_blank or (q < hi and buf[q] not in ALNUM)):
         page = _PAGE_BREAK.match(buf, nl, min(hi, nl + _PAGE_BREAK_LIMIT))
-        if page is not None:  # the URN goes on on the next page
+        if page is not None:  # the URN goes on on the next page ...
             q, across_blank = blanks_end(buf, page.end(), hi), False
+            if _outdented(buf, start, q - page.end()):
+                return None  # ... at the text's indentation: left of it, a heading ("6.2.  Bottom-Up")
     if across_blank:
         if last != 0x3A:
             return None

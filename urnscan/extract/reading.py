@@ -185,6 +185,13 @@ def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Read
     if buf[p:p + 4] != b"urn:" and (p == 0 or buf[p - 1] not in b"/="):
         return None
     q = blanks_end(buf, line_break_after(buf, p + 4, hi), hi)
+    fold = Rule.FOLD_RFC
+    if q < hi and buf[q] in EOL:  # an empty line between: onto a lone token, as fold.continuation takes one
+        q = blanks_end(buf, line_break_after(buf, q, hi), hi)
+        lone = _LONE_TOKEN.match(buf, q, min(hi, q + cap + _FOLD_SLACK))
+        if lone is None:
+            return None
+        fold = Rule.FOLD_BLANK
     if q >= hi or NID_TOKEN.match(buf, q, min(hi, q + NID_SCAN_LIMIT)) is None or buf[q:q + 4].lower() == b"urn:":
         return None
     lo = max(0, p - LOOKBACK)
@@ -199,10 +206,13 @@ def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Read
     if type(found) is Rejected:
         return Rejected(found.end + lo + shift)
     end = found.end + lo + shift
-    rules = (Rule.FOLD_RFC.value,) + tuple(r for r in found.rules if r != Rule.FOLD_RFC.value)
+    rules = (fold.value,) + tuple(r for r in found.rules if r != fold.value)
     return found._replace(start=p, end=end, folded=True, literal=buf[p:p + 4].decode("ascii"),
                           raw=buf[p:end].decode("utf-8", "replace"), rules=rules)
 
+
+#: a line holding one token (after its indentation)
+_LONE_TOKEN = re.compile(rb"[^ \t\r\n]+[ \t]*(?:\r\n?|\n|\Z)")
 
 #: a NID token whose "-" is written as a character reference, as HTML
 #: attributes escape it ("urn:uddi&#45;org:api_v2:..."): finish() decodes
@@ -448,6 +458,17 @@ _PATTERN_LAST = frozenset(b"$(")
 #: string literal holding it whole is a value
 #: (``"urn:xmpp:delegation:2:bare:disco#info:*"``)
 _WILDCARD_AFTER = frozenset(b":/.-")
+#: how far the ")" closing a placeholder is looked for
+_PLACEHOLDER_REACH = 80
+
+
+def _placeholder_in_parentheses(buf: bytes, text: bytes, end: int, hi: int) -> bool:
+    """``urn:uuid:(Alice's UA's bits)``: an NSS that opens a parenthesis
+    closed, past a blank, after the run -- words standing for the name,
+    not the name."""
+    nss = text.find(b":", 4) + 1
+    return (0 < nss < len(text) and text[nss] == 0x28 and 0x29 not in text
+            and buf.find(b")", end, min(hi, end + _PLACEHOLDER_REACH)) >= 0)
 _SENTENCE_MARKS = b".,;!?)'\""
 
 
@@ -465,10 +486,12 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         return True  # "<urn:...:calendar/>", escaped or not: an empty element, its name a QName
     if after == 0x7C and text.count(b"(") > text.count(b")"):
         return True  # "(DAV:|urn:ietf:params:xml:ns:ca(rd|l)dav)": alternatives of a pattern
-    if 0x2A in text[-3:] and closer_at < 0:
+    if 0x2A in text[-3:] and (closer_at < 0 or not _code_literal(buf, p, opener, closer_at, hi)):
         core = text.rstrip(_SENTENCE_MARKS)
         if core[-1] == 0x2A and core[-2] in _WILDCARD_AFTER:
-            return True  # "urn:xmpp:mix:nodes:*" in prose: a wildcard, a pattern of names
+            return True  # "urn:xmpp:mix:nodes:*" in prose, quoted or not: a wildcard, a pattern of names
+    if after == 0x20 and _placeholder_in_parentheses(buf, text, end, hi):
+        return True
     if (b"%" in text or b"$" in text or b"@" in text or b"##" in text or b"~" in text) and has_placeholder(text):
         return True
     # is_pattern looks at "^" or "(?:" before, ".*", ".+", "(?" inside, "\\"
