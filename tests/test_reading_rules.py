@@ -820,6 +820,14 @@ def test_suspected_urns_in_fullwidth_forms(text, expected):
     ("   registry type: urn:ietf:params:xml:ns:dreg1.\n\n\n\nNewton & Sanz               Standards Track"
      "                    [Page 36]\n\f\nRFC 3982                       IRIS-Dreg                    January 2005"
      "\n\n\n6.2.  Bottom-Up Resolution\n", ["urn:ietf:params:xml:ns:dreg1"]),
+    # RFC 4475 section 2.1: an <allOneLine> block is one line, broken anywhere
+    ("   <allOneLine>\n   To: sip:b@example.com;opaque=urn:uuid:f8\n   1d4fae-7dec-11d0-a765-00a0c91e6bf6;grid=99a\n"
+     "   </allOneLine>\n", ["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"]),
+    ("    <allOneLine>\n    SUBSCRIBE sip:c@example.com;gr=urn:uuid:f8\n    1d4fae-7dec-11d0-a765-00a0c91e6bf6\n"
+     "     SIP/2.0\n    </allOneLine>\n", ["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"]),
+    # ... and nowhere else
+    ("   </allOneLine>\n   gr=urn:uuid:f8\n   1d4fae-7dec is not\n", ["urn:uuid:f8"]),
+    ("   <allOneLine>\n   gr=urn:uuid:f8\n   </allOneLine>\n", ["urn:uuid:f8"]),
     # a URN broken after "urn:" and an empty line, onto a line of its own
     ("   element [RFC4479].\n\n   urn:\n\n   ietf:params:xml:ns:pidf:caps\n\n3.3.1.  <devcaps> Element\n",
      ["urn:ietf:params:xml:ns:pidf:caps"]),

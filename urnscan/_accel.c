@@ -573,6 +573,20 @@ urn_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
            && s[i + 3] == ':';
 }
 
+/* chars.py one_line_indent(): "<allOneLine>" in the LOOKBACK (256) bytes
+   before p, RFC 4475 section 2.1 (the rules decide whether it is open) */
+static int
+one_line_open_before(const unsigned char *s, Py_ssize_t p)
+{
+    static const char tag[] = "<allOneLine>";
+    const Py_ssize_t len = (Py_ssize_t)sizeof(tag) - 1;
+    Py_ssize_t floor = p > 256 ? p - 256 : 0;
+    for (Py_ssize_t i = p - len; i >= floor; i--)
+        if (s[i] == '<' && memcmp(s + i, tag, (size_t)len) == 0)
+            return 1;
+    return 0;
+}
+
 /* fast.py _NOTHING_FOLLOWS at e in s[0:hi] (e > 0), alternative by
    alternative; each is a lookahead, so the first that holds decides */
 static int
@@ -1108,6 +1122,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     else {
         if (pair == NO_PAIR ? !nothing_follows(s, e, hi) : !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))
             return 0;
+        if ((flags & READ_FOLD) && e < hi && (s[e] == '\r' || s[e] == '\n') && one_line_open_before(s, p))
+            return 0;  /* fold.py _one_line(): inside an <allOneLine> block */
         if (e - p > cap || s[e - 1] == ':' || e <= nss_start)
             return 0;
     }

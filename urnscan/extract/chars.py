@@ -98,6 +98,24 @@ def blanks_end(buf: bytes, i: int, hi: int) -> int:
     return HSPACE_RUN.match(buf, i, min(hi, i + INDENT_LIMIT)).end()
 
 
+#: RFC 4475 section 2.1: the lines between "<allOneLine>" and
+#: "</allOneLine>" are one line, broken for the page anywhere (SIP
+#: messages in the examples of RFC 4488, 4538, 5627...)
+ONE_LINE_OPEN = b"<allOneLine>"
+ONE_LINE_CLOSE = b"</allOneLine>"
+
+
+def one_line_indent(buf: bytes, i: int) -> Optional[int]:
+    """The indentation of the "<allOneLine>" line of the block that holds
+    buf[i] (the tag in the LOOKBACK bytes before i, not closed since), or
+    None outside one."""
+    at = buf.rfind(ONE_LINE_OPEN, max(0, i - LOOKBACK), i)
+    if at < 0 or buf.find(ONE_LINE_CLOSE, at, i) >= 0:
+        return None
+    ls = line_start(buf, at)
+    return at - ls if ls is not None and not buf[ls:at].strip(b" \t") else None
+
+
 def line_start(buf: bytes, i: int, reach: int = LOOKBACK) -> Optional[int]:
     """Start of the line holding buf[i], looking back at most ``reach``
     bytes (at most LOOKBACK); ``None`` when the line starts further back."""

@@ -12,14 +12,16 @@ sentence:
 * a query folded before ``&``, or after ``?``, ``&`` or ``=``;
 * an URN split over two rows of an ASCII table, in the same cell;
 * a quoted string continued by adjacent literals in the same quotes (C,
-  Python: ``"urn:ietf:params:" "xml:ns:x"`` is one string).
+  Python: ``"urn:ietf:params:" "xml:ns:x"`` is one string);
+* RFC 4475 section 2.1: anywhere inside an ``<allOneLine>`` block.
 """
 from __future__ import annotations
 
 import re
 from typing import List, Optional, Tuple
 
-from .chars import ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, URL_START, blanks_end, line_break_after, line_start
+from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, ONE_LINE_CLOSE, URL_START, blanks_end, line_break_after,
+                    line_start, one_line_indent)
 from .pairing import Opener, paired_run
 from .quoting import past_quote_marks
 from .rules import Rule
@@ -66,6 +68,10 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     URN whose line ``buf[start:e]`` stops at e goes on on the next line
     (``in_query``: the URN read so far holds a "?"); otherwise ``None``."""
     last = buf[e - 1]
+    if buf[e] in EOL:
+        base = one_line_indent(buf, start)
+        if base is not None:
+            return _one_line(buf, e, hi, run, opener, base)
     if buf[e] == 0x5C:
         return _rfc8792(buf, e, hi, run, last)
     if buf.startswith(_HYPHENATION, e, hi) and last in ALNUM:
@@ -325,6 +331,21 @@ def _past_trace_mark(buf: bytes, start: int, q: int, hi: int) -> int:
     if own is None or own.group(1) != mark.group(1):
         return -1
     return blanks_end(buf, mark.end(), hi)
+
+
+def _one_line(buf: bytes, e: int, hi: int, run, opener: Optional[Opener], base: int):
+    """RFC 4475 section 2.1: inside an "<allOneLine>" block the next line
+    goes on with the URN wherever the break fell ("urn:uuid:f8" then
+    "1d4fae-7dec-..."), when it is indented as the block (a blank more is
+    a blank of the line: "...6bf6" then " SIP/2.0")."""
+    nl = line_break_after(buf, e, hi)
+    if nl < 0:
+        return None
+    q = blanks_end(buf, nl, hi)
+    if q - nl != base or buf.startswith(ONE_LINE_CLOSE, q, hi):
+        return None
+    t = paired_run(buf, q, hi, run, opener)[0]
+    return (e, (q, t), Rule.FOLD_ONE_LINE) if t > q else None
 
 
 def _outdented(buf: bytes, start: int, indent: int) -> bool:

@@ -23,6 +23,7 @@ class Rule(str, Enum):
     FOLD_TABLE = "fold:table"  # split over two rows of an ASCII table
     FOLD_QUERY = "fold:query"  # a query folded before "&", or after "?", "&" or "="
     FOLD_CONTENT_LINE = "fold:content-line"  # an iCalendar or vCard line, RFC 5545 section 3.1
+    FOLD_ONE_LINE = "fold:one-line"  # inside <allOneLine> ... </allOneLine>, RFC 4475 section 2.1
     FOLD_LITERAL = "fold:literal"  # adjacent string literals joined (C, Python)
     EMBEDDED_URL = "embedded:url"  # inside a URL: ends at its "&"
     EMBEDDED_FORM = "embedded:form"  # a form-encoded value: ends at "&"
