@@ -828,6 +828,10 @@ def test_suspected_urns_in_fullwidth_forms(text, expected):
     # ... and nowhere else
     ("   </allOneLine>\n   gr=urn:uuid:f8\n   1d4fae-7dec is not\n", ["urn:uuid:f8"]),
     ("   <allOneLine>\n   gr=urn:uuid:f8\n   </allOneLine>\n", ["urn:uuid:f8"]),
+    # a sentence's ":" after the ")" closing a parenthesis opened before the URN
+    ("   annotations (URI\n   urn:ietf:params:xml:ns:netmod:dsdl-annotations:1):\n",
+     ["urn:ietf:params:xml:ns:netmod:dsdl-annotations:1"]),
+    ("   a name urn:example:f(a): here", ["urn:example:f(a):"]),
     # a URN broken after "urn:" and an empty line, onto a line of its own
     ("   element [RFC4479].\n\n   urn:\n\n   ietf:params:xml:ns:pidf:caps\n\n3.3.1.  <devcaps> Element\n",
      ["urn:ietf:params:xml:ns:pidf:caps"]),

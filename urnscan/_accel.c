@@ -1144,6 +1144,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             && may_adjoin_literal(s, q, hi))
         return 0;
     unsigned char last = s[e - 1];
+    if ((flags & READ_TRIM) && last == ':' && s[e - 2] == ')')
+        return 0;  /* reading.py finish(): a sentence's ":" after its ")" */
     if (flags & READ_CODE) {
         int after = e < hi ? s[e] : -1;
         if (before == '^' || before == ':')

@@ -371,6 +371,9 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     if key is not None:
         text, end = text[:-1], end - 1
         rules.append(key)
+    if trimming and text.endswith(b"):") and text.count(b"(") < text.count(b")"):
+        text, end = text[:-1], end - 1  # "(namespace URI⏎urn:x:y:1):": the sentence's ":" after its ")"
+        rules.append(Rule.TRIM_COLON)
     if (trimming and text[-1] in TRIMMABLE and not (closer_at == end and _code_literal(buf, p, opener, end, hi))
             and not (context is not None and _url_literal(buf, p, end, hi))):
         trimmed, cut_by = trim(text)
