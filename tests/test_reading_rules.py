@@ -652,6 +652,10 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     ("a=urn:example:y;b=1", [("urn:example:y;b=1", ("embedded:form",))]),
     # outside a URL neither applies
     ("see urn:example:a/b/ and urn:example:c?x", [("urn:example:a/b/", ()), ("urn:example:c?x", ())]),
+    # a "&" right before "urn:" separates two URNs (RFC 6750 section 3), before a parameter it stays
+    ('   scope="urn:example:channel=HBO&urn:example:rating=G,PG-13"',
+     [("urn:example:channel=HBO", ("cut:list",)), ("urn:example:rating=G,PG-13", ())]),
+    ("urn:example:weather?=op=map&lat=39.56 x", [("urn:example:weather?=op=map&lat=39.56", ())]),
 ])
 def test_lists_and_urls(text, expected):
     assert rules_of(text) == expected

@@ -6,7 +6,9 @@
   headers): RFC 8141 section 2 lets an NSS hold ``,`` but not a second
   ``urn:`` scheme after one in a list.  A comma before a name that is not
   a scheme stays (``urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714``, OGC's
-  compound references).
+  compound references).  So does a ``&`` right before ``urn:``
+  (``scope="urn:example:channel=HBO&urn:example:rating=G,PG-13"``, RFC
+  6750 section 3): a q-component's parameters are ``name=value``.
 * Inside a URL (``https://h/images/urn:ard:image:aee7?w=960``), a ``?``
   that starts no RFC 8141 component (``?+``, ``?=``, section 2.3) starts the
   URL's query, and a ``/`` after the URN is the next path separator
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)")
+_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|&(?=[Uu][Rr][Nn]:)")
 _URL_QUERY = re.compile(rb"\?(?![+=])")
 
 
