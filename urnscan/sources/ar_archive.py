@@ -23,9 +23,8 @@ from typing import BinaryIO, Iterator
 
 from ..errors import SourceError
 from .document import Document
-from .tarred import member_documents
-
 from .documents import AR_MAGIC
+from .tarred import member_documents
 
 _HEADER = 60
 _END_MARK = b"`\n"

@@ -9,16 +9,17 @@ is read as it is decompressed.  The archive is told by its first header
 block (:func:`.documents.tar_header`).
 
 Directories, links and device entries are not documents.  Every regular
-file member is read as the same file of the unpacked tree would be: a
-member compressed on its own (gzip, bzip2, xz, zstd: a man page, a
-``changelog.gz``) is decompressed, then it is decoded and sniffed like any
-document, and skipped and counted when it looks binary (an image, and an
-archive inside the archive: containers are not opened recursively).  Archives
-written one after the other (``tar --concatenate``, ``cat a.tar b.tar``)
-are all read, as ``tar --ignore-zeros`` reads them.  An archive cut short
-stops the input, with the hits found before kept; a damaged header is
-passed over to the next one, and the input then ends with an error that
-says so, after every member.
+file member is read as the same file of the unpacked tree would be
+(:func:`member_documents`): a member compressed on its own (gzip, bzip2,
+xz, zstd: a man page, a ``changelog.gz``) is decompressed; a tarball
+inside is read as its members, :data:`MAX_NESTING` levels deep; anything
+else is decoded and sniffed like any document, and skipped and counted
+when it looks binary (an image, a zip archive or a PDF inside, which is
+not opened).  Archives written one after the other (``tar --concatenate``,
+``cat a.tar b.tar``) are all read, as ``tar --ignore-zeros`` reads them.
+An archive cut short stops the input, with the hits found before kept; a
+damaged header is passed over to the next one, and the input then ends
+with an error that says so, after every member.
 
 Memory: one member's data in bounded steps; a header's extension (a pax
 extended header, a GNU long name) is read whole by :mod:`tarfile`, so one
