@@ -832,6 +832,11 @@ def test_suspected_urns_in_fullwidth_forms(text, expected):
     # ... and nowhere else
     ("   </allOneLine>\n   gr=urn:uuid:f8\n   1d4fae-7dec is not\n", ["urn:uuid:f8"]),
     ("   <allOneLine>\n   gr=urn:uuid:f8\n   </allOneLine>\n", ["urn:uuid:f8"]),
+    # a break just before "." inside a version number, the name going on
+    ('    """The urn:oasis:names:tc:SAML:2\n    .0:metadata:AttributeAuthorityDescriptorType element"""',
+     ["urn:oasis:names:tc:SAML:2.0:metadata:AttributeAuthorityDescriptorType"]),
+    ("   the urn:example:a:2\n   .5 is a number here", ["urn:example:a:2"]),
+    ("   version urn:example:a:2\n.  Next sentence", ["urn:example:a:2"]),
     # a sentence's ":" after the ")" closing a parenthesis opened before the URN
     ("   annotations (URI\n   urn:ietf:params:xml:ns:netmod:dsdl-annotations:1):\n",
      ["urn:ietf:params:xml:ns:netmod:dsdl-annotations:1"]),

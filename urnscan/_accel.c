@@ -610,13 +610,13 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     if (s[j] == '\r' && k < hi && s[k] == '\n')
         k++;
     if (!in_set(s[e - 1], "-:./?=")) {
-        /* (?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&])): after "\r\n" the
+        /* (?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&.])): after "\r\n" the
            regex may step back to the "\r" alone, where the lookahead sees
            "\n" and holds */
         if (k == j + 2)
             return 1;
         Py_ssize_t m = skip_blanks(s, k, hi);
-        if (!(m < hi && (s[m] == ':' || s[m] == '&' || s[m] == '-')))
+        if (!(m < hi && (s[m] == ':' || s[m] == '&' || s[m] == '-' || s[m] == '.')))
             return 1;
     }
     /* (?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:) */

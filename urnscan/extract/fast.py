@@ -45,11 +45,10 @@ _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, 
 #: on the name); one blank before a word; "<" of an
 #: end tag, or after a character no template ends with; a line break after
 #: a character no fold ends with (a name's "-:./", a query's "?="), the
-#: next line starting with neither ":"
-#: nor "&"; a line break before a line starting a URN of its own; or the
-#: end of what may be read
+#: next line starting with none of ":", "&", "-" and "."; a line break
+#: before a line starting a URN of its own; or the end of what may be read
 _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])|(?<![:/=(-])(?=<)"
-                    rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&]))"
+                    rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&.]))"
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)|\Z)")
 
 

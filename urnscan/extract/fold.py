@@ -121,6 +121,10 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         ok = (last in ALNUM and len(token) > 1 and token[1] in ALNUM and not _outdented(buf, start, q - nl)
               and (closes or (last in _DIGITS and token[1] in _DIGITS)))
         return (e, (q, t), Rule.FOLD_RFC) if ok else None
+    if first == 0x2E:  # a break just before "." inside a version number ("SAML:2" / ".0:metadata")
+        ok = (last in _DIGITS and len(token) > 1 and token[1] in _DIGITS and (closes or b":" in token)
+              and not _outdented(buf, start, q - nl))
+        return (e, (q, t), Rule.FOLD_RFC) if ok else None
     if first == 0x26:  # "&": a q-component folded before a parameter
         return (e, (q, t), Rule.FOLD_QUERY) if in_query and b"=" in token else None
     if first not in ALNUM:
