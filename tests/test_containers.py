@@ -84,6 +84,11 @@ def _zipped_dump() -> bytes:
     ], zipfile.ZIP_STORED)
 
 
+def _books() -> bytes:
+    """A zip of ebooks: each EPUB read as its members."""
+    return zip_bytes([("shelf/book.epub", _epub()), ("shelf/cover.png", PNG)], zipfile.ZIP_STORED)
+
+
 def _docx() -> bytes:
     return zip_bytes([
         ("[Content_Types].xml", b'<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>'),
@@ -133,6 +138,17 @@ def _debian_package() -> bytes:
                      ("data.tar.xz", lzma.compress(data)), ("a-long-member-name.txt", f"{ISSN}\n".encode())])
 
 
+def _release_with_documents() -> bytes:
+    """A release tarball holding a PDF, an EPUB and a mail archive: read as
+    the unpacked tree is, each inside document named after its member."""
+    return gzip.compress(tar_bytes([
+        ("rel/README", f"See {RFC}.\n".encode()),
+        ("rel/doc/manual.pdf", pdf([f"cite {ISBN}"])),
+        ("rel/doc/book.epub", _epub()),
+        ("rel/list.mbox", _qp_soft_break()),
+    ]), mtime=0)
+
+
 def _warc() -> bytes:
     return b"".join([
         warc_record("warcinfo", 1, f"note: {NBN}\r\n".encode(), content_type="application/warc-fields"),
@@ -176,6 +192,9 @@ CASES = [
     ("book.epub", _epub, [("META-INF/container.xml", "urn:oasis:names:tc:opendocument:xmlns:container"),
                           ("OEBPS/content.opf", ISBN), ("OEBPS/ch1.xhtml", ISSN)], "zip", 4, 2),
     ("dump.zip", _zipped_dump, [("dump/records.txt.gz", NBN), ("dump/src.tar.gz!src/a.py", RFC)], "zip", 2, 1),
+    ("books.zip", _books, [
+        ("shelf/book.epub!META-INF/container.xml", "urn:oasis:names:tc:opendocument:xmlns:container"),
+        ("shelf/book.epub!OEBPS/content.opf", ISBN), ("shelf/book.epub!OEBPS/ch1.xhtml", ISSN)], "zip", 4, 3),
     ("paper.docx", _docx, [("word/document.xml", RFC), ("docProps/core.xml", ISBN)], "zip", 3, 1),
     ("crawl.warc", _warc, [("https://example.org/a", ISBN), ("https://example.org/b", RFC)], "warc", 2, 0),
     ("crawl.wet.gz", _warc_gz, [("https://example.org/same", ISBN),
@@ -191,6 +210,12 @@ CASES = [
     ("pkg.deb", _debian_package, [("data.tar.xz!./usr/share/doc/pkg/README", ISBN),
                                   ("data.tar.xz!./usr/share/man/man1/pkg.1.gz", RFC),
                                   ("a-long-member-name.txt", ISSN)], "ar", 5, 1),
+    ("release.tar.gz", _release_with_documents, [
+        ("rel/README", RFC), ("rel/doc/manual.pdf!page=1", ISBN),
+        ("rel/doc/book.epub!META-INF/container.xml", "urn:oasis:names:tc:opendocument:xmlns:container"),
+        ("rel/doc/book.epub!OEBPS/content.opf", ISBN), ("rel/doc/book.epub!OEBPS/ch1.xhtml", ISSN),
+        ("rel/list.mbox!<qp@example.org>/1", "urn:nbn:de:bvb:12-bsb00012345-6"),
+        ("rel/list.mbox!<qp@example.org>/1", RFC)], "tar", 7, 2),
     ("two.pdf", lambda: pdf([f"see {ISBN} here", f"and {RFC}."]),
      [("page=1", ISBN), ("page=2", RFC)], "pdf", 2, 0),
     ("le16.xml", _utf("utf-16-le", codecs.BOM_UTF16_LE), [(None, RFC), (None, ISBN)], None, 1, 0),
@@ -271,6 +296,9 @@ def test_container_kinds_from_content_and_name():
         (b"plain text", "x.eml", None),
         (tar_bytes([("a.txt", b"x")], tarfile.USTAR_FORMAT), "x", ContainerKind.TAR),
         (ar_bytes([("debian-binary", b"2.0\n")]), "x.deb", ContainerKind.AR),
+        # a tar archive whose first member is a PDF (its header within the first 1024 bytes)
+        (tar_bytes([("a.pdf", pdf(["x"]))]), "x.tar", ContainerKind.TAR),
+        (ar_bytes([("a.pdf", pdf(["x"]))]), "x.a", ContainerKind.AR),
         (b"!<arch>", "x", None),
         (tar_bytes([("a.txt", b"x")], tarfile.GNU_FORMAT), "x", ContainerKind.TAR),
         (tar_bytes([("a" * 200, b"x")], tarfile.PAX_FORMAT), "x", ContainerKind.TAR),
@@ -385,6 +413,17 @@ def test_zip_and_pdf_from_a_stream_are_spooled():
         with open_documents(io.BytesIO(data), chunk_size=5) as docs:
             found = [doc.id for doc in docs if b"urn:" in b"".join(doc.chunks)]
         assert len(found) == expected
+
+
+def test_a_pdf_inside_a_tarball_without_pdfium_is_skipped_with_the_reason(tmp_path, monkeypatch):
+    import urnscan.sources.pdf as pdf_module
+
+    monkeypatch.setattr(pdf_module, "pdf_available", lambda: False)
+    path = tmp_path / "rel.tar"
+    path.write_bytes(tar_bytes([("a.pdf", pdf([ISBN])), ("b.txt", RFC.encode())]))
+    status, hits = _scan(path)
+    assert [(h.document, h.urn) for h in hits] == [("b.txt", RFC)]
+    assert (status.status, status.skipped_documents) == (SCANNED, 1) and PDF_MISSING in status.reason
 
 
 def test_pdf_without_pdfium_is_skipped_with_the_reason(tmp_path, monkeypatch):

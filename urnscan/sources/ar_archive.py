@@ -34,10 +34,11 @@ _INDEXES = ("/", "//", "/SYM64/", "__.SYMDEF", "__.SYMDEF SORTED")
 _MAX_NAME = 4096
 
 
-def ar_documents(stream: BinaryIO, chunk_size: int) -> Iterator[Document]:
+def ar_documents(stream: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator[Document]:
     """The members of an ar archive (read front to back from ``stream``)
-    as documents; a member's chunks must be read or dropped before the
-    next document is asked for."""
+    as documents (``depth``: how deep inside other archives it is); a
+    member's chunks must be read or dropped before the next document is
+    asked for."""
     if stream.read(len(AR_MAGIC)) != AR_MAGIC:
         raise SourceError("corrupt ar archive: no !<arch> magic")
     at = len(AR_MAGIC)
@@ -58,7 +59,7 @@ def ar_documents(stream: BinaryIO, chunk_size: int) -> Iterator[Document]:
         elif name not in _INDEXES and name.endswith("/"):
             name = name[:-1]
         if name not in _INDEXES:
-            yield from member_documents(name, member.chunks(name, chunk_size), size, chunk_size)
+            yield from member_documents(name, member.chunks(name, chunk_size), size, chunk_size, depth)
         member.skip_rest()
         at += _HEADER + size + (size & 1)
 

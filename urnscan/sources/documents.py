@@ -178,14 +178,14 @@ def container_kind(head: bytes, name: Optional[str] = None) -> Optional[Containe
     (and whose path is ``name``), or None for a plain input."""
     if head.startswith((b"PK\x03\x04", b"PK\x05\x06")):
         return ContainerKind.ZIP
+    if tar_header(head):  # (before the PDF header, which a first member may hold at byte 512)
+        return ContainerKind.TAR
+    if head.startswith(AR_MAGIC):
+        return ContainerKind.AR
     if _pdf_header(head):
         return ContainerKind.PDF
     if head.startswith(b"WARC/"):
         return ContainerKind.WARC
-    if tar_header(head):
-        return ContainerKind.TAR
-    if head.startswith(AR_MAGIC):
-        return ContainerKind.AR
     if separator_line(head):
         lines = head[:4096].split(b"\n", 2)
         if len(lines) > 2 and _header_line(lines[1]):
@@ -209,10 +209,12 @@ class DocumentReader:
     """
 
     def __init__(self, source: Union[InputRef, str, os.PathLike, BinaryIO],
-                 chunk_size: int = DEFAULT_CHUNK_SIZE, limit: DecompressionLimit = DecompressionLimit()):
+                 chunk_size: int = DEFAULT_CHUNK_SIZE, limit: DecompressionLimit = DecompressionLimit(),
+                 depth: int = 0):
         self.reader = ChunkReader(source, chunk_size, limit)
         self.chunk_size = self.reader.chunk_size
         self.limit = limit
+        self.depth = depth  # how deep inside other archives this input is (tarred.member_documents)
         self.documents = 0
         self.skipped: Counter = Counter()
         self.decoded = 0  # bytes of the documents handed out (containers)
@@ -269,7 +271,7 @@ class DocumentReader:
         if self.kind is None:
             yield from self._plain()
             return
-        for doc in self._container_documents():
+        for doc in self.container_documents():
             if doc.skipped is not None:
                 self.skipped[doc.skipped] += 1
                 continue
@@ -335,7 +337,9 @@ class DocumentReader:
     def _error(self, reason: str, kind: type = SourceError) -> SourceError:
         return _source_error(self.path, reason, kind)
 
-    def _container_documents(self) -> Iterator[Document]:
+    def container_documents(self) -> Iterator[Document]:
+        """The documents of a container as its reader gives them, skipped
+        ones included, not yet decoded nor sniffed (iteration does that)."""
         kind = self.kind
         if kind is ContainerKind.MBOX or kind is ContainerKind.EML:
             from .mail import mail_documents
@@ -349,15 +353,15 @@ class DocumentReader:
         if kind is ContainerKind.ZIP:
             from .zipped import zip_documents
 
-            return self._wrap(zip_documents(self._random_access(), self.chunk_size))
+            return self._wrap(zip_documents(self._random_access(), self.chunk_size, self.depth))
         if kind is ContainerKind.TAR:
             from .tarred import tar_documents
 
-            return self._wrap(tar_documents(self._line_stream(), self.chunk_size))
+            return self._wrap(tar_documents(self._line_stream(), self.chunk_size, self.depth))
         if kind is ContainerKind.AR:
             from .ar_archive import ar_documents
 
-            return self._wrap(ar_documents(self._line_stream(), self.chunk_size))
+            return self._wrap(ar_documents(self._line_stream(), self.chunk_size, self.depth))
         from .pdf import pdf_documents
 
         return self._wrap(pdf_documents(self._random_access()))

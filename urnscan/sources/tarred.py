@@ -11,11 +11,10 @@ block (:func:`.documents.tar_header`).
 Directories, links and device entries are not documents.  Every regular
 file member is read as the same file of the unpacked tree would be
 (:func:`member_documents`): a member compressed on its own (gzip, bzip2,
-xz, zstd: a man page, a ``changelog.gz``) is decompressed; a tarball
-inside is read as its members, :data:`MAX_NESTING` levels deep; anything
-else is decoded and sniffed like any document, and skipped and counted
-when it looks binary (an image, a zip archive or a PDF inside, which is
-not opened).  Archives written one after the other (``tar --concatenate``,
+xz, zstd: a man page, a ``changelog.gz``) is decompressed; a tarball, zip
+archive, PDF or mail archive inside is read as its documents,
+:data:`MAX_NESTING` levels deep; anything else is decoded and sniffed like
+any document, and skipped and counted when it looks binary.  Archives written one after the other (``tar --concatenate``,
 ``cat a.tar b.tar``) are all read, as ``tar --ignore-zeros`` reads them.
 An archive cut short stops the input, with the hits found before kept; a
 damaged header is passed over to the next one, and the input then ends
@@ -34,7 +33,7 @@ from typing import BinaryIO, Iterable, Iterator, List
 from ..errors import SourceError
 from .codecs import detect_compression
 from .document import ChunkStream, Document, member_chunks, peek
-from .documents import TAR_BLOCK, tar_header
+from .documents import PDF_HEADER_REACH, container_kind
 from .limits import DecompressionLimit
 
 #: the largest pax extended header or GNU long name read (they hold a
@@ -72,11 +71,11 @@ class _BoundedInfo(tarfile.TarInfo):
         return super()._proc_member(archive)
 
 
-def tar_documents(stream: BinaryIO, chunk_size: int, prefix: str = "", depth: int = 0) -> Iterator[Document]:
+def tar_documents(stream: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator[Document]:
     """The regular file members of a tar archive (read front to back from
-    ``stream``) as documents (:func:`member_documents`), their names after
-    ``prefix``; a member's chunks must be read or dropped before the next
-    document is asked for."""
+    ``stream``) as documents (:func:`member_documents`; ``depth``: how
+    deep inside other archives it is); a member's chunks must be read or
+    dropped before the next document is asked for."""
     try:
         archive = tarfile.open(fileobj=stream, mode="r|", tarinfo=_BoundedInfo, ignore_zeros=True)
     except (tarfile.TarError, EOFError, OSError) as exc:
@@ -94,7 +93,7 @@ def tar_documents(stream: BinaryIO, chunk_size: int, prefix: str = "", depth: in
             # the archive
             archive.members.clear()
             if info.isreg():
-                name = prefix + info.name
+                name = info.name
                 yield from member_documents(name, _member_chunks(archive, info, name, chunk_size), info.size,
                                             chunk_size, depth)
         damaged = getattr(archive, "damaged_blocks", 0)
@@ -105,25 +104,47 @@ def tar_documents(stream: BinaryIO, chunk_size: int, prefix: str = "", depth: in
                           "where a header should be passed over, the members after them read")
 
 
-#: how deep tar archives inside archives are opened (a Debian package: an
-#: ar archive holding data.tar.xz; a Ruby gem: a tar archive holding
-#: data.tar.gz)
+#: how deep archives inside archives are opened (a Debian package: an ar
+#: archive holding data.tar.xz; a Ruby gem: a tar archive holding
+#: data.tar.gz; a source release: a tarball holding a PDF or an EPUB)
 MAX_NESTING = 2
+#: what is looked at to tell the kind of a member (documents.container_kind:
+#: a PDF's header may stand anywhere in its first 1024 bytes)
+_SNIFF_BYTES = PDF_HEADER_REACH + 8
 
 
 def member_documents(name: str, chunks: Iterator[bytes], size: int, chunk_size: int,
                      depth: int = 0) -> Iterator[Document]:
-    """A file member of an archive read as a stream, as the documents to
-    scan: itself, decompressed when it is compressed on its own; or, when
-    it is a tar archive itself (and no deeper than :data:`MAX_NESTING`),
-    the documents of its members, named ``NAME!MEMBER``.  ``size`` is what
-    the archive stores (the ratio limit holds the member to it)."""
-    head, content, _ = peek(_decompressed(name, chunks, chunk_size), TAR_BLOCK)
-    if depth < MAX_NESTING and tar_header(head):
-        stream = io.BufferedReader(ChunkStream(content), max(chunk_size, 1 << 16))
-        yield from tar_documents(stream, chunk_size, name + "!", depth + 1)
+    """A file member of an archive, as a file of the unpacked tree would be
+    read: decompressed when it is compressed on its own; when it holds
+    documents itself (a tarball, a zip archive, a PDF, a mail archive...,
+    :func:`.documents.container_kind`) and is no deeper than
+    :data:`MAX_NESTING`, those documents, named ``NAME!DOCUMENT``; else
+    one document.  ``size`` is what the archive stores (the ratio limit
+    holds the member to it)."""
+    head, content, _ = peek(_decompressed(name, chunks, chunk_size), _SNIFF_BYTES)
+    if depth < MAX_NESTING and container_kind(head) is not None:
+        yield from _inner_documents(name, content, chunk_size, depth + 1)
     else:
         yield Document(name, content, encoded_size=size)
+
+
+def _inner_documents(name: str, content: Iterator[bytes], chunk_size: int, depth: int) -> Iterator[Document]:
+    """The documents of a member that is a container: read by a
+    :class:`.documents.DocumentReader` of its own (a zip archive or a PDF
+    is copied to a temporary file first, as from standard input)."""
+    from .documents import DocumentReader
+
+    stream = io.BufferedReader(ChunkStream(content), max(chunk_size, 1 << 16))
+    try:
+        with DocumentReader(stream, chunk_size, DecompressionLimit(0), depth) as inner:
+            if inner.skip_reason is not None:  # a PDF where PDFium is missing
+                yield Document(name, (), skipped=inner.skip_reason)
+                return
+            for doc in inner.container_documents():
+                yield doc._replace(id=f"{name}!{doc.id}")
+    except SourceError as exc:
+        raise SourceError(f"member {name}: {getattr(exc, 'reason', None) or exc}") from exc
 
 
 def _member_chunks(archive: tarfile.TarFile, info: tarfile.TarInfo, name: str, chunk_size: int) -> Iterator[bytes]:

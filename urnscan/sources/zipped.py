@@ -8,11 +8,11 @@ as their text (:mod:`.office`), where a URN split over runs is whole.
 Directories are not documents.  Members are skipped, and counted, when
 they are encrypted,
 compressed with a method :mod:`zipfile` cannot read, or named like a
-binary file (images, fonts, audio, video, class files, zip archives and
-PDFs inside: they are not opened); every other member is read as a tar
-member is (:func:`.tarred.member_documents`: decompressed when compressed
-on its own, a tarball's members its documents), then decoded and sniffed
-like any document.  A damaged member (bad CRC, corrupt deflate
+binary file (images, fonts, audio, video, class files, libraries); every
+other member is read as a tar member is (:func:`.tarred.member_documents`:
+decompressed when compressed on its own; an archive, PDF or mail archive
+inside, an EPUB in a zip of books, read as its documents), then decoded
+and sniffed like any document.  A damaged member (bad CRC, corrupt deflate
 data) stops the input, with the hits found before it kept.
 """
 from __future__ import annotations
@@ -33,9 +33,7 @@ _MIMETYPE_BYTES = 256
 BINARY_SUFFIXES = (
     ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp", ".ico", ".emf", ".wmf",
     ".ttf", ".otf", ".woff", ".woff2", ".mp3", ".mp4", ".m4a", ".ogg", ".wav", ".avi", ".mov",
-    ".class", ".so", ".dll", ".exe", ".bin", ".dat",
-    ".zip", ".jar", ".war", ".ear", ".epub", ".docx", ".xlsx", ".pptx", ".odt", ".ods", ".odp",
-    ".7z", ".rar", ".pdf",
+    ".class", ".so", ".dll", ".exe", ".bin", ".dat", ".7z", ".rar",
 )
 
 
@@ -43,8 +41,9 @@ BINARY_SUFFIXES = (
 _DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError)
 
 
-def zip_documents(fileobj: BinaryIO, chunk_size: int) -> Iterator[Document]:
-    """The members of a zip archive (a seekable file) as documents."""
+def zip_documents(fileobj: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator[Document]:
+    """The members of a zip archive (a seekable file) as documents
+    (``depth``: how deep inside other archives it is)."""
     from .tarred import member_documents  # (it loads tarfile)
 
     try:
@@ -76,7 +75,7 @@ def zip_documents(fileobj: BinaryIO, chunk_size: int) -> Iterator[Document]:
                 yield Document(name, chunks, charset="utf-8", encoded_size=info.compress_size,
                                text_of=partial(office_text, flavor=flavor))
             else:  # decompressed when compressed on its own, a tarball's members
-                yield from member_documents(name, chunks, info.compress_size, chunk_size)
+                yield from member_documents(name, chunks, info.compress_size, chunk_size, depth)
 
 
 def _opendocument(archive: zipfile.ZipFile) -> bool:
