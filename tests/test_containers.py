@@ -470,6 +470,10 @@ def test_a_tar_archive_cut_short_keeps_what_it_found(tmp_path):
             for hit in urnscan.scan_file(tmp_path / name):
                 found.append(hit.urn)
         assert found == [ISBN, RFC]
+    # cut inside the blocks of zeros that end the archive: nothing is lost
+    (tmp_path / "cut-end.tar").write_bytes(whole[:len(whole) - 700])
+    status, hits = _scan(tmp_path / "cut-end.tar")
+    assert status.status == SCANNED and [h.urn for h in hits] == [ISBN, RFC]
     # cut inside the second member's header (tarfile itself would end the archive there without a word)
     (tmp_path / "cut-header.tar").write_bytes(whole[:whole.index(RFC.encode()) - 200])
     status, hits = _scan(tmp_path / "cut-header.tar")

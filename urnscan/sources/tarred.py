@@ -54,6 +54,14 @@ class _BoundedInfo(tarfile.TarInfo):
     header cut short noted there."""
 
     @classmethod
+    def frombuf(cls, buf, encoding, errors):
+        if 0 < len(buf) < tarfile.BLOCKSIZE and not buf.strip(b"\0"):
+            # the end-of-archive blocks (or the padding after them) cut
+            # short: no member lost, as a block of zeros ends the archive
+            raise tarfile.EOFHeaderError("end of file header")
+        return super().frombuf(buf, encoding, errors)
+
+    @classmethod
     def fromtarfile(cls, archive):
         try:
             return super().fromtarfile(archive)
