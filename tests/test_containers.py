@@ -647,6 +647,30 @@ def test_many_members_pointing_at_the_same_data_are_stopped(tmp_path):
     assert 0 < len(hits) < 40
 
 
+_MEMBER_TEXT = st.lists(st.sampled_from([
+    "see ", "urn:isbn:9780451450524", "URN:NBN:de:bvb:12-bsb00012345-6", " and ", ".\n", "\n\n", "<urn:ietf:rfc:8141>",
+    "urn:example:a-\n  b", "\"urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66\",", "x" * 300, "caf\u00e9 ",
+]), max_size=30).map(lambda parts: "".join(parts).encode("utf-8"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(members=st.lists(_MEMBER_TEXT, min_size=1, max_size=4), compress=st.booleans(),
+       chunk_size=st.sampled_from([5, 97, 4096, 1 << 20]))
+def test_a_tarball_gives_the_hits_of_its_members(tmp_path_factory, members, compress, chunk_size):
+    """Each member of a tarball, compressed on its own or not, gives the
+    hits of the same file read alone, whatever the chunk size."""
+    names = [f"d/m{i}.txt" + (".gz" if compress and i % 2 else "") for i in range(len(members))]
+    data = tar_bytes([(name, gzip.compress(text, mtime=0) if name.endswith(".gz") else text)
+                      for name, text in zip(names, members)])
+    path = tmp_path_factory.mktemp("tar") / "t.tar"
+    path.write_bytes(data)
+    status, hits = _scan(path, chunk_size)
+    alone = [(name, h.start, h.end, h.urn, h.rules) for name, text in zip(names, members)
+             for h in urnscan.scan_bytes(text)]
+    assert [(h.document, h.start, h.end, h.urn, h.rules) for h in hits] == alone
+    assert status.status == SCANNED and status.bytes == sum(len(t) for t in members)
+
+
 @settings(max_examples=60, deadline=None)
 @given(urns=st.lists(st.from_regex(r"urn:[a-z]{3,8}:[a-z0-9]{1,30}(-[a-z0-9]{1,10})?", fullmatch=True),
                      min_size=1, max_size=5),
