@@ -131,6 +131,10 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "00000010: 2775 726e 3a65 7861 6d70 6c65 3a64 756d  'urn:example:dum\n",
     "0000   a2 01 78 24 75 72 6e 3a 65 78 61 6d 70 6c 65 3a   ..x$urn:example:\n",
     "      0530  3d75 726e 3a65 7861 6d70 6c65 3a61 6263  =urn:example:abc\n",
+    # digits written as "x" (a UUID's version and variant as "M", "N", "y")
+    "id = urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx here",
+    '"urn:uuid:XXXXXXXX-XXXX-MXXX-NXXX-XXXXXXXXXXXX"',
+    "   urn:isbn:xxx-x-xxxx-xxxx-x",
     # a placeholder in parentheses, a wildcard in a quotation of prose
     "   Contact: <sip:alice@example.com;gr=urn:uuid:(Alice's UA's bits)>",
     '   of the form "urn:ietf:params:xml:ns:xmpp-*" specified in the XMPP RFCs',
@@ -231,6 +235,9 @@ def test_code_awareness_can_be_turned_off():
     ("000763726 655 7 L $$akirjat$$0http://urn.fi/URN:NBN:fi:au:slm:s1227$$9FENNI<KEEP>", ["URN:NBN:fi:au:slm:s1227"]),
     ('"urn:cts:greekLit:tlg0012$$n1" : "Homer"', ["urn:cts:greekLit:tlg0012"]),
     ("urn:example:user@example.org", ["urn:example:user@example.org"]),
+    # "x" among other letters, or fewer than four: a name
+    ("urn:example:xylophone-box and urn:example:boxxxxer", ["urn:example:xylophone-box", "urn:example:boxxxxer"]),
+    ("urn:example:x-xxx-1", ["urn:example:x-xxx-1"]),
 ])
 def test_code_rules_leave_names_alone(text, expected):
     assert urns(text) == expected

@@ -63,8 +63,11 @@ _CONCATENATION = re.compile(CONCATENATION)
 
 def has_placeholder(text: bytes) -> bool:
     """A format or interpolation placeholder inside the text, or digits
-    written as a run of "#" ("urn:ietf:rfc:####")."""
+    written as a run of "#" ("urn:ietf:rfc:####") or of "x"
+    ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:xxx-x-xxxx-xxxx-x")."""
     if b"##" in text:
+        return True
+    if (b"xxxx" in text or b"XXXX" in text) and _X_DIGITS.fullmatch(text, text.find(b":", 4) + 1) is not None:
         return True
     if b"%" in text:
         for m in _PRINTF.finditer(text):
@@ -79,6 +82,11 @@ def has_placeholder(text: bytes) -> bool:
         # ("...;22$text-html"), "@" its expression
         return _BRACED_VARIABLE.search(text) is not None
     return (b"$" in text or b"@" in text) and _VARIABLE.search(text) is not None
+
+
+#: an NSS whose letters are all "x" (and a UUID's version and variant
+#: written "M", "N" or "y", RFC 9562 section 4): digits written as letters
+_X_DIGITS = re.compile(rb"[0-9xXyYmMnN.:/_-]*")
 
 
 def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> bool:

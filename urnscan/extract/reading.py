@@ -495,7 +495,8 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
             return True  # "urn:xmpp:mix:nodes:*" in prose, quoted or not: a wildcard, a pattern of names
     if after == 0x20 and _placeholder_in_parentheses(buf, text, end, hi):
         return True
-    if (b"%" in text or b"$" in text or b"@" in text or b"##" in text or b"~" in text) and has_placeholder(text):
+    if (b"%" in text or b"$" in text or b"@" in text or b"##" in text or b"~" in text or b"xxxx" in text
+            or b"XXXX" in text) and has_placeholder(text):
         return True
     # is_pattern looks at "^" or "(?:" before, ".*", ".+", "(?" inside, "\\"
     # after, and a final "$" or "("
