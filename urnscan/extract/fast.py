@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ..accel import COMPILED
 
-from .chars import ALNUM, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT, ONE_LINE_OPEN, RUNS, TOKEN_STOP, class_body
+from .chars import ALNUM, EOL, LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body, one_line_indent
 from .options import Reading
 from .pairing import Opener
 from .fold import adjacent_literal, literal_closer, next_literal, resume_at
@@ -60,7 +60,6 @@ _MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)|[ \
 
 #: blanks, then a line break
 _LINE_ENDS = re.compile(rb"[ \t]*[\r\n]")
-_BREAKS = (b"\r", b"\n")
 
 
 def _without(body: bytes, chars: bytes) -> bytes:
@@ -210,8 +209,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                                          wrap_rules)
                 if m is not None and in_urls and may_end_at_parameter(buf, p, m.end()):
                     m = None  # read_at reads it (.params)
-                if (m is not None and folds and buf[m.end():m.end() + 1] in _BREAKS
-                        and buf.rfind(ONE_LINE_OPEN, max(0, p - LOOKBACK), p) >= 0):
+                if (m is not None and folds and m.end() < hi and buf[m.end()] in EOL
+                        and one_line_indent(buf, p) is not None):
                     m = None  # read_at reads it (fold._one_line)
                 if m is not None:
                     e = m.end()
