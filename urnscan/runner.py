@@ -93,6 +93,13 @@ def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], No
         return _scan_whole(ref, data, config, emit, on_bytes)
     hits = valid = scanned = 0
     docs = None
+
+    def read(n: int) -> None:
+        nonlocal scanned
+        scanned += n
+        if on_bytes is not None:
+            on_bytes(n)
+
     try:
         with open_documents(ref, config.chunk_size, DecompressionLimit(config.max_ratio)) as docs:
             if docs.skip_reason is not None:
@@ -100,26 +107,13 @@ def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], No
                                   docs.compression, container=docs.container, skipped_documents=1)
             for doc in docs:
                 scanner = ByteScanner(ref.path, config.options, document=doc.id)
-                failed: Optional[SourceError] = None
-                try:
-                    for chunk in doc.chunks:
-                        scanned += len(chunk)
-                        found = _keep(scanner.feed(chunk), config.valid_only)
-                        if found:
-                            hits += len(found)
-                            valid += sum(1 for h in found if h.valid)
-                            emit(found)
-                        if on_bytes is not None:
-                            on_bytes(len(chunk))
-                except SourceError as exc:  # the document ends where it failed: what it held is read
-                    failed = exc
-                found = _keep(scanner.finish(), config.valid_only)
-                if found:
-                    hits += len(found)
-                    valid += sum(1 for h in found if h.valid)
-                    emit(found)
-                if failed is not None:
-                    raise failed
+                # a document failing part-way gives the hits it held, then the error
+                for found in scanner.batches(doc.chunks, read):
+                    found = _keep(found, config.valid_only)
+                    if found:
+                        hits += len(found)
+                        valid += sum(1 for h in found if h.valid)
+                        emit(found)
             return FileStatus(ref.path, SCANNED, docs.skipped_summary(), scanned, _compressed(docs),
                               docs.compression, hits, valid, docs.container, docs.documents,
                               sum(docs.skipped.values()))

@@ -17,7 +17,7 @@ import os
 from bisect import bisect_right
 from functools import lru_cache
 from numbers import Integral
-from typing import Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
+from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .accel import COMPILED, accelerated
 from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_subfield_code, batch_reader,
@@ -298,6 +298,22 @@ class ByteScanner:
         self._buf = b""
         return hits
 
+    def batches(self, chunks: Iterable[bytes], on_chunk: Optional[Callable[[int], None]] = None
+                ) -> Iterator[List[Hit]]:
+        """The hits of ``chunks`` fed in turn, a list per chunk, then those of
+        :meth:`finish` (``on_chunk`` is given each chunk's length).  A
+        :class:`SourceError` the chunks raise ends the text where its input
+        failed: what the scanner held is given before it is raised."""
+        try:
+            for chunk in chunks:
+                if on_chunk is not None:
+                    on_chunk(len(chunk))
+                yield self.feed(chunk)
+        except SourceError:
+            yield self.finish()
+            raise
+        yield self.finish()
+
     def whole(self, data: bytes) -> List[Hit]:
         """``feed(data) + finish()`` for a scanner fed nothing yet, in one
         pass over ``data`` (a whole file read at once)."""
@@ -469,13 +485,8 @@ def scan_bytes(chunks: Union[bytes, Iterable[bytes]], *, source: Optional[str] =
         raise TypeError("scan_bytes takes bytes or an iterable of bytes, not a str (use scan_text for text)")
     scanner = ByteScanner(source, _options(profile, trim, fold, max_urn_length, context, **rules), judge,
                           document=document)
-    try:
-        for chunk in chunks:
-            yield from scanner.feed(chunk)
-    except SourceError:  # the text ends where its input failed: what it held is read
-        yield from scanner.finish()
-        raise
-    yield from scanner.finish()
+    for hits in scanner.batches(chunks):
+        yield from hits
 
 
 def scan_text(text: str, *, source: Optional[str] = None, profile: str = DEFAULT_PROFILE, trim: bool = True,
