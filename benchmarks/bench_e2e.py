@@ -155,10 +155,10 @@ def make_catalog(path, mb):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--real", metavar="DIR", help="a directory of real files (skipped when not given)")
-    ap.add_argument("--dense-mb", type=float, default=200, help="size of the dense generated file (MiB)")
+    ap.add_argument("--dense-mb", type=float, default=200, help="size of the dense generated file (MiB; 0 skips it)")
     ap.add_argument("--distinct-mb", type=float, default=200,
                     help="size of the dense file whose URNs are mostly distinct (MiB; 0 skips it)")
-    ap.add_argument("--tiny", type=int, default=50000, help="number of tiny files")
+    ap.add_argument("--tiny", type=int, default=50000, help="number of tiny files (0 skips them)")
     ap.add_argument("--catalog-mb", type=float, default=40,
                     help="size of the catalogue file of distinct URNs, run once (MiB; 0 skips it)")
     ap.add_argument("--repeat", type=int, default=3)
@@ -181,11 +181,12 @@ def main():
             n = count_files([args.real])
             list(compare(f"real corpus ({n} files)", rg, [args.real], work, args.repeat))
         os.makedirs(args.dir, exist_ok=True)
-        dense = os.path.join(args.dir, f"dense-{int(args.dense_mb)}mb-every2048.txt")
-        if not os.path.exists(dense):
-            generate(dense, args.dense_mb, 2048, seed=11)
-            os.remove(dense + ".json")
-        list(compare("dense file (1 URN / 2 KB)", rg, [dense], work, args.repeat))
+        if args.dense_mb:
+            dense = os.path.join(args.dir, f"dense-{int(args.dense_mb)}mb-every2048.txt")
+            if not os.path.exists(dense):
+                generate(dense, args.dense_mb, 2048, seed=11)
+                os.remove(dense + ".json")
+            list(compare("dense file (1 URN / 2 KB)", rg, [dense], work, args.repeat))
         if args.distinct_mb:
             distinct = os.path.join(args.dir, f"distinct-{int(args.distinct_mb)}mb-every2048.txt")
             if not os.path.exists(distinct):
@@ -196,11 +197,12 @@ def main():
             if not os.path.exists(catalog):
                 make_catalog(catalog, args.catalog_mb)
             list(compare("catalog (1 distinct URN/line)", rg, [catalog], work, 1))
-        tiny = os.path.join(work, "tiny")
-        make_tiny(tiny, args.tiny)
-        for jobs, ours, theirs in compare(f"{args.tiny} tiny files", rg, [tiny], work, args.repeat):
-            print(f"{'':28} {'':>4} per file: urnscan {ours / args.tiny * 1e6:.0f} us, "
-                  f"rg {theirs / args.tiny * 1e6:.0f} us", flush=True)
+        if args.tiny:
+            tiny = os.path.join(work, "tiny")
+            make_tiny(tiny, args.tiny)
+            for jobs, ours, theirs in compare(f"{args.tiny} tiny files", rg, [tiny], work, args.repeat):
+                print(f"{'':28} {'':>4} per file: urnscan {ours / args.tiny * 1e6:.0f} us, "
+                      f"rg {theirs / args.tiny * 1e6:.0f} us", flush=True)
         empty = os.path.join(work, "empty.txt")
         open(empty, "w").close()
         out = os.path.join(work, "empty.parquet")
