@@ -84,6 +84,35 @@ def test_rules_of_parent_directories_apply(repo):
     assert "repo/src/secret2.txt" not in got and "repo/src/secret.txt" in got
 
 
+# (the rules of the repository, the directory walked, what the walk lists)
+INSIDE_AN_IGNORED_DIRECTORY = [
+    ("node_modules/\n", "node_modules/pkg", ["a.txt", "b.log", "sub/c.txt"]),
+    ("/vendor\n", "vendor/pkg", ["a.txt", "b.log", "sub/c.txt"]),
+    ("vendor/**\n", "vendor/pkg", []),  # a pattern of what lies below: it matches the entries
+    ("*\n!*/\n!*.txt\n", "node_modules/pkg", ["a.txt", "sub/c.txt"]),
+    # the rules still apply to what the walk meets, as ripgrep applies them
+    ("node_modules/\n*.log\nsub/\n", "node_modules/pkg", ["a.txt"]),
+    ("/node_modules/pkg/sub\n", "node_modules/pkg", ["a.txt", "b.log"]),
+    ("/node_modules/pkg/sub/c.txt\n", "node_modules/pkg", ["a.txt", "b.log"]),
+    ("node_modules/\n!node_modules/pkg/b.log\n*.log\n", "node_modules/pkg", ["a.txt", "sub/c.txt"]),
+    ("node_modules/\n*.log\n!node_modules/pkg/b.log\n", "node_modules/pkg", ["a.txt", "b.log", "sub/c.txt"]),
+    ("*.log\n!b.log\n", "node_modules/pkg", ["a.txt", "b.log", "sub/c.txt"]),
+]
+
+
+@pytest.mark.parametrize("rules,walked,expected", INSIDE_AN_IGNORED_DIRECTORY)
+def test_a_walk_inside_an_ignored_directory_reads_it_the_ripgrep_way(tmp_path, monkeypatch, rules, walked, expected):
+    # ripgrep tests a parent's pattern against the entries of the walk, never
+    # against the directory walked or its parents
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text(rules)
+    for rel in ("a.txt", "b.log", "sub/c.txt"):
+        (tmp_path / walked / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / walked / rel).write_text("x")
+    monkeypatch.chdir(tmp_path)
+    assert paths(walked, hidden=False, ignore_files=True) == [f"{walked}/{rel}" for rel in expected]
+
+
 def test_named_files_are_scanned_whatever_the_rules(repo):
     assert paths("repo/debug.log", "repo/src/.hidden.txt", hidden=False, ignore_files=True) == [
         "repo/debug.log", "repo/src/.hidden.txt"]

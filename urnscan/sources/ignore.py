@@ -5,7 +5,12 @@ one directory of a walk: those of the directory itself and of each of its
 parents.  A deeper file's decision wins over a shallower one's; in one
 directory ``.ignore`` wins over ``.gitignore``; within one file the last
 matching pattern wins and ``!pattern`` re-includes (gitignore(5), "PATTERN
-FORMAT").  ``.gitignore`` files count only inside a git work tree (a
+FORMAT").  A pattern in a file above the directory walked applies to the
+entries of the walk themselves, never to that directory or its parents, as
+ripgrep applies it: a pattern that ignores a directory ignores what lies
+below it by not entering it, so a walk that starts inside it (``node_modules/pkg``
+under a ``node_modules/`` rule, a virtual environment a repository ignores)
+reads its files; git's rule would pass over them all.  ``.gitignore`` files count only inside a git work tree (a
 directory holding ``.git``, or below one), as in ripgrep; ``.ignore`` files
 count everywhere.  The pattern syntax is gitignore's, matched by
 ``pathspec`` (the maintained implementation of it; ``**``, anchoring,
@@ -14,6 +19,7 @@ character classes and escapes are easy to get subtly wrong).
 from __future__ import annotations
 
 import os
+import re
 from typing import Container, Optional, Tuple
 
 __all__ = ["IgnoreRules", "GITIGNORE", "IGNORE"]
@@ -38,12 +44,38 @@ def _spec(path: str):
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
+#: how ``pathspec`` (1.x) marks, in the regular expression of a pattern,
+#: the ``/`` after a directory the pattern matches: the path matched lies
+#: below that directory, or is that directory when the ``/`` ends it
+_BELOW_MARK = "(?P<ps_d>/)"
+
+
+def _itself(spec) -> Tuple[tuple, ...]:
+    """``(include, regex)`` of each pattern of ``spec``, last first, the
+    regular expression matching a path itself only: not a path below a
+    directory the pattern matches (``pathspec`` matches those too, as git
+    never enters that directory)."""
+    return tuple((pattern.include, re.compile(pattern.regex.pattern.replace(_BELOW_MARK, "(?P<ps_d>/\\Z)")))
+                 for pattern in reversed(spec.patterns) if pattern.include is not None)
+
+
+def _itself_ignored(patterns: Tuple[tuple, ...], path: str) -> Optional[bool]:
+    """Whether the last of ``patterns`` (:func:`_itself`) that matches
+    ``path`` ignores it (True) or re-includes it (False); None when none
+    matches it."""
+    for include, regex in patterns:
+        if regex.search(path) is not None:
+            return include
+    return None
+
+
 class IgnoreRules:
     """The ignore files of a directory and its parents (see module docs).
 
     A layer is ``(prefix, strip, spec, name)``: a walk path ``rel`` is
     ``prefix + rel[strip:]`` relative to the directory of the ignore file
-    ``name``.
+    ``name``; a layer with a prefix is an ignore file above the walk, its
+    ``spec`` the patterns of :func:`_itself`.
     """
 
     __slots__ = ("layers", "in_git")
@@ -71,7 +103,7 @@ class IgnoreRules:
             for name in ((GITIGNORE, IGNORE) if in_git else (IGNORE,)):
                 spec = _spec(os.path.join(directory, name))
                 if spec is not None:
-                    layers.append((rel + "/", 0, spec, name))
+                    layers.append((rel + "/", 0, _itself(spec), name))
         return cls(tuple(layers), in_git)
 
     def entering(self, path: str, rel: str, names: Container[str]) -> "IgnoreRules":
@@ -94,7 +126,7 @@ class IgnoreRules:
         (``.gitignore`` or ``.ignore``), or None when it is not ignored."""
         for prefix, strip, spec, name in reversed(self.layers):
             path = prefix + rel[strip:] + ("/" if is_dir else "")
-            include = spec.check_file(path).include
+            include = _itself_ignored(spec, path) if prefix else spec.check_file(path).include
             if include is not None:
                 return name if include else None
         return None
