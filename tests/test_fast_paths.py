@@ -115,6 +115,39 @@ def test_fast_path_equals_the_rules_on_hex_dumps(data, opts, final, window):
     assert fast == rules
 
 
+# (text, how many of its candidates the rules read): a "urn:" without a
+# NID and its ":" is passed over unread, but where a fold may carry it
+# over a line break, a wrapper may start, or a character reference go on
+WITHOUT_NID = [
+    (b'<p xmlns:h="urn:x-hex" a=\'urn:\'>&quot;urn:graph&quot; urn: x (urn:example) urn:', 0),
+    (b" urn:a:b (urn:a:b) urn:", 0),
+    (b"URN:\nisbn:0451450523", 1),
+    (b"<urn:x-hex>", 1),
+    (b'"urn:uddi&#45;org:api_v2:x"', 1),
+]
+
+
+@pytest.mark.parametrize("accelerated", [False, True])
+@pytest.mark.parametrize("text, read", WITHOUT_NID)
+def test_candidates_without_a_nid_are_passed_over_unread(monkeypatch, text, read, accelerated):
+    from urnscan.extract import fast
+
+    if accelerated and fast.PLAIN_READS is None:
+        pytest.skip("the accelerator is not built")
+    calls = []
+
+    def counted(*args, **kw):
+        calls.append(args[1])
+        return read_at(*args, **kw)
+
+    monkeypatch.setattr(fast, "read_at", counted)
+    reader = fast.make_batch.__wrapped__("rfc8141", Reading(), 4096, fast.PLAIN_READS if accelerated else None)
+    positions = urn_positions(text, 0, len(text))
+    got = reader(text, positions, 0, len(text), True, 4096, StreamContext(0), 0)
+    assert len(calls) == read
+    assert got == _rules(text, positions, "rfc8141", Reading(), 4096, True, 4096)
+
+
 def test_raw_is_the_span():
     data = b"see urn:a:b-\n  c, <urn:x:y\n z> and http://h/urn:n:s&q and urn:e:f. end"
     found, _, _ = _fast(data, urn_positions(data, 0, len(data)), "rfc8141", Reading(), 4096, True, 100)

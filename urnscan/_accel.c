@@ -1066,8 +1066,28 @@ in_hexdump_column(const unsigned char *s, Py_ssize_t p)
     return 0;
 }
 
+/* reading.py without_nid() for a "urn:" at p that no "<" precedes: 1 when
+   no NID token and its ":" follow it, nor a line break; 0 also where the
+   token goes on past the bound or may hold a character reference */
+static int
+without_nid(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi)
+{
+    Py_ssize_t i = p + 4;
+    if (i >= hi)
+        return 1;
+    if (s[i] == '\r' || s[i] == '\n')
+        return 0;  /* reading.py _after_scheme_break() */
+    if (!is_alnum[s[i]])
+        return 1;
+    Py_ssize_t limit = hi - i > 2 * NID_SCAN_LIMIT ? i + 2 * NID_SCAN_LIMIT : hi;
+    while (i < limit && (is_alnum[s[i]] || s[i] == '-'))
+        i++;
+    return i < limit && s[i] != ':' && s[i] != '&';
+}
+
 /* the candidate at p as read_all reads it, when none but the plain path's
-   rules shape it: 1 and *r, or 0 where read_all would do anything else */
+   rules shape it: 1 and *r; 2 when there is none (read_all passes over
+   p); 0 where read_all would do anything else */
 static int
 read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned char *table, Py_ssize_t cap,
          Py_ssize_t wrapper_limit, long flags, Stream *st, Read *r)
@@ -1082,6 +1102,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         stream_skip_to(st, s, p);
         url = token_embedded(&st->token);
     }
+    if (before != '<' && without_nid(s, p, hi))
+        return 2;
     if (url) {
         if (!(flags & READ_EMBEDDED))
             return 0;
@@ -1410,8 +1432,13 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         /* read_all reads up to hi */
         Py_ssize_t hi = final || p > n - window ? n : p + window;
         Read r;
-        if (p <= 0 || p + 4 > hi || !read_one(s, p, hi, table, cap, wrapper_limit, flags, &st, &r))
+        int read = p <= 0 || p + 4 > hi ? 0 : read_one(s, p, hi, table, cap, wrapper_limit, flags, &st, &r);
+        if (read == 0)
             break;
+        if (read == 2) {
+            pos = p + 1;
+            continue;
+        }
         PyObject *cand = new_candidate(consts, no_rules, s, p, &r);
         if (cand == NULL || PyList_Append(found, cand) < 0) {
             Py_XDECREF(cand);

@@ -30,7 +30,7 @@ from .pairing import Opener
 from .fold import adjacent_literal, literal_closer, next_literal, resume_at
 from .hexdump import in_hexdump_column
 from .params import may_end_at_parameter
-from .reading import Candidate, OverLong, Rejected, finish, read_at
+from .reading import Candidate, OverLong, Rejected, finish, read_at, without_nid
 from .rules import Rule
 from .trim import TRAILING_RULES, TRIMMABLE
 from .wrapper import WRAPPER_LIMIT
@@ -233,6 +233,9 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                                 pos = p + 1
                                 continue
             if cand is None:
+                if without_nid(buf, p, hi):
+                    pos = p + 1
+                    continue
                 cand = read_at(buf, p, hi, profile=profile, reading=reading, cap=cap, context=url)
             elif in_dumps and in_hexdump_column(buf, p):
                 cand = None  # the text column of a hex dump: bytes, not text (as read_at reads it)

@@ -92,7 +92,7 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
     if nid is None:
         if reading.fold and p + 4 < hi and buf[p + 4] in EOL:
             return _after_scheme_break(buf, p, hi, profile, reading, cap, context)
-        nid = _NID_WITH_REFERENCE.match(buf, p + 4, min(hi, p + 4 + 2 * NID_SCAN_LIMIT))
+        nid = _nid_with_reference(buf, p, hi)
         if nid is None:
             return None  # (a "-" written as a character reference goes on to the rules of finish())
     nss_start = nid.end()
@@ -137,6 +137,20 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
         return OverLong(p)
     return _bare(buf, p, hi, nss_start, e, cut, opener, profile, reading, cap, context if embedded else None,
                  backslashes, parameter)
+
+
+def _nid_with_reference(buf: bytes, p: int, hi: int):
+    return _NID_WITH_REFERENCE.match(buf, p + 4, min(hi, p + 4 + 2 * NID_SCAN_LIMIT))
+
+
+def without_nid(buf: bytes, p: int, hi: int) -> bool:
+    """Whether :func:`read_at` finds nothing at p for want of a NID: no
+    NID token and its ":" follow the "urn:" (``xmlns:h="urn:x-hex"``,
+    ``urn:example``, RFC 8141 section 2: a URN has a NSS), nor a line
+    break that a fold may carry over, and no "<" before it opens a
+    wrapper.  The fast paths pass such a candidate over without reading it."""
+    return ((p == 0 or buf[p - 1] != 0x3C) and (p + 4 >= hi or buf[p + 4] not in EOL)
+            and _nid_with_reference(buf, p, hi) is None)
 
 
 def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
