@@ -358,7 +358,8 @@ PLAIN_TABLE = [
     (b"end urn:isbn:0451450523. next urn:a:b, and urn:c:d;\n", 3),  # one mark trimmed
     (b"two marks urn:a:b.) urn:a:b..", 0),
     (b"x=urn:a:b /urn:a:b ;urn:a:b http://h/?id=urn:a:b&x magnet:?xt=urn:btih:c", 5),  # URL contexts
-    (b"{urn:a:b} urn:a:b: :urn:a:b x.urn:a:b", 0),  # Clark notation, ":" last, maybe a pattern, a word
+    (b"{urn:a:b}c {urn:a:b.}c", 2),  # Clark notation, one mark trimmed
+    (b"urn:a:b: :urn:a:b x.urn:a:b qr{urn:a:b}", 0),  # ":" last, maybe a pattern, a word, Perl's quote
     (b"urn:a:%s urn:a:$x urn:a:b.*c urn:a:{id} urn:a:<nss> \"urn:a:\" + x 'urn:a' 'b'", 0),  # code
     (b"folded urn:a:b-\n  c", 0),
 ]

@@ -1117,8 +1117,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         pair = before == '(' ? PAIR_PAREN : PAIR_QUOTE;
     }
     else if (is_blank(before) || before == '\n' || before == '\r' || before == '>' || before == '"'
-             || before == '=' || before == ',' || before == ';')
-        pair = NO_PAIR;
+             || before == '=' || before == ',' || before == ';' || before == '{')
+        pair = NO_PAIR;  /* "{": Clark notation, "{urn:x:ns}name" (reading.py: a brace pairs no run) */
     else
         return 0;
     Py_ssize_t nss_start = nid_token(s, p + 4, hi, NID_SCAN_LIMIT);
@@ -1182,8 +1182,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* a template: "urn:x:<nss>" */
         if (after == '&' && in_set(last, ":/=-("))
             return 0;  /* maybe one with "<" escaped: "urn:x:&lt;nss&gt;" */
-        if (last == '$' || last == '(' || last == '*')
-            return 0;  /* an anchor, a group, a wildcard ("urn:x:nodes:*"): maybe a pattern */
+        if (last == '$' || last == '(' || memchr(s + (e - 3 > p ? e - 3 : p), '*', (size_t)(e - 3 > p ? 3 : e - p)))
+            return 0;  /* an anchor, a group, a wildcard ("urn:x:nodes:*", "'urn:x:*'" untrimmed): maybe a pattern */
         for (Py_ssize_t k = p; k < e; k++)
             if (s[k] == '%' || s[k] == '$' || s[k] == '@' || s[k] == '~'
                     || (k + 4 <= e && (s[k] | 0x20) == 'x' && s[k + 1] == s[k] && s[k + 2] == s[k] && s[k + 3] == s[k]))
