@@ -28,6 +28,8 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           b"\\", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*", b"http://x/", b"?",
           b"magnet:?xt=", b"a=1&k=", b"/", b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"'+x+'", b"'\n  '",
           b'"\n  "', b"'{x}'", "\u00e9".encode(), "\u2014".encode(), b"\xc3",
+          # character references that end a name, and ones cut short
+          b"&quot;", b"&#39;", b"&#x2014;", b"&#1234567;", b"&#x", b"&#", b"&q", b";urn:a:b&quot;",
           # hex dump lines
           b"0010  ", b"00000010: ", b"27 75 72 6e ", b"7265 ", b"  |'", b"##",
           # what makes a file read otherwise than as plain text (runner.nothing_to_find)

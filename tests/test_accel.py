@@ -362,6 +362,10 @@ PLAIN_TABLE = [
     (b"urn:a:b: :urn:a:b x.urn:a:b qr{urn:a:b}", 0),  # ":" last, maybe a pattern, a word, Perl's quote
     (b"urn:a:%s urn:a:$x urn:a:b.*c urn:a:{id} urn:a:<nss> \"urn:a:\" + x 'urn:a' 'b'", 0),  # code
     (b"folded urn:a:b-\n  c", 0),
+    # a character reference ends the name ("&quot;" quoting it in HTML source)
+    (b'<span>&quot;urn:a:b&quot;</span> &#39;urn:a:b.&#39;</span> &quot;urn:a:b&quot; x', 3),
+    (b"&quot;urn:a:b&amp;</b> &quot;urn:a:b&#45;c&quot;</b> &quot;urn:a:&lt;x&gt;</b>", 0),
+    (b"http://h/?id=urn:a:b:</p> http://h/?id=urn:a:b/*", 0),  # a colon or a path's wildcard after it
 ]
 
 

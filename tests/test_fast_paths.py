@@ -29,6 +29,8 @@ PIECES = [
     # hex dump lines, "#" placeholders, queries and labels over lines
     b"0010  ", b"00000010: ", b"27 75 72 6e ", b"7265 736f ", b"  |'", b"##", b"?\n   ", b"=\n   ",
     b"&amp;\n   ", b"k=v", b"\n :c\n      ", b"&lt;b&gt;", b":&#60;x",
+    # character references quoting a URN in HTML source, before an end tag
+    b"&quot;", b"&#39;", b"&#x22;", b"&#45;", b"&nbsp;", b"</span>",
     # URI parameters
     b";gr=", b";lr", b";item=", b"?;node=", b"sip:a@b",
     # letters and other characters outside ASCII, whole and broken

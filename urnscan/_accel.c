@@ -523,6 +523,7 @@ context_snippet(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 #define CLASS_LITERAL 1   /* LITERAL_RUN without "&" */
 #define CLASS_RUN 2       /* the profile's run without "&" */
 #define CLASS_TRIMMABLE 4 /* extract/trim.py TRIMMABLE */
+#define CLASS_AMPERSAND 8 /* "&", in the profile's run */
 /* the flags argument: extract/options.py Reading */
 #define READ_CODE 1
 #define READ_TRIM 2
@@ -820,6 +821,7 @@ typedef struct {
     int pair;            /* NO_PAIR .. WRAP */
     int url;             /* 0, or inside a URL (1) or form parameters (2) */
     int trimmed;         /* the byte trimming cut, or -1 */
+    int entity;          /* a character reference ended it (cut:entity) */
 } Read;
 
 /* the NID token from i: [A-Za-z0-9][A-Za-z0-9-]{0,limit-2}: (limit 0: no
@@ -1066,6 +1068,40 @@ in_hexdump_column(const unsigned char *s, Py_ssize_t p)
     return 0;
 }
 
+/* entity.py: the length of the character reference at s[i] ("&quot;",
+   "&#39;") when it ends a URN -- a named one other than "&amp;", or a
+   numeric one of a character no name holds -- else 0 (no reference, or one
+   that may stand for a character of the name) */
+static Py_ssize_t
+ending_reference(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
+{
+    Py_ssize_t j = i + 1;
+    if (j >= hi)
+        return 0;
+    if (s[j] != '#') {
+        if (!((s[j] | 0x20) >= 'a' && (s[j] | 0x20) <= 'z'))
+            return 0;
+        Py_ssize_t k = j + 1;
+        while (k < hi && k - j < 8 && is_alnum[s[k]])
+            k++;
+        if (k - j < 2 || k >= hi || s[k] != ';' || (k - j == 3 && memcmp(s + j, "amp", 3) == 0))
+            return 0;
+        return k + 1 - i;
+    }
+    int hex = j + 1 < hi && (s[j + 1] | 0x20) == 'x';
+    Py_ssize_t k = j + 1 + hex, digits = k;
+    long code = 0;
+    while (k < hi && k - digits < (hex ? 6 : 7) && (hex ? is_hex(s[k]) : (s[k] >= '0' && s[k] <= '9'))) {
+        code = code * (hex ? 16 : 10) + (s[k] <= '9' ? s[k] - '0' : (s[k] | 0x20) - 'a' + 10);
+        k++;
+    }
+    if (k == digits || k >= hi || s[k] != ';')
+        return 0;
+    if (code < 128 && (is_alnum[code] || in_set((unsigned char)code, "-._~:/")))
+        return 0;  /* a character of the name, written as a reference */
+    return k + 1 - i;
+}
+
 /* reading.py without_nid() for a "urn:" at p that no "<" precedes: 1 when
    no NID token and its ":" follow it, nor a line break; 0 also where the
    token goes on past the bound or may hold a character reference */
@@ -1094,6 +1130,7 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
 {
     unsigned char before = s[p - 1];
     int pair, url = 0;
+    r->entity = 0;
     if ((flags & READ_CODE) && in_hexdump_column(s, p))
         return 0;  /* read_all: no URN in a hex dump's text column */
     if (is_token_stop(before))
@@ -1125,13 +1162,27 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     if (nss_start < 0)
         return 0;
     Py_ssize_t e = runs(s, nss_start, hi, table, pair, &r->lit_end);
-    if (e < hi && s[e] >= 0x80)
+    /* the run the rules read ends at run_end: past a character reference
+       that ends the URN at e ("&quot;urn:x:y&quot;</span>" in HTML source,
+       entity.py), where the profile's run holds "&"; the rules of what
+       follows a run look there, those of the name at e */
+    Py_ssize_t run_end = e;
+    if (!url && e < hi && s[e] == '&') {
+        Py_ssize_t ref = ending_reference(s, e, hi);
+        if (ref == 0 || pair != NO_PAIR || before != ';' || !(table['&'] & CLASS_AMPERSAND))
+            return 0;
+        run_end = e + ref;
+        while (run_end < hi && (table[s[run_end]] & (CLASS_RUN | CLASS_AMPERSAND)))
+            run_end++;
+        r->entity = 1;
+    }
+    if (run_end < hi && s[run_end] >= 0x80)
         return 0;  /* reading.py letters_on(): a letter outside ASCII may go on the name */
     if ((flags & READ_EMBEDDED) && before == '=' && memchr(s + p + 4, ';', (size_t)(e - p - 4)) != NULL)
         return 0;  /* maybe the value of a ";name=" parameter: params.py */
-    if (has_list_comma(s, nss_start, e))
+    if (has_list_comma(s, nss_start, run_end))
         return 0;  /* reading.py finish(): the rule of lists */
-    for (Py_ssize_t k = nss_start; k + 1 < e; k++)
+    for (Py_ssize_t k = nss_start; k + 1 < run_end; k++)
         if (s[k] == '$' && (s[k + 1] == '$' || (s[k + 1] < 0x80 && is_alnum[s[k + 1]])))
             return 0;  /* reading.py finish(): cut:subfield ("$$", and "$a" in MARC mnemonic text) */
     if (url) {
@@ -1142,13 +1193,18 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* reading.py _url_fold() */
         if (memchr(s + nss_start, '\'', (size_t)(e - nss_start)) != NULL)
             return 0;  /* url.py url_quoted(): maybe the quote closing the URL */
+        if ((s[e - 2] == '/' && s[e - 1] == '*') || s[e - 1] == ':')
+            return 0;  /* reading.py finish(): a URL path's wildcard step after the URN; layout.py
+                          example_colon(): a ":" that ends an element's text */
     }
     else {
-        if (pair == NO_PAIR ? !nothing_follows(s, e, hi) : !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))
+        if (pair == NO_PAIR ? !nothing_follows(s, run_end, hi)
+                            : !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))
             return 0;
-        if ((flags & READ_FOLD) && e < hi && (s[e] == '\r' || s[e] == '\n') && one_line_open_before(s, p))
+        if ((flags & READ_FOLD) && run_end < hi && (s[run_end] == '\r' || s[run_end] == '\n')
+                && one_line_open_before(s, p))
             return 0;  /* fold.py _one_line(): inside an <allOneLine> block */
-        if (e - p > cap || s[e - 1] == ':' || e <= nss_start)
+        if (run_end - p > cap || s[e - 1] == ':' || e <= nss_start)
             return 0;
     }
     /* the closer of a quote or parenthesis, right after the run */
@@ -1163,7 +1219,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* fold.py _broken_value(): a string broken for display */
     }
     /* fold.py literal_closer(): a URN that starts inside a literal */
-    Py_ssize_t q = e < hi && s[e] == '"' ? e : (e - 1 > nss_start && s[e - 1] == '\'' ? e - 1 : -1);
+    Py_ssize_t q = run_end < hi && s[run_end] == '"' ? run_end
+                   : (run_end - 1 > nss_start && s[run_end - 1] == '\'' ? run_end - 1 : -1);
     if (!closed && !url && q >= 0 && (flags & READ_FOLD) && q + 1 < hi && in_set(s[q + 1], " \t\r\n\"'+.<\\")
             && may_adjoin_literal(s, q, hi))
         return 0;
@@ -1222,7 +1279,7 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
 /* a Candidate (reading.py): (start, end, form, False, embedded, urn,
    literal, urn, rules); consts = (Candidate, "bare", "wrapped", pair:quote,
    pair:paren, wrap:1995, per byte the trimming rule or None, embedded:url,
-   embedded:form) */
+   embedded:form, cut:entity) */
 static PyObject *
 new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_ssize_t p, const Read *r)
 {
@@ -1233,13 +1290,17 @@ new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_s
     PyObject *trim_rule = r->trimmed < 0 ? NULL : PyTuple_GET_ITEM(PyTuple_GET_ITEM(consts, 6), r->trimmed);
     if (trim_rule == Py_None)
         trim_rule = NULL;
-    PyObject *rules;
-    if (opener_rule && trim_rule)
-        rules = PyTuple_Pack(2, opener_rule, trim_rule);
-    else if (opener_rule || trim_rule)
-        rules = PyTuple_Pack(1, opener_rule ? opener_rule : trim_rule);
-    else
-        rules = Py_NewRef(no_rules);
+    PyObject *parts[3];
+    Py_ssize_t count = 0;
+    if (opener_rule)
+        parts[count++] = opener_rule;
+    if (r->entity)
+        parts[count++] = PyTuple_GET_ITEM(consts, 9);
+    if (trim_rule)
+        parts[count++] = trim_rule;
+    PyObject *rules = count == 0 ? Py_NewRef(no_rules) : PyTuple_New(count);
+    for (Py_ssize_t k = 0; rules != NULL && k < count; k++)
+        PyTuple_SET_ITEM(rules, k, Py_NewRef(parts[k]));
     PyObject *start = PyLong_FromSsize_t(p);
     PyObject *end = PyLong_FromSsize_t(r->end);
     PyObject *urn = PyUnicode_DecodeASCII((const char *)s + p, r->end - p, NULL);
@@ -1378,11 +1439,11 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t base;
     if (index_arg(args[14], &base) < 0)
         return NULL;
-    if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 9
+    if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 10
             || !PyType_Check(PyTuple_GET_ITEM(consts, 0))
             || !PyType_IsSubtype((PyTypeObject *)PyTuple_GET_ITEM(consts, 0), &PyTuple_Type)
             || !PyTuple_Check(PyTuple_GET_ITEM(consts, 6)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(consts, 6)) != 256) {
-        PyErr_SetString(PyExc_TypeError, "plain_reads: positions and found must be lists, consts the 9 constants");
+        PyErr_SetString(PyExc_TypeError, "plain_reads: positions and found must be lists, consts the 10 constants");
         return NULL;
     }
     if (index_arg(args[2], &i) < 0 || index_arg(args[3], &pos) < 0 || index_arg(args[4], &n) < 0

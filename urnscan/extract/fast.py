@@ -76,10 +76,11 @@ def _classes(profile: str):
 
 def _class_table(profile: str) -> bytes:
     """``plain_reads``' table: per byte, 1 in the literal run, 2 in the
-    profile's run, 4 trimmable."""
+    profile's run, 4 trimmable, 8 an "&" the profile's run holds."""
     literal, run = (re.compile(b"[" + body + b"]") for body in _classes(profile))
+    ampersand = 8 if RUNS[profile].fullmatch(b"&") else 0
     return bytes((1 if literal.fullmatch(bytes([c])) else 0) | (2 if run.fullmatch(bytes([c])) else 0)
-                 | (4 if c in TRIMMABLE else 0) for c in range(256))
+                 | (4 if c in TRIMMABLE else 0) | (ampersand if c == 0x26 else 0) for c in range(256))
 
 
 def _patterns(profile: str):
@@ -118,10 +119,11 @@ def batch_reader(profile: str, reading: Reading, cap: int):
 PLAIN_READS = getattr(COMPILED, "plain_reads", None)
 #: what plain_reads makes a Candidate of: its type, its forms, the rules of
 #: a quote, a parenthesis and a wrapper, per byte the rule that trims it,
-#: and the rules of a URN inside a URL and in form parameters
+#: the rules of a URN inside a URL and in form parameters, and that of a
+#: character reference ending it
 PLAIN_CONSTS = (Candidate, "bare", "wrapped", Rule.PAIR_QUOTE.value, Rule.PAIR_PAREN.value, Rule.WRAP_1995.value,
                 tuple(TRAILING_RULES[c].value if c in TRAILING_RULES else None for c in range(256)),
-                Rule.EMBEDDED_URL.value, Rule.EMBEDDED_FORM.value)
+                Rule.EMBEDDED_URL.value, Rule.EMBEDDED_FORM.value, Rule.CUT_ENTITY.value)
 
 
 @lru_cache(maxsize=None)
