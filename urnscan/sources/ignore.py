@@ -8,9 +8,10 @@ matching pattern wins and ``!pattern`` re-includes (gitignore(5), "PATTERN
 FORMAT").  A pattern in a file above the directory walked applies to the
 entries of the walk themselves, never to that directory or its parents, as
 ripgrep applies it: a pattern that ignores a directory ignores what lies
-below it by not entering it, so a walk that starts inside it (``node_modules/pkg``
-under a ``node_modules/`` rule, a virtual environment a repository ignores)
-reads its files; git's rule would pass over them all.  ``.gitignore`` files count only inside a git work tree (a
+below it by not entering it, so a walk that starts inside it
+(``node_modules/pkg`` under a ``node_modules/`` rule, a virtual environment
+a repository ignores) reads its files; git's rule would pass over them all.
+``.gitignore`` files count only inside a git work tree (a
 directory holding ``.git``, or below one), as in ripgrep; ``.ignore`` files
 count everywhere.  The pattern syntax is gitignore's, matched by
 ``pathspec`` (the maintained implementation of it; ``**``, anchoring,
