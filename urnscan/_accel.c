@@ -1235,6 +1235,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* Perl's "s/", "qr{", "=~ /": code.py is_pattern() */
         if (after == 0xE2 || after == '{' || after == '[' || after == '\\')
             return 0;
+        if (after == ' ' && s[nss_start] == '(')
+            return 0;  /* reading.py _placeholder_in_parentheses(): "urn:uuid:(Alice's UA's bits)" */
         if (after == '<' && in_set(last, ":/=-(") && !(e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!')))
             return 0;  /* a template: "urn:x:<nss>" */
         if (after == '&' && in_set(last, ":/=-("))
