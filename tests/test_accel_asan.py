@@ -11,7 +11,7 @@ from . import accel_build
 from .conftest import ROOT
 
 FUZZ = ROOT / "tests" / "accel_fuzz.py"
-BUFFERS = 2500
+BUFFERS = 6000
 
 
 def _libasan(cc: str):
