@@ -365,6 +365,8 @@ PLAIN_TABLE = [
     # a character reference ends the name ("&quot;" quoting it in HTML source)
     (b'<span>&quot;urn:a:b&quot;</span> &#39;urn:a:b.&#39;</span> &quot;urn:a:b&quot; x', 3),
     (b"&quot;urn:a:b&amp;</b> &quot;urn:a:b&#45;c&quot;</b> &quot;urn:a:&lt;x&gt;</b>", 0),
+    (b"&quot;urn:a:b&quot;?q=1&\nx=2 &quot;urn:a:b&quot;:\nkey", 0),  # a query, a key's ":" after it
+    (b"&quot;urn:a:b&quot;:Name. &quot;urn:a:b&quot;,</span>", 2),  # gSOAP's QNames; a list
     (b"http://h/?id=urn:a:b:</p> http://h/?id=urn:a:b/*", 0),  # a colon or a path's wildcard after it
     (b" urn:a:(b/ + y\n) urn:uuid:(Alice's UA's bits)", 0),  # a placeholder in parentheses
 ]

@@ -1174,6 +1174,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         run_end = e + ref;
         while (run_end < hi && (table[s[run_end]] & (CLASS_RUN | CLASS_AMPERSAND)))
             run_end++;
+        if (memchr(s + nss_start, '?', (size_t)(run_end - nss_start)) != NULL || s[run_end - 1] == ':')
+            return 0;  /* fold.py: a query may go on on the next line; layout.py key_colon() */
         r->entity = 1;
     }
     if (run_end < hi && s[run_end] >= 0x80)
