@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import BinaryIO, Iterator
 
 from ..errors import SourceError
-from .document import Document
+from .document import Document, MemberData
 from .documents import AR_MAGIC
 from .tarred import member_documents
 
@@ -64,27 +64,15 @@ def ar_documents(stream: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator[
         at += _HEADER + size + (size & 1)
 
 
-class _Member:
-    """The data of one member, read from the archive's stream; what the
-    reader of its documents left is skipped, with the padding byte."""
-
-    def __init__(self, stream: BinaryIO, size: int):
-        self.stream = stream
-        self.left = size
-        self.pad = size & 1
+class _Member(MemberData):
+    """The data of one member: a BSD long name first, then its chunks;
+    what the reader of its documents left is skipped, with the padding
+    byte."""
 
     def read_name(self, n: int) -> str:
         data = self.stream.read(n)
         self.left -= len(data)
         return data.rstrip(b"\0").decode("utf-8", "replace")
-
-    def chunks(self, name: str, chunk_size: int) -> Iterator[bytes]:
-        while self.left:
-            data = self.stream.read(min(chunk_size, self.left))
-            if not data:
-                raise SourceError(f"member {name}: unexpected end of data, {self.left} bytes missing")
-            self.left -= len(data)
-            yield data
 
     def skip_rest(self) -> None:
         while self.left:
@@ -92,5 +80,5 @@ class _Member:
             if not data:
                 raise SourceError("corrupt ar archive: it ends inside a member")
             self.left -= len(data)
-        if self.pad:
+        if self.size & 1:
             self.stream.read(1)

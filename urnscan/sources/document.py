@@ -99,6 +99,33 @@ def member_chunks(member: BinaryIO, name: str, chunk_size: int, errors: Tuple[ty
             raise SourceError(f"member {name}: {exc}") from exc
 
 
+class MemberData:
+    """The ``size`` bytes of an archive member's data where they stand next
+    in ``stream`` (an archive read front to back: tar, ar).  A read that
+    fails with one of the ``errors`` types (the archive's damage), or the
+    stream ending before them, is a :class:`SourceError` naming the member;
+    ``left`` is what is still unread."""
+
+    def __init__(self, stream: BinaryIO, size: int, errors: Tuple[type, ...] = ()):
+        self.stream = stream
+        self.size = size
+        self.left = size
+        self.errors = errors
+
+    def chunks(self, name: str, chunk_size: int) -> Iterator[bytes]:
+        """The data still unread, in steps of ``chunk_size``."""
+        while self.left:
+            try:
+                data = self.stream.read(min(chunk_size, self.left))
+            except self.errors as exc:
+                raise SourceError(f"member {name}: {exc}") from exc
+            if not data:
+                raise SourceError(f"member {name}: unexpected end of data, "
+                                  f"{self.size - self.left} of its {self.size} bytes read")
+            self.left -= len(data)
+            yield data
+
+
 _BINARY_TYPES = ("image/", "audio/", "video/", "font/")
 
 

@@ -32,7 +32,7 @@ from typing import BinaryIO, Iterable, Iterator, List
 
 from ..errors import SourceError
 from .codecs import detect_compression
-from .document import ChunkStream, Document, member_chunks, peek
+from .document import ChunkStream, Document, MemberData, member_chunks, peek
 from .documents import PDF_HEADER_REACH, container_kind
 from .limits import DecompressionLimit
 
@@ -44,6 +44,10 @@ MAX_EXTENSION_BYTES = 1 << 20
 #: K; Solaris: X)
 _EXTENSIONS = (tarfile.XHDTYPE, tarfile.XGLTYPE, tarfile.SOLARIS_XHDTYPE,
                tarfile.GNUTYPE_LONGNAME, tarfile.GNUTYPE_LONGLINK)
+
+
+#: what reading a damaged or cut archive raises
+_DAMAGE = (tarfile.TarError, EOFError, OSError)
 
 
 class _BoundedInfo(tarfile.TarInfo):
@@ -86,13 +90,13 @@ def tar_documents(stream: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator
     dropped before the next document is asked for."""
     try:
         archive = tarfile.open(fileobj=stream, mode="r|", tarinfo=_BoundedInfo, ignore_zeros=True)
-    except (tarfile.TarError, EOFError, OSError) as exc:
+    except _DAMAGE as exc:
         raise SourceError(f"corrupt tar archive: {exc}") from exc
     with archive:
         while True:
             try:
                 info = archive.next()
-            except (tarfile.TarError, EOFError, OSError) as exc:
+            except _DAMAGE as exc:
                 raise SourceError(f"corrupt tar archive: {exc}") from exc
             if info is None:
                 break
@@ -164,18 +168,7 @@ def _member_chunks(archive: tarfile.TarFile, info: tarfile.TarInfo, name: str, c
     if info.issparse():  # holes to fill in from the member's map
         yield from _extracted(archive, info, name, chunk_size)
         return
-    stream = archive.fileobj
-    left = info.size
-    while left:
-        try:
-            data = stream.read(min(chunk_size, left))
-        except (tarfile.TarError, EOFError, OSError) as exc:
-            raise SourceError(f"member {name}: {exc}") from exc
-        if not data:
-            raise SourceError(f"member {name}: unexpected end of data, "
-                              f"{info.size - left} of its {info.size} bytes read")
-        left -= len(data)
-        yield data
+    yield from MemberData(archive.fileobj, info.size, _DAMAGE).chunks(name, chunk_size)
 
 
 #: the bytes :func:`.codecs.detect_compression` looks at
@@ -214,4 +207,4 @@ def _noting(chunks: Iterable[bytes], failures: List[SourceError]) -> Iterator[by
 def _extracted(archive: tarfile.TarFile, info: tarfile.TarInfo, name: str, chunk_size: int) -> Iterator[bytes]:
     member = archive.extractfile(info)
     if member is not None:  # (None: not a regular file, never asked for)
-        yield from member_chunks(member, name, chunk_size, (tarfile.TarError, EOFError, OSError))
+        yield from member_chunks(member, name, chunk_size, _DAMAGE)
