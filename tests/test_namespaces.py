@@ -676,6 +676,27 @@ def test_ns_key_is_a_function_of_the_equivalence_key(key: str, scheme: str):
 
 
 @settings(max_examples=400)
+@given(KEYS, st.sampled_from(["", "/", "?=q", "#f"]))
+def test_the_judgement_holds_the_keys_and_findings_of_its_key(key: str, tail: str):
+    """judge() splits the key it made itself, not with split_key: its fields
+    are those the public functions give for that key."""
+    from urnscan.judge import judge
+    from urnscan.namespaces.findings import checksum_verdict
+    from urnscan.namespaces.heuristic import namespace_keys
+
+    judged = judge(key + tail)
+    assume(judged.valid)
+    keys = namespace_keys(judged.key)
+    assert (judged.ns_key, judged.dedup_key) == (keys.ns_key, keys.dedup_key)
+    rules = keys.dedup_rules if keys.ns_key == judged.key else tuple(dict.fromkeys(keys.dedup_rules))
+    assert judged.dedup_rules == ",".join(rules)
+    of_namespace = ns_findings(judged.key)
+    assert judged.findings[len(judged.findings) - len(of_namespace):] == of_namespace
+    nid, _, nss = judged.key[4:].partition(":")
+    assert judged.valid_checksum == checksum_verdict(judged.key, nid, nss, of_namespace)
+
+
+@settings(max_examples=400)
 @given(ANY_TEXT)
 def test_dedup_key_depends_only_on_ns_key(key: str):
     grouped, rules = dedup_key(key)

@@ -2,11 +2,12 @@
 import re
 import string
 
+import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 import urnscan
 from urnscan import UrnError, canonical, equivalence_key, is_valid, parse, validate
-from urnscan.syntax import FINDING_CODES
+from urnscan.syntax import FINDING_CODES, _valid
 
 ALNUM = string.ascii_letters + string.digits
 PCHAR_LITERALS = ALNUM + "-._~!$&'()*+,;=:@"
@@ -59,15 +60,31 @@ def test_validate_never_raises(s):
         assert verdict.valid or any(f.severity == urnscan.model.Severity.ERROR for f in verdict.findings)
 
 
+@pytest.mark.parametrize("s, profile, valid", [
+    ("urn:ab:c/d", "rfc2141", True),  # "/" is reserved, allowed unencoded (a warning)
+    ("urn:ab:c%00d", "rfc2141", False),  # RFC 2141 section 2.4: octet 0 never
+    ("urn:ab:c%2fd%00", "rfc2141", False),
+    ("urn:urn:c/d", "rfc2141", False),  # section 2.1: the NID "urn" is reserved
+    ("urn:ab:c?d", "rfc2141", True),
+    ("urn:ab:c d", "rfc2141", False),
+    ("urn:abc:c%00d", "rfc8141", True),
+    ("urn:abc:c%00d", "draft-2012", False),
+])
+def test_validity_alone_agrees_with_the_verdict(s, profile, valid):
+    assert _valid(s, profile) is valid
+    assert validate(s, profile).valid is valid
+
+
 @given(st.text(alphabet="urnURN:%aZ09-?+=#/~&. \u00e9", max_size=30))
 def test_verdicts_on_urnish_text_agree_with_parse_and_is_valid(s):
     """On strings near the grammar, the three faces of one judgement agree:
     ``validate`` (with findings inside the string), ``is_valid``, and
-    ``parse`` (the same ``Urn``, or ``UrnError`` naming the first error)."""
+    ``parse`` (the same ``Urn``, or ``UrnError`` naming the first error);
+    and the validity the scan asks for alone (``syntax._valid``)."""
     for profile in urnscan.PROFILES:
         verdict = validate(s, profile)
         assert verdict.profile == profile
-        assert verdict.valid == (verdict.urn is not None) == is_valid(s, profile)
+        assert verdict.valid == (verdict.urn is not None) == is_valid(s, profile) == _valid(s, profile)
         assert set(verdict.codes) <= set(FINDING_CODES)
         assert all(f.position is None or 0 <= f.position <= len(s) for f in verdict.findings)
         if verdict.valid:

@@ -228,6 +228,13 @@ def _walk_rfc2141_rest(s: str, start: int) -> List[Finding]:
     return out
 
 
+def rfc2141_nss_error(s: str, start: int) -> bool:
+    """Whether the NSS from ``start`` (the grammar matched) breaks the one
+    MUST-level rule of RFC 2141 that its grammar cannot say: an error
+    finding of :func:`_rfc2141_nss_notes`."""
+    return s.find("%00", start) >= 0
+
+
 def _rfc2141_nss_notes(s: str, start: int) -> List[Finding]:
     out: List[Finding] = []
     nul = s.find("%00", start)

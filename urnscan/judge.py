@@ -28,7 +28,8 @@ class _NamespaceRules(NamedTuple):
     checks: dict
     findings_of_parts: Callable
     checksum_verdict: Callable
-    namespace_keys: Callable
+    keys_of_parts: Callable
+    key_parts: type
     registry_named: Callable
     namespace_status: Callable
 
@@ -43,11 +44,12 @@ def _namespace_rules() -> _NamespaceRules:
     global _RULES
     if _RULES is None:
         from .namespaces.findings import NAMESPACE_CHECKS, checksum_verdict, findings_of_parts
-        from .namespaces.heuristic import namespace_keys
+        from .namespaces._text import KeyParts
+        from .namespaces.heuristic import keys_of_parts
         from .namespaces.registry import registry_named
         from .namespaces.status import namespace_status
 
-        _RULES = _NamespaceRules(NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, namespace_keys,
+        _RULES = _NamespaceRules(NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, keys_of_parts, KeyParts,
                                  registry_named, namespace_status)
     return _RULES
 
@@ -65,8 +67,8 @@ _new = tuple.__new__
 def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
     """:func:`judge`'s fields as a plain tuple (the scan places them in its
     rows without making a :class:`Judgement` of them)."""
-    NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, namespace_keys, registry_named, namespace_status = (
-        _RULES or _namespace_rules())
+    NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, keys_of_parts, KeyParts, registry_named, \
+        namespace_status = _RULES or _namespace_rules()
     if registry is None:
         registry = registry_named(None)
     verdict = validate(urn, profile)
@@ -82,14 +84,15 @@ def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
     findings = verdict.findings
     nid = parsed.nid.lower()
     checksum = None
+    # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds no
+    # ":"), so it is split here as split_key would split it
+    at = len(nid) + 5
+    nss = key[at:]
     if nid in NAMESPACE_CHECKS:
-        # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds
-        # no ":"), so it is split here as split_key would split it
-        at = len(nid) + 5
-        of_namespace = findings_of_parts(key, nid, key[at:], at, registry)
+        of_namespace = findings_of_parts(key, nid, nss, at, registry)
         findings += of_namespace
-        checksum = checksum_verdict(key, nid, key[at:], of_namespace)
-    keys = namespace_keys(key)
+        checksum = checksum_verdict(key, nid, nss, of_namespace)
+    keys = keys_of_parts(key, KeyParts(nid, nss, at))
     # the normative rules named once, before the heuristics they led to
     rules = tuple(dict.fromkeys(keys.dedup_rules)) if keys.ns_key != key else keys.dedup_rules
     return (True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import _abnf
-from .diagnosis import FINDING_CODES, diagnose, finding, nid_notes, rules_beyond_abnf
+from .diagnosis import FINDING_CODES, diagnose, finding, nid_notes, rfc2141_nss_error, rules_beyond_abnf
 from .errors import ProfileError, UrnError
 from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Profile, Urn, Verdict
 
@@ -118,6 +118,11 @@ def _valid(s: str, profile: str) -> bool:
         m = simple.fullmatch(s)
         if m is not None:
             return not _nid_has_error(m.group("nid"), profile)
+        m = _GRAMMAR[profile].fullmatch(s)
+        if m is None:
+            return False  # as _judge_text decides it, without saying why
+        if profile == Profile.RFC2141:
+            return not _nid_has_error(m.group("nid"), profile) and not rfc2141_nss_error(s, m.start("nss"))
     return _judge(s, profile).valid
 
 

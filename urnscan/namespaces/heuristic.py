@@ -12,7 +12,7 @@ import re
 import unicodedata
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from ._text import PCT_RUN, ascii_lower, join_key, pct_decode, pct_encode, split_key
+from ._text import PCT_RUN, KeyParts, ascii_lower, join_key, pct_decode, pct_encode, split_key
 from .normative import ISBN10_PATTERN, ISBN13_PATTERN, ISNI_PATTERN, NAMESPACE_RULES, rewrite_key, rewrite_parts
 
 #: A heuristic: an NSS in, a whole key out (it may move to another NID), or
@@ -251,20 +251,26 @@ def _renormalise(candidate: str, name: str, current: str,
     return normalised
 
 
-def _one_round(key: str, applied: List[str]) -> str:
+def _one_round(key: str, applied: List[str], parts: Optional[KeyParts] = None) -> str:
     """The trailing-slash rule, then the heuristics of the key's namespace,
-    stopping early when one moves the key to another namespace."""
-    parts = split_key(key)
+    stopping early when one moves the key to another namespace.  ``parts``:
+    the key already split, when the caller has it."""
     if parts is None:
-        return key
+        parts = split_key(key)
+        if parts is None:
+            return key
+    nid = parts.nid
+    heuristics = NAMESPACE_HEURISTICS.get(nid, ())
+    if not heuristics and not parts.nss.endswith("/"):
+        return key  # (the common case: nothing here applies)
     current = (key, parts)  # key and its split, split again only once key changes
     stripped = trailing_slash(parts.nss)
     if stripped is not None:
-        key = _renormalise(join_key(parts.nid, stripped), "h:trailing-slash", key, applied)
-    for name, heuristic in NAMESPACE_HEURISTICS.get(parts.nid, ()):
+        key = _renormalise(join_key(nid, stripped), "h:trailing-slash", key, applied)
+    for name, heuristic in heuristics:
         if current[0] != key:
             current = (key, split_key(key))
-        if current[1].nid != parts.nid:
+        if current[1].nid != nid:
             break
         candidate = heuristic(current[1].nss)
         # key is a fixed point of the namespace rules (ns_key is idempotent):
@@ -274,16 +280,16 @@ def _one_round(key: str, applied: List[str]) -> str:
     return key
 
 
-def _apply_heuristics(key: str, applied: List[str]) -> str:
+def _apply_heuristics(key: str, applied: List[str], parts: Optional[KeyParts] = None) -> str:
     """Rounds until nothing changes, so the result is a fixed point (a hop
     eidr -> doi -> ietf, or a cut that exposes a trailing "/", gets another
     round).  Every rule shortens or canonicalises the key, so this ends well
     within the bound."""
     for _ in range(_MAX_ROUNDS):
-        after = _one_round(key, applied)
+        after = _one_round(key, applied, parts)
         if after == key:
             break
-        key = after
+        key, parts = after, None
     return key
 
 
@@ -305,12 +311,20 @@ def namespace_keys(key: str) -> NamespaceKeys:
                   dedup_key='urn:isbn:9780451450524', dedup_rules=('isbn-hyphens', 'isbn-10-to-13'))
     """
     parts = split_key(key)
-    if (parts is not None and parts.nid not in NAMESPACE_RULES and parts.nid not in NAMESPACE_HEURISTICS
-            and not parts.nss.endswith("/")):
+    if parts is None:
+        return NamespaceKeys(key, (), key, ())
+    return keys_of_parts(key, parts)
+
+
+def keys_of_parts(key: str, parts: KeyParts) -> NamespaceKeys:
+    """:func:`namespace_keys` of a key already split by ``split_key``."""
+    nid, nss = parts.nid, parts.nss
+    if nid not in NAMESPACE_RULES and nid not in NAMESPACE_HEURISTICS and not nss.endswith("/"):
         return NamespaceKeys(key, (), key, ())  # no rule of any kind applies (most namespaces)
-    normalised, rules = rewrite_parts(key, parts.nid, parts.nss) if parts is not None else (key, ())
+    normalised, rules = rewrite_parts(key, nid, nss)
     applied = list(rules)
-    return NamespaceKeys(normalised, rules, _apply_heuristics(normalised, applied), tuple(applied))
+    dedup = _apply_heuristics(normalised, applied, parts if normalised is key else None)
+    return NamespaceKeys(normalised, rules, dedup, tuple(applied))
 
 
 def dedup_key(key: str) -> Tuple[str, Tuple[str, ...]]:
