@@ -558,6 +558,47 @@ def test_worker_pool_reports_a_dead_worker_and_goes_on():
         pool.close()
 
 
+_PREPARED = []
+
+
+def _prepare():
+    _PREPARED.append(os.getpid())
+
+
+def _prepared(send):
+    send(list(_PREPARED))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_what_the_pool_prepares_runs_once_here_before_the_workers_fork():
+    from urnscan.workers import WorkerPool
+
+    _PREPARED.clear()
+    pool = WorkerPool(2, prepare=_prepare)
+    try:
+        tickets = [pool.submit(_prepared) for _ in range(4)]
+        assert {t.worker for t in tickets} == {0, 1}
+        assert [list(pool.messages(t)) for t in tickets] == [[[os.getpid()]]] * 4
+        assert _PREPARED == [os.getpid()]
+    finally:
+        pool.close()
+
+
+def test_a_scan_with_workers_loads_the_namespace_rules_before_they_fork(tmp_path):
+    """The workers judge every URN; the rules they judge with were loaded
+    once, in the process that forked them (which judged none itself)."""
+    for i in range(400):
+        (tmp_path / f"f{i:03d}.txt").write_bytes(b"see urn:isbn:978-3-16-148410-%d\n" % (i % 10))
+    code = ("import sys; from urnscan.cli import main; from urnscan import runner, judge\n"
+            "seen = []\n"
+            "runner._load_judge = lambda: seen.append(judge._RULES is None) or judge.namespace_rules()\n"
+            f"code = main(['scan', {str(tmp_path)!r}, '-o', {str(tmp_path / 'x.jsonl')!r}, '-q', '--jobs', '2'])\n"
+            "print(seen, 'urnscan.namespaces.heuristic' in sys.modules, code)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.split() == ["[True]", "True", "0"], out.stderr
+    assert len(_jsonl_rows(tmp_path / "x.jsonl")) == 400
+
+
 def _slow(send, value):
     time.sleep(0.6)
     send(value)

@@ -37,7 +37,7 @@ class _NamespaceRules(NamedTuple):
 _RULES: Optional[_NamespaceRules] = None
 
 
-def _namespace_rules() -> _NamespaceRules:
+def namespace_rules() -> _NamespaceRules:
     """The namespace rules, loaded with the first URN judged (not with the
     scanner: a scan that finds nothing never needs them), and kept here so
     that judging a URN runs no import statement."""
@@ -68,7 +68,7 @@ def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
     """:func:`judge`'s fields as a plain tuple (the scan places them in its
     rows without making a :class:`Judgement` of them)."""
     NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, keys_of_parts, KeyParts, registry_named, \
-        namespace_status = _RULES or _namespace_rules()
+        namespace_status = _RULES or namespace_rules()
     if registry is None:
         registry = registry_named(None)
     verdict = validate(urn, profile)
@@ -142,7 +142,7 @@ class UrnJudge:
 
     def __init__(self, profile: str = DEFAULT_PROFILE, registry: Optional[str] = None):
         self.profile = profile
-        self.registry = _namespace_rules().registry_named(registry)
+        self.registry = namespace_rules().registry_named(registry)
         self._cache_key = (profile, id(self.registry))
         _SHARED_TAILS.setdefault(self._cache_key, {})
 
@@ -152,7 +152,7 @@ class UrnJudge:
         judge holds nothing of its own: a scanner per file need not make
         one).  The default registry is looked up again each time, as the
         environment may name another."""
-        key = (profile, id(_namespace_rules().registry_named(registry)))
+        key = (profile, id(namespace_rules().registry_named(registry)))
         judge = _JUDGES.get(key)
         if judge is None:
             judge = _JUDGES[key] = cls(profile, registry)
@@ -197,7 +197,7 @@ class UrnJudge:
 
     def overlong_hit(self, source, start, end, line, column, shown: str, finding: Finding,
                      document=None) -> Hit:
-        namespace_status = _namespace_rules().namespace_status
+        namespace_status = namespace_rules().namespace_status
         nid = _nid_token(shown)
         return Hit(source, document, start, end, line, column, "bare", False, False, shown, shown, shown, (), None,
                    False, False, False, None, None, nid, None, None, None, None, (finding,),

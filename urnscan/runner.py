@@ -26,6 +26,7 @@ from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Option
 
 from .accel import accelerated
 from .errors import SourceError
+from .judge import namespace_rules
 from .model import Hit
 from .pieces import ARROW_PIECES, HIT_PIECES, PieceBuffer
 from .planning import PEEK_ABOVE, Batch, Layout, plan_file, planned_whole
@@ -354,6 +355,12 @@ def run_scan(inputs: Iterable[InputRef], config: ScanConfig, write_hits: Callabl
     return _Parallel(config, emit, write_batch, finish, counter).run(inputs)
 
 
+def _load_judge() -> None:
+    """Load the namespace rules the judge uses (modules, their regular
+    expressions: 6 ms), once for every worker forked after."""
+    namespace_rules()
+
+
 class _Parallel:
     """The run with worker processes: tasks submitted in input order, their
     results read back (streamed to the sink) in the same order."""
@@ -362,7 +369,7 @@ class _Parallel:
         self.config = config
         self.codec = ARROW_PIECES if write_batch is not None else HIT_PIECES
         self.emit, self.write_batch, self.finish, self.counter = emit, write_batch, finish, counter
-        self.pool = WorkerPool(config.jobs)
+        self.pool = WorkerPool(config.jobs, prepare=_load_judge)
         self.pending: Deque[Tuple[_Plan, object]] = deque()
         self.started = False
         self.tasks = 0  # batches of files sent

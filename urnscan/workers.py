@@ -210,8 +210,12 @@ class WorkerPool:
     reader as one item of :meth:`messages`.  ``fn`` and ``args`` must be
     picklable (a top-level function)."""
 
-    def __init__(self, jobs: int, max_messages: int = DEFAULT_MAX_MESSAGES, max_tasks: int = DEFAULT_MAX_TASKS):
+    def __init__(self, jobs: int, max_messages: int = DEFAULT_MAX_MESSAGES, max_tasks: int = DEFAULT_MAX_TASKS,
+                 prepare: Optional[Callable[[], None]] = None):
         self.jobs = max(1, int(jobs))
+        #: run here once, before the workers start: what every worker would
+        #: otherwise load for itself (forked, they share what it loaded)
+        self.prepare = prepare
         self.max_messages = max_messages
         self.max_tasks = max_tasks
         self._workers: List[_Worker] = []
@@ -220,6 +224,8 @@ class WorkerPool:
 
     def _start(self) -> None:
         ctx = _context()
+        if self.prepare is not None and ctx.get_start_method() == "fork":
+            self.prepare()
         # a forked worker shares the parent's objects page by page; moving
         # them out of the collector's reach keeps its passes from touching
         # (and so copying) every one of those pages in every worker
