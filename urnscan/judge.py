@@ -92,7 +92,7 @@ def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
         of_namespace = findings_of_parts(key, nid, nss, at, registry)
         findings += of_namespace
         checksum = checksum_verdict(key, nid, nss, of_namespace)
-    keys = keys_of_parts(key, KeyParts(nid, nss, at))
+    keys = keys_of_parts(key, _new(KeyParts, (nid, nss, at)))
     # the normative rules named once, before the heuristics they led to
     rules = tuple(dict.fromkeys(keys.dedup_rules)) if keys.ns_key != key else keys.dedup_rules
     return (True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,

@@ -46,16 +46,19 @@ def check_profile(profile: str) -> Profile:
 _PROFILE_OF = {p.value: p for p in Profile}
 
 
+_new = tuple.__new__  # a NamedTuple without its argument handling (the fast path's)
+
+
 def _judge(s: str, profile: str) -> Verdict:
     simple = _SIMPLE.get(profile)
     m = simple.fullmatch(s) if simple is not None else None
     if m is not None:
         nid = m.group("nid")
-        urn = Urn(nid, m.group("nss"), None, None, None, profile, m.group("scheme"))
+        urn = _new(Urn, (nid, m.group("nss"), None, None, None, profile, m.group("scheme")))
         notes = nid_notes(nid, profile)
         if notes and any(f.severity == ERROR for f in notes):
             return Verdict(False, notes, profile, None)
-        return Verdict(True, notes, profile, urn)
+        return _new(Verdict, (True, notes, profile, urn))
     if profile == Profile.DRAFT1995:
         return _judge_draft1995(s)
     return _judge_text(s, profile)

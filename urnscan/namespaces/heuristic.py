@@ -135,13 +135,18 @@ def _transliterate_char(ch: str, german: bool) -> str:
     return pct_encode(ch.encode("utf-8"))
 
 
+_JURISDICTION_END = re.compile(r"[:;]")
+
+
 def lex_transliterate(nss: str) -> Optional[str]:
     """RFC 9676 §3.4 RECOMMENDS transliterating non-ASCII letters to ASCII
     ("sanità" -> "sanita", "München" -> "muenchen"), the mapping chosen by
     each jurisdiction; names differing "in the spelling of the same word"
     are equivalent (§3.3).  Approximation: German umlauts and ß expanded for
     German-speaking jurisdictions, diacritics dropped elsewhere."""
-    german = re.split(r"[:;]", nss, 1)[0] in _GERMAN_JURISDICTIONS
+    if "%" not in nss:
+        return None  # no percent-encoded letter to transliterate
+    german = _JURISDICTION_END.split(nss, 1)[0] in _GERMAN_JURISDICTIONS
 
     def replace(match: "re.Match[str]") -> str:
         octets = pct_decode(match.group())
@@ -320,11 +325,14 @@ def keys_of_parts(key: str, parts: KeyParts) -> NamespaceKeys:
     """:func:`namespace_keys` of a key already split by ``split_key``."""
     nid, nss = parts.nid, parts.nss
     if nid not in NAMESPACE_RULES and nid not in NAMESPACE_HEURISTICS and not nss.endswith("/"):
-        return NamespaceKeys(key, (), key, ())  # no rule of any kind applies (most namespaces)
+        return _new(NamespaceKeys, (key, (), key, ()))  # no rule of any kind applies (most namespaces)
     normalised, rules = rewrite_parts(key, nid, nss)
     applied = list(rules)
     dedup = _apply_heuristics(normalised, applied, parts if normalised is key else None)
-    return NamespaceKeys(normalised, rules, dedup, tuple(applied))
+    return _new(NamespaceKeys, (normalised, rules, dedup, tuple(applied)))
+
+
+_new = tuple.__new__  # a NamedTuple without its argument handling
 
 
 def dedup_key(key: str) -> Tuple[str, Tuple[str, ...]]:
