@@ -107,6 +107,11 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "<p>the node 'urn:example:keys:&#60;fingerprint&#62;'</p>",
     "URN:EXAMPLE:<ISAN-NSS>",
     "urn:example:source:[name]",
+    # the rest of the name is a TeX macro (LaTeX3's "\g_..._tl") or in a
+    # roff font change: a placeholder
+    "{\\URN:~urn:nbn:de:tuda-tuprints-\\g_ptxcd_thesis_urn_tl}\\\\",
+    "\\newcommand{\\thesisurn}{urn:nbn:de:example-\\thesisid}",
+    ".B urn:example:params:xml:ns:yang:\\fImodule\\fR",
     # a wildcard after a separator: a pattern of names
     "namespaces of the form urn:example:mix:nodes:* where * is the name",
     "matching urn:nbn:de:bsz:14-qucosa-* only",
@@ -211,6 +216,11 @@ def test_code_awareness_can_be_turned_off():
     ('ok := a == "urn:example:a" || b', ["urn:example:a"]),
     # an end tag after a prefix is markup, not a template
     ("<prefix>urn:example:p:</prefix>", ["urn:example:p:"]),
+    # a backslash after a whole name: a TeX macro or a string's escape, not a placeholder
+    ("urn:nbn:de:bsz:16-heidok-74406\\footnote{x}", ["urn:nbn:de:bsz:16-heidok-74406"]),
+    ("see urn:nbn:de:bsz:16-heidok-74406\\\\ next", ["urn:nbn:de:bsz:16-heidok-74406"]),
+    ('printf("urn:example:a:b-\\n");', ["urn:example:a:b-"]),
+    ("urn:example:ietf\\-interfaces", ["urn:example:ietf-interfaces"]),
     # percent-encoding is not a placeholder
     ("urn:example:a%2Fb%3Ad", ["urn:example:a%2Fb%3Ad"]),
     ("urn:example:a%zz", ["urn:example:a%zz"]),  # broken encoding: reported, judged invalid

@@ -52,7 +52,7 @@ def add_scan(sub) -> None:
                      help="output file or dataset directory; the format follows its suffix (.parquet, .jsonl, "
                           ".txt) or a directory / trailing '/' (Parquet dataset); '-' is standard output (text, "
                           "or --format jsonl).  A device, FIFO or socket is never replaced; a symbolic link is "
-                          "written through.  Default: text on stdout")
+                          "written through; missing directories are created.  Default: text on stdout")
     out.add_argument("--format", choices=FORMATS, help="output format (overrides the suffix of OUT)")
     out.add_argument("--force", action="store_true", help="overwrite an existing output")
     out.add_argument("-C", "--context", type=int, default=None, metavar="N",

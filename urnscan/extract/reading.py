@@ -464,8 +464,9 @@ def _url_literal(buf: bytes, p: int, end: int, hi: int) -> bool:
 
 
 _TEMPLATE_START = frozenset(b"{[<")
-#: what may open a placeholder right after the text (and "&lt;" escapes "<")
-_PLACEHOLDER_START = _TEMPLATE_START | {0x26}
+#: what may open a placeholder right after the text ("&lt;" escapes "<";
+#: "\" starts a TeX macro)
+_PLACEHOLDER_START = _TEMPLATE_START | {0x26, 0x5C}
 _PATTERN_BEFORE = frozenset(b"^:/{#|!")
 _PATTERN_LAST = frozenset(b"$(")
 
