@@ -24,8 +24,9 @@ PIECES = [
     b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.", b"UID:", b"X;A=b:", b"\n> ", b"> > ", b"*", b":*", "\u2010\n".encode(), b"~", b"~s", b"%v", b"%lu", b"s/", b"=~ ", b"$$", b"lex:", b"\n-", b"\n-1", b"urn:\n", b"\x1fa", "\u2021b".encode(), b"\\\\.", b" + ", b" ++ ", b" <> ", b" \\\n",
     # lists, a URL's query and path, literals joined or concatenated
     b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
-    # roff hyphens, regular-expression delimiters, PHP concatenation over lines
-    b"\\-", b"\\-b", b"'#urn:", b'"@urn:', b"#'", b'@"', b"!", b" .\n", b" . '",
+    # roff hyphens and font changes, TeX macros, regular-expression delimiters,
+    # PHP concatenation over lines
+    b"\\fI", b"\\g_x_tl", b"-\\thesis", b"\\-", b"\\-b", b"'#urn:", b'"@urn:', b"#'", b'@"', b"!", b" .\n", b" . '",
     # hex dump lines, "#" placeholders, queries and labels over lines
     b"0010  ", b"00000010: ", b"27 75 72 6e ", b"7265 736f ", b"  |'", b"##", b"?\n   ", b"=\n   ",
     b"&amp;\n   ", b"k=v", b"\n :c\n      ", b"&lt;b&gt;", b":&#60;x",
