@@ -221,6 +221,8 @@ def test_code_awareness_can_be_turned_off():
     ("see urn:nbn:de:bsz:16-heidok-74406\\\\ next", ["urn:nbn:de:bsz:16-heidok-74406"]),
     ('printf("urn:example:a:b-\\n");', ["urn:example:a:b-"]),
     ("urn:example:ietf\\-interfaces", ["urn:example:ietf-interfaces"]),
+    # a URL's path that a TeX macro follows ends there
+    ("from https://xmpp.org/protocols/urn:example:time/\\MessageBreak%", ["urn:example:time"]),
     # percent-encoding is not a placeholder
     ("urn:example:a%2Fb%3Ad", ["urn:example:a%2Fb%3Ad"]),
     ("urn:example:a%zz", ["urn:example:a%zz"]),  # broken encoding: reported, judged invalid

@@ -47,6 +47,10 @@ _TEMPLATE_LAST = frozenset(b":/=-(")
 #: change ("\fI"): two letters at least, not a one-letter escape of a
 #: string ("\n", "\t") nor roff's "\-" and "\(hy"
 _CONTROL_WORD = re.compile(rb"\\[A-Za-z][A-Za-z_@]")
+#: ... and only after these: a "/" that a macro follows ends a URL's path
+#: ("https://xmpp.org/protocols/urn:xmpp:time/\MessageBreak" in a LaTeX
+#: message), not a name that the macro goes on with
+_MACRO_AFTER = frozenset(b":-=")
 #: "<" escaped ("&lt;", "&#60;", "&#x3c;") before a placeholder's name
 _ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 
@@ -119,7 +123,8 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     ``urn:alert:source:[x]``: a placeholder follows the text, also written
     as markup escapes it (``urn:xmpp:jingle:apps:&lt;app&gt;`` in XML or
     HTML source), or as a TeX macro or a roff font change that the rest of
-    the name stands in (``urn:nbn:de:tuda-tuprints-\\g_thesis_urn_tl``,
+    the name stands in, after ``:``, ``-`` or ``=``
+    (``urn:nbn:de:tuda-tuprints-\\g_thesis_urn_tl``,
     ``urn:ietf:params:xml:ns:yang:\\fImodule\\fR``).  An end tag (``</id>``)
     or a comment after it is markup, not a placeholder."""
     if end >= hi:
@@ -129,7 +134,7 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
         m = _ESCAPED_PLACEHOLDER.match(buf, end, min(hi, end + 16))
         return m is not None and text[-1] in _TEMPLATE_LAST
     if after == 0x5C:  # "\"
-        return text[-1] in _TEMPLATE_LAST and _CONTROL_WORD.match(buf, end, min(hi, end + 3)) is not None
+        return text[-1] in _MACRO_AFTER and _CONTROL_WORD.match(buf, end, min(hi, end + 3)) is not None
     if after not in _AFTER_TEMPLATE:
         return False
     if after == 0x5B and _CITATION.match(buf, end, min(hi, end + 64)) is not None:
