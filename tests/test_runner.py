@@ -591,7 +591,7 @@ def test_a_scan_with_workers_loads_the_namespace_rules_before_they_fork(tmp_path
         (tmp_path / f"f{i:03d}.txt").write_bytes(b"see urn:isbn:978-3-16-148410-%d\n" % (i % 10))
     code = ("import sys; from urnscan.cli import main; from urnscan import runner, judge\n"
             "seen = []\n"
-            "runner._load_judge = lambda: seen.append(judge._RULES is None) or judge.namespace_rules()\n"
+            "runner.namespace_rules = lambda: seen.append(judge._RULES is None) or judge.namespace_rules()\n"
             f"code = main(['scan', {str(tmp_path)!r}, '-o', {str(tmp_path / 'x.jsonl')!r}, '-q', '--jobs', '2'])\n"
             "print(seen, 'urnscan.namespaces.heuristic' in sys.modules, code)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

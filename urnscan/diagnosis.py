@@ -228,11 +228,13 @@ def _walk_rfc2141_rest(s: str, start: int) -> List[Finding]:
     return out
 
 
-def rfc2141_nss_error(s: str, start: int) -> bool:
-    """Whether the NSS from ``start`` (the grammar matched) breaks the one
-    MUST-level rule of RFC 2141 that its grammar cannot say: an error
-    finding of :func:`_rfc2141_nss_notes`."""
-    return s.find("%00", start) >= 0
+def nss_error_beyond_grammar(s: str, start: int, profile: str) -> bool:
+    """Whether the NSS from ``start`` of a string the profile's grammar
+    matched breaks a MUST-level rule the grammar cannot say (an error
+    finding of :func:`rules_beyond_abnf`), for the profiles with a fast
+    path: RFC 2141's octet 0 (:func:`_rfc2141_nss_notes`); under RFC 8141
+    the grammar alone decides (:func:`_rfc8141_notes` are warnings)."""
+    return profile == Profile.RFC2141 and s.find("%00", start) >= 0
 
 
 def _rfc2141_nss_notes(s: str, start: int) -> List[Finding]:

@@ -355,12 +355,6 @@ def run_scan(inputs: Iterable[InputRef], config: ScanConfig, write_hits: Callabl
     return _Parallel(config, emit, write_batch, finish, counter).run(inputs)
 
 
-def _load_judge() -> None:
-    """Load the namespace rules the judge uses (modules, their regular
-    expressions: 6 ms), once for every worker forked after."""
-    namespace_rules()
-
-
 class _Parallel:
     """The run with worker processes: tasks submitted in input order, their
     results read back (streamed to the sink) in the same order."""
@@ -369,7 +363,9 @@ class _Parallel:
         self.config = config
         self.codec = ARROW_PIECES if write_batch is not None else HIT_PIECES
         self.emit, self.write_batch, self.finish, self.counter = emit, write_batch, finish, counter
-        self.pool = WorkerPool(config.jobs, prepare=_load_judge)
+        # the namespace rules the judge uses (modules, their regular
+        # expressions: 6 ms) are loaded once, here, for every worker forked
+        self.pool = WorkerPool(config.jobs, prepare=namespace_rules)
         self.pending: Deque[Tuple[_Plan, object]] = deque()
         self.started = False
         self.tasks = 0  # batches of files sent

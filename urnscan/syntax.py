@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import _abnf
-from .diagnosis import FINDING_CODES, diagnose, finding, nid_notes, rfc2141_nss_error, rules_beyond_abnf
+from .diagnosis import FINDING_CODES, diagnose, finding, nid_notes, nss_error_beyond_grammar, rules_beyond_abnf
 from .errors import ProfileError, UrnError
 from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Profile, Urn, Verdict
 
@@ -114,8 +114,8 @@ def _nid_has_error(nid: str, profile: str) -> bool:
 
 
 def _valid(s: str, profile: str) -> bool:
-    """``_judge(s, profile).valid`` without building the verdict when the
-    fast path decides it."""
+    """``_judge(s, profile).valid`` without building the verdict where the
+    profile's fast path or its grammar decides it."""
     simple = _SIMPLE.get(profile)
     if simple is not None:
         m = simple.fullmatch(s)
@@ -124,8 +124,8 @@ def _valid(s: str, profile: str) -> bool:
         m = _GRAMMAR[profile].fullmatch(s)
         if m is None:
             return False  # as _judge_text decides it, without saying why
-        if profile == Profile.RFC2141:
-            return not _nid_has_error(m.group("nid"), profile) and not rfc2141_nss_error(s, m.start("nss"))
+        return not (_nid_has_error(m.group("nid"), profile)
+                    or nss_error_beyond_grammar(s, m.start("nss"), profile))
     return _judge(s, profile).valid
 
 
@@ -184,7 +184,6 @@ def is_valid(s: str, profile: str = DEFAULT_PROFILE) -> bool:
     True
     """
     profile = check_profile(profile)
-    if profile == Profile.RFC8141 and isinstance(s, str):
-        # under rfc8141 the grammar alone decides validity
-        return _SIMPLE[Profile.RFC8141].fullmatch(s) is not None or _GRAMMAR[Profile.RFC8141].fullmatch(s) is not None
-    return validate(s, profile).valid
+    if isinstance(s, str):
+        return _valid(s, profile)
+    return validate(s, profile).valid  # (raises the TypeError of a value that is no str)

@@ -14,11 +14,12 @@ file member is read as the same file of the unpacked tree would be
 xz, zstd: a man page, a ``changelog.gz``) is decompressed; a tarball, zip
 archive, PDF or mail archive inside is read as its documents,
 :data:`MAX_NESTING` levels deep; anything else is decoded and sniffed like
-any document, and skipped and counted when it looks binary.  Archives written one after the other (``tar --concatenate``,
-``cat a.tar b.tar``) are all read, as ``tar --ignore-zeros`` reads them.
-An archive cut short stops the input, with the hits found before kept; a
-damaged header is passed over to the next one, and the input then ends
-with an error that says so, after every member.
+any document, and skipped and counted when it looks binary.  Archives
+written one after the other (``tar --concatenate``, ``cat a.tar b.tar``)
+are all read, as ``tar --ignore-zeros`` reads them.  An archive cut short
+stops the input, with the hits found before kept; a damaged header is
+passed over to the next one, and the input then ends with an error that
+says so, after every member.
 
 Memory: one member's data in bounded steps; a header's extension (a pax
 extended header, a GNU long name) is read whole by :mod:`tarfile`, so one
