@@ -199,6 +199,12 @@ def growing_names_below(size: int) -> bytes:
     return b"x urn:example:a:\n" + b"urn:example:ab " * (size // 15) + b"\n"
 
 
+def growing_labels(size: int) -> bytes:
+    """"urn:" over and over before one NID and NSS: each a label
+    (reading.labelled) of what follows."""
+    return b" " + b"urn:" * (size // 4) + b"a:b\n"
+
+
 GROWING = {
     "urn:a:/ ... (": growing_slash_paren,
     "urn:a:/ ... {": growing_slash_brace,
@@ -218,5 +224,6 @@ GROWING = {
     "a list of URNs": growing_list,
     "URNs and fullwidth look-alikes": growing_lookalikes,
     "fullwidth u repeated": growing_fullwidth_u,
+    "urn: labels repeated": growing_labels,
     "a name ending in : over longer ones": growing_names_below,
 }

@@ -34,6 +34,8 @@ PIECES = [
     b"&quot;", b"&#39;", b"&#x22;", b"&#45;", b"&nbsp;", b"</span>",
     # URI parameters
     b";gr=", b";lr", b";item=", b"?;node=", b"sip:a@b",
+    # a "URN:" label before a URN, the NID "urn" alone
+    b"urn:urn:", b"URN:URN:dns:", b"<URN:URN:", b"urn:URN:urn:",
     # letters and other characters outside ASCII, whole and broken
     "\u00e9".encode(), "\u00fc".encode(), "\u2014".encode(), "\u00e9".encode()[:1], "\u4e2d".encode(),
     # fullwidth forms: a suspected URN's prefix, letters and digits, punctuation, a broken one

@@ -681,6 +681,30 @@ def test_lists_and_urls(text, expected):
 
 
 @pytest.mark.parametrize("text, expected", [
+    # a "URN:" label (a whois++ record's field) or the scheme written twice
+    # before a URN of its own: the URN starts after it
+    ("# URC 1\nURN:URN:dns:foo.bar:12345\nTitle:Moby Dick", [("URN:dns:foo.bar:12345", 12, ("trim:label",))]),
+    ("cite urn:urn:isbn:0-306-40615-2.", [("urn:isbn:0-306-40615-2", 9, ("trim:period", "trim:label"))]),
+    ("<URN:URN:dns:x.org:1>", [("URN:dns:x.org:1", 5, ("wrap:1995", "trim:label"))]),
+    ("id='urn:urn:urn:ietf:rfc:2141'", [("urn:ietf:rfc:2141", 12, ("pair:quote", "trim:label"))]),
+    ('"urn:URN:example:a"', [("URN:example:a", 5, ("trim:label",))]),
+    # no URN after the label: the NID "urn" is judged as written
+    ("x urn:urn:NSS y", [("urn:urn:NSS", 2, ())]),
+    ("x urn:urn:a: y", [("urn:urn:a:", 2, ())]),
+    ("x urn:urn:urn:b y", [("urn:urn:urn:b", 2, ())]),
+    # "urn-5" is an informal NID (RFC 8141 section 5.2), not the scheme
+    ("x urn:urn-5:a y", [("urn:urn-5:a", 2, ())]),
+])
+def test_a_label_before_a_urn(text, expected):
+    assert [(h.urn, h.start, h.rules) for h in scan_text(text)] == expected
+    assert [(h.urn, h.start) for h in scan_bytes([text.encode()])] == [(u, s) for u, s, _ in expected]
+
+
+def test_labels_are_kept_without_trimming():
+    assert urns("URN:URN:dns:foo.bar:12345 x", trim=False) == ["URN:URN:dns:foo.bar:12345"]
+
+
+@pytest.mark.parametrize("text, expected", [
     # Python and C join adjacent literals: a URN that starts inside the first
     ("xml = ('<a xmlns:upnp=\"urn:schemas-upnp-org:metadata'\n       '-1-0/upnp/\" b=\"1\">')",
      ["urn:schemas-upnp-org:metadata-1-0/upnp/"]),

@@ -86,7 +86,11 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
             if reading.code and b"..." in joined:
                 return Rejected(end)  # "<URN:IANA:...>": an elided example, as bare
             rules = (Rule.WRAP_1995.value, Rule.FOLD_WRAPPER.value) if folded else (Rule.WRAP_1995.value,)
-            return Candidate(p, end, "wrapped", folded, False, joined.decode("ascii"), _literal(buf, p, end),
+            literal = _literal(buf, p, end)
+            label = labelled(buf, p, end) if reading.trim else 0
+            if label:
+                p, joined, literal, rules = p + label, joined[label:], literal[label:], rules + (Rule.TRIM_LABEL.value,)
+            return Candidate(p, end, "wrapped", folded, False, joined.decode("ascii"), literal,
                              buf[p:end].decode("ascii"), rules)
     nid = NID_TOKEN.match(buf, p + 4, min(hi, p + 4 + NID_SCAN_LIMIT))
     if nid is None:
@@ -141,6 +145,24 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
 
 def _nid_with_reference(buf: bytes, p: int, hi: int):
     return _NID_WITH_REFERENCE.match(buf, p + 4, min(hi, p + 4 + 2 * NID_SCAN_LIMIT))
+
+
+def labelled(buf: bytes, p: int, end: int) -> int:
+    """How many characters of the candidate ``buf[p:end]`` are a label:
+    each "urn:" that another "urn:", a NID and a NSS follow, when the
+    candidate's NID would be "urn" (``URN:URN:dns:foo.bar:12345``, a
+    whois++ record's "URN:" field; ``urn:urn:ietf:rfc:2141``).  RFC 2141
+    section 2.1 reserves that NID, RFC 8141 section 4.4 asks that NIDs not
+    be confused with URI schemes: a reader sees a label, or the scheme
+    written twice, before the URN.  ``urn:urn:NSS`` (no NSS after the
+    inner NID) is left whole, to be judged as written."""
+    q = p
+    while end - q > 8 and buf[q + 4:q + 8].lower() == b"urn:":
+        q += 4
+    if q == p:
+        return 0
+    nid = NID_TOKEN.match(buf, q + 4, min(end, q + 4 + NID_SCAN_LIMIT))
+    return q - p if nid is not None and nid.end() < end else 0
 
 
 def without_nid(buf: bytes, p: int, hi: int) -> bool:
@@ -409,6 +431,10 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         rules.append(Rule.TRIM_URL_SLASH)
     if len(text) <= nss_start - p:
         return None  # "urn:" NID ":" and nothing after it
+    label = labelled(buf, p, min(end, segments[0][1])) if trimming else 0
+    if label:
+        p, text, literal = p + label, text[label:], literal[label:]
+        rules.append(Rule.TRIM_LABEL)
     folded = len(segments) - escapes > 1
     urn = text.decode("utf-8")
     return _new(Candidate, (p, end, "bare", folded, context is not None, urn, literal,
