@@ -859,8 +859,8 @@ static int
 read_wrapped(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned char *table,
              Py_ssize_t wrapper_limit, Read *r)
 {
-    if (!urn_at(s, p, hi) || urn_at(s, p + 4, hi))
-        return 0;  /* (the NID "urn": maybe a label, reading.py labelled()) */
+    if (!urn_at(s, p, hi))
+        return 0;
     Py_ssize_t nss_start = nid_token(s, p + 4, hi, 0);
     if (nss_start < 0)
         return 0;
@@ -1141,6 +1141,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     }
     if (before != '<' && without_nid(s, p, hi))
         return 2;
+    if (urn_at(s, p + 4, hi))
+        return 0;  /* the NID "urn": maybe a label before a URN, reading.py labelled() */
     if (url) {
         if (!(flags & READ_EMBEDDED))
             return 0;
@@ -1158,8 +1160,6 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         pair = NO_PAIR;  /* "{": Clark notation, "{urn:x:ns}name" (reading.py: a brace pairs no run) */
     else
         return 0;
-    if (urn_at(s, p + 4, hi))
-        return 0;  /* the NID "urn": maybe a label before a URN, reading.py labelled() */
     Py_ssize_t nss_start = nid_token(s, p + 4, hi, NID_SCAN_LIMIT);
     if (nss_start < 0)
         return 0;

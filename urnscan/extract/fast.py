@@ -93,14 +93,15 @@ def _patterns(profile: str):
     "<urn:", no white space inside.  None takes the NID "urn": what may be
     a label before a URN is read by :func:`.reading.read_at`."""
     literal, run = _classes(profile)
-    nid = rb"(?![Uu][Rr][Nn]:)([A-Za-z0-9][A-Za-z0-9-]{0,%d}:)" % (NID_SCAN_LIMIT - 2)  # (reading.labelled)
+    not_urn = rb"(?![Uu][Rr][Nn]:)"  # (reading.labelled)
+    nid = not_urn + rb"([A-Za-z0-9][A-Za-z0-9-]{0,%d}:)" % (NID_SCAN_LIMIT - 2)
 
     def head(exclude: bytes) -> bytes:
         return nid + rb"(?>([%s]*)[%s]*)" % (_without(literal, exclude), _without(run, exclude))
 
     return (re.compile(head(b"")), re.compile(head(b"") + _NOTHING_FOLLOWS), re.compile(head(b"'") + b"(?=')"),
             re.compile(head(b"()") + rb"(?=\))"),
-            re.compile(rb"[Uu][Rr][Nn]:(?![Uu][Rr][Nn]:)[A-Za-z0-9][A-Za-z0-9-]*:(?>([%s]*)[%s]*)>" % (literal, run)))
+            re.compile(rb"[Uu][Rr][Nn]:" + not_urn + rb"[A-Za-z0-9][A-Za-z0-9-]*:(?>([%s]*)[%s]*)>" % (literal, run)))
 
 
 def batch_reader(profile: str, reading: Reading, cap: int):
