@@ -100,6 +100,14 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     '   .matches("(?:^|.*\\\\s)urn:example:saml:2\\\\.0:protocol(?:\\\\s.*|$)"))',
     "  $ns =~ s/urn:example:params:xml:/ietf:/;",
     "  $value =~ s/urn:example:network:domain=//xm;",
+    # JavaScript regular-expression literals (ECMA-262 section 12.9.5)
+    "if (/urn:example:uuid:/i.test(x)) {",
+    "const A={P:/urn:example:dash:state:/,M:1};",
+    "  URL_QUERY_STATE_PREFIX: /urn:example:dash:state:/,\n",
+    "id = id.replace(/urn:example:uuid:/g, '');",
+    "const re = /urn:example:a:b/\n",
+    # SQL's "||" after a literal that no comparison "==" or "!=" precedes
+    "WHERE x = 'urn:example:sql:a' || id",
     "if ($x =~ m{urn:example:a}) {",
     # templates (also with "<" escaped in XML or HTML source)
     "urn:example:ns:yang:{module}",
@@ -214,6 +222,15 @@ def test_code_awareness_can_be_turned_off():
     # "||" after a double quote is a logical OR (C, Java, Go), not SQL's concatenation
     ('  if t != "urn:example:oauth:jwt-bearer" ||\n     id != "x" {', ["urn:example:oauth:jwt-bearer"]),
     ('ok := a == "urn:example:a" || b', ["urn:example:a"]),
+    # ... and after a single quote that a comparison precedes (JavaScript, PHP)
+    ("  if (s !== 'urn:example:a:cb' ||\n      s === 'urn:example:b' || x)",
+     ["urn:example:a:cb", "urn:example:b"]),
+    ("return scheme ===\n    'urn:example:utc:sntp' || y;", ["urn:example:utc:sntp"]),
+    ("if ($x != 'urn:example:php' || $y)", ["urn:example:php"]),
+    # a "/" after a word is a path's or a division's, no regular expression
+    ("see /urn:example:a:b/ for it", ["urn:example:a:b"]),
+    ("http://h.org/urn:example:a:b/", ["urn:example:a:b"]),
+    ("x = a /urn:example:a:b/ 2", ["urn:example:a:b"]),
     # an end tag after a prefix is markup, not a template
     ("<prefix>urn:example:p:</prefix>", ["urn:example:p:"]),
     # a backslash after a whole name: a TeX macro or a string's escape, not a placeholder

@@ -672,6 +672,19 @@ perl_operator_before(const unsigned char *s, Py_ssize_t p)
     return w == 0 || !(is_alpha(s[w - 1]) || (s[w - 1] >= '0' && s[w - 1] <= '9') || in_set(s[w - 1], "_$@%&"));
 }
 
+/* code.py regex_literal_at()'s first half: a punctuator before the "/" at
+   p - 1, blanks between, so the "/" may open a JavaScript regular
+   expression ("(/urn:uuid:/i", "P: /urn:x:y/,") */
+static int
+regex_literal_before(const unsigned char *s, Py_ssize_t p)
+{
+    Py_ssize_t floor = p - 1 - 16 > 0 ? p - 1 - 16 : 0;  /* code.py _PUNCTUATOR_REACH */
+    Py_ssize_t k = p - 2;
+    while (k >= floor && is_blank(s[k]))
+        k--;
+    return k >= floor && in_set(s[k], "(,=:[!&|?{};");
+}
+
 /* [A-Za-z_(]: what may follow "%" or " ." in a concatenation */
 static int
 starts_operand(unsigned char c)
@@ -1237,6 +1250,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* "^urn:...", "(?:urn:...": maybe a pattern */
         if (in_set(before, "/{#|!") && perl_operator_before(s, p))
             return 0;  /* Perl's "s/", "qr{", "=~ /": code.py is_pattern() */
+        if (before == '/' && regex_literal_before(s, p))
+            return 0;  /* maybe a JavaScript regular expression: code.py is_pattern() */
         if (after == 0xE2 || after == '{' || after == '[' || after == '\\')
             return 0;
         if (after == ' ' && s[nss_start] == '(')

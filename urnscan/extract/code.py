@@ -100,13 +100,16 @@ _X_DIGITS = re.compile(rb"[0-9xXyYmMnN.:/_-]*")
 def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> bool:
     """Regular-expression syntax in or around the candidate at p whose text
     ends at ``end``: an anchor "^" before it, ".*", "(?" inside, an escape
-    right after it, or a "$" anchor before a closing quote or slash."""
+    right after it, a "$" anchor before a closing quote or slash, or a
+    JavaScript regular-expression literal holding it."""
     if p > lo:
         before = buf[p - 1]
         if before == 0x5E or (before == 0x3A and p - 3 >= lo and buf[p - 3:p] == b"(?:"):
             return True  # "^urn:...", "(?:urn:..."
         if before in _PERL_DELIMITERS and _PERL_OPERATOR.search(buf, max(lo, p - 8), p) is not None:
             return True  # "s/urn:ietf:params:xml:/ietf:/", "$ns =~ /urn:.../"
+        if before == 0x2F and regex_literal_at(buf, p, lo, end, hi):
+            return True  # "/urn:uuid:/i.test(s)", "{P: /urn:mpeg:dash:state:/,"
     if (b".*" in text or b".+" in text or b"(?" in text) and _REGEX_INSIDE.search(text):
         return True
     if end + 1 < hi and buf[end] == 0x5C and (buf[end + 1] in _REGEX_ESCAPE or (
@@ -116,6 +119,32 @@ def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> b
     if last == 0x24 and (end >= hi or buf[end] in b"'\"/)"):
         return True  # "...$'": an anchor
     return last == 0x28  # a group opened: "urn:ietf:id:(\\S+)"
+
+
+#: where ECMAScript reads a "/" as the start of a regular-expression
+#: literal rather than a division (ECMA-262 section 12.9.5, "Regular
+#: Expression Literals": after a punctuator, not after an operand)
+_REGEX_LITERAL_AFTER = frozenset(b"(,=:[!&|?{};")
+#: a literal's flags (ECMA-262 section 22.2.3.1) and what may follow it:
+#: a method call, a separator, a closing bracket or the end of the line
+_REGEX_FLAGS = re.compile(rb"[dgimsuvy]{0,8}(?:[.,;)\]}\r\n]|\Z)")
+#: how far back the punctuator before the literal is looked for
+_PUNCTUATOR_REACH = 16
+
+
+def regex_literal_at(buf: bytes, p: int, lo: int, end: int, hi: int) -> bool:
+    """Whether the "/" before ``urn:`` at p opens a JavaScript
+    regular-expression literal: a punctuator before it (blanks between),
+    and a "/" closing it in the run, at ``end`` at the latest, flags and a
+    separator after that (``/urn:uuid:/i.test(s)``,
+    ``PREFIX: /urn:mpeg:dash:state:/,``).  A path (``see /urn:x:y/``) or a
+    URL's (``http://h/urn:x:y/``) has a word before its "/"."""
+    floor = max(lo, p - 1 - _PUNCTUATOR_REACH)
+    k = _blanks_back(buf, p - 2, floor)
+    if k < floor or buf[k] not in _REGEX_LITERAL_AFTER:
+        return False
+    close = buf.find(b"/", p, min(hi, end + 1))
+    return close >= 0 and _REGEX_FLAGS.match(buf, close + 1, hi) is not None
 
 
 def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
@@ -148,12 +177,46 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     return False
 
 
-def concatenated(buf: bytes, closer_at: int, hi: int) -> bool:
-    """Whether the quoted string that closes at ``closer_at`` is followed
-    by a concatenation or formatting operator."""
+def concatenated(buf: bytes, closer_at: int, hi: int, opener_at: int = -1) -> bool:
+    """Whether the quoted string that closes at ``closer_at`` (opened at
+    ``opener_at``, when known) is followed by a concatenation or formatting
+    operator."""
     if closer_at + 1 >= hi or buf[closer_at + 1] not in _MAY_CONCATENATE:
         return False
-    return _CONCATENATION.match(buf, closer_at + 1, min(hi, closer_at + 1 + 64)) is not None
+    m = _CONCATENATION.match(buf, closer_at + 1, min(hi, closer_at + 1 + 64))
+    if m is None:
+        return False
+    if opener_at > 0 and buf.startswith(b"||", m.end() - 2) and compared(buf, opener_at):
+        return False  # "x === 'urn:a:b' || ...": a logical OR, not SQL's "||"
+    return True
+
+
+#: how far back a comparison before a literal is looked for (blanks and
+#: one line break between)
+_COMPARISON_REACH = 64
+
+
+def compared(buf: bytes, q: int) -> bool:
+    """Whether a comparison "==", "===", "!=" or "!==" stands before the
+    literal opening at q: the literal is then an operand of C's, Java's,
+    JavaScript's or PHP's comparison, and an "||" after it their logical
+    OR (SQL compares with "=" and "<>", and its "||" binds tighter)."""
+    floor = max(0, q - _COMPARISON_REACH)
+    k = _blanks_back(buf, q - 1, floor)
+    if k >= floor and buf[k] == 0x0A:
+        k -= 1
+    if k >= floor and buf[k] == 0x0D:
+        k -= 1
+    k = _blanks_back(buf, k, floor)
+    return k - 1 >= floor and buf[k] == 0x3D and buf[k - 1] in b"=!"
+
+
+def _blanks_back(buf: bytes, k: int, floor: int) -> int:
+    """The index of the last byte at or before k, not before ``floor``,
+    that is not a space or a tab (``floor - 1`` when there is none)."""
+    while k >= floor and buf[k] in b" \t":
+        k -= 1
+    return k
 
 
 #: what may follow a closing quote in a concatenation

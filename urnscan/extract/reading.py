@@ -545,7 +545,7 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
             or b".+" in text or b"(?" in text) and is_pattern(buf, p, 0, text, end, hi):
         return True
     if closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
-                           or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi):
+                           or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi, p - 1):
         return True
     # a quote inside the run that a concatenation follows closes the string
     # the URN started in ("<id>urn:uuid:'+book_id+'</id>"); the quotes
