@@ -146,6 +146,9 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "      0530  3d75 726e 3a65 7861 6d70 6c65 3a61 6263  =urn:example:abc\n",
     # digits written as "x" (a UUID's version and variant as "M", "N", "y")
     "id = urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx here",
+    # ... also before the mark of a sentence
+    "// urn:uuid:xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx,  or \"\" if uuid is invalid",
+    "the form urn:isbn:xxx-x-xxxx-xxxx-x; or",
     '"urn:uuid:XXXXXXXX-XXXX-MXXX-NXXX-XXXXXXXXXXXX"',
     "   urn:isbn:xxx-x-xxxx-xxxx-x",
     # a placeholder in parentheses, a wildcard in a quotation of prose

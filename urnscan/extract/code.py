@@ -75,8 +75,9 @@ def has_placeholder(text: bytes) -> bool:
     ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:xxx-x-xxxx-xxxx-x")."""
     if b"##" in text:
         return True
-    if (b"xxxx" in text or b"XXXX" in text) and _X_DIGITS.fullmatch(text, text.find(b":", 4) + 1) is not None:
-        return True
+    if (b"xxxx" in text or b"XXXX" in text) and _X_DIGITS.fullmatch(text.rstrip(_SENTENCE_END),
+                                                                      text.find(b":", 4) + 1) is not None:
+        return True  # (the text may still end with the mark of the sentence around it)
     if b"%" in text:
         for m in _PRINTF.finditer(text):
             if not _PCT.match(text, m.start()) or _WIDTH.match(text, m.start()):
@@ -92,6 +93,8 @@ def has_placeholder(text: bytes) -> bool:
     return (b"$" in text or b"@" in text) and _VARIABLE.search(text) is not None
 
 
+#: the marks a sentence may put right after a name
+_SENTENCE_END = b".,;:!?)'\""
 #: an NSS whose letters are all "x" (and a UUID's version and variant
 #: written "M", "N" or "y", RFC 9562 section 4): digits written as letters
 _X_DIGITS = re.compile(rb"[0-9xXyYmMnN.:/_-]*")
