@@ -784,6 +784,29 @@ def test_the_compiled_parquet_writer_writes_the_same_file(tmp_path):
     assert pq.read_table(tmp_path / "True.parquet").num_rows == batch.num_rows + 10
 
 
+@pytest.mark.parametrize("compiled", [True, False])
+def test_offsets_and_context_are_written_without_a_dictionary(tmp_path, compiled):
+    """PLAIN_COLUMNS (a value per row) are written plain, every other
+    column, nested lists too, with a dictionary; the rows read back the same."""
+    import pyarrow.parquet as pq
+    from urnscan import scan_text
+    from urnscan.sinks.schema import HIT_SCHEMA, PLAIN_COLUMNS, hits_to_record_batch
+    from urnscan.sinks.writer import ParquetFileWriter
+
+    batch = hits_to_record_batch(list(scan_text("see urn:isbn:0451450523 and <urn:ietf:rfc:2141> caf\u00e9\n" * 50)))
+    path = tmp_path / "hits.parquet"
+    writer = ParquetFileWriter(str(path), HIT_SCHEMA, compression="zstd", compression_level=None, compiled=compiled)
+    writer.write(batch, 1000)
+    writer.close()
+    group = pq.ParquetFile(path).metadata.row_group(0)
+    dictionary = {group.column(i).path_in_schema: group.column(i).has_dictionary_page
+                  for i in range(group.num_columns)}
+    assert PLAIN_COLUMNS <= set(dictionary)
+    assert not any(dictionary[name] for name in PLAIN_COLUMNS)
+    assert dictionary["urn"] and dictionary["source"] and dictionary["rules.list.element"]
+    assert pq.read_table(path).equals(pa.Table.from_batches([batch]).cast(pq.read_table(path).schema))
+
+
 def test_the_parquet_writer_names_a_file_it_cannot_open(tmp_path):
     from urnscan.sinks.schema import HIT_SCHEMA
     from urnscan.sinks.writer import ParquetFileWriter

@@ -99,6 +99,7 @@ from .sinks.parquet import (
 from .sinks.arrays import clean as _clean
 from .sinks.schema import FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, files_to_record_batch, hits_to_record_batch
 from .sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
+from .sinks.writer import dictionary_paths
 from .sources import STDIN, InputRef, expand_inputs
 from .sources.limits import DEFAULT_MAX_RATIO
 from .tempfiles import discard, fsync_path
@@ -512,7 +513,7 @@ def _write_table(table: pa.Table, schema: pa.Schema, tmp: str, meta: bytes, comp
     metadata[METADATA_KEY.encode()] = meta
     try:
         with pq.ParquetWriter(tmp, schema.with_metadata(metadata), compression=compression,
-                              use_dictionary=True, write_statistics=True) as writer:
+                              use_dictionary=dictionary_paths(schema), write_statistics=True) as writer:
             if table.num_rows:
                 writer.write_table(table, row_group_size=DEFAULT_BATCH_ROWS)
         fsync_path(tmp)

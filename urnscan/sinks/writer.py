@@ -18,13 +18,33 @@ built; an error of a write is raised by the next call.
 from __future__ import annotations
 
 import threading
-from typing import Optional
+from typing import Iterator, List, Optional
 
 import pyarrow as pa
 
+from .schema import PLAIN_COLUMNS
+
 #: pyarrow.parquet.ParquetWriter's defaults for what it passes on
-_DEFAULTS = {"version": "2.6", "use_dictionary": True, "write_statistics": True, "data_page_version": "1.0",
+_DEFAULTS = {"version": "2.6", "write_statistics": True, "data_page_version": "1.0",
              "writer_engine_version": "V2", "use_compliant_nested_type": True, "store_schema": True}
+
+
+def dictionary_paths(schema: pa.Schema) -> List[str]:
+    """The Parquet column paths to dictionary-encode: every leaf column of
+    ``schema`` but those of :data:`~urnscan.sinks.schema.PLAIN_COLUMNS`."""
+    return [path for field in schema if field.name not in PLAIN_COLUMNS for path in _leaf_paths(field.type, field.name)]
+
+
+def _leaf_paths(type_: pa.DataType, path: str) -> Iterator[str]:
+    """A column's leaf paths as Parquet names them (a list's values are
+    ``<name>.list.element``, with compliant nested types)."""
+    if pa.types.is_list(type_) or pa.types.is_large_list(type_):
+        yield from _leaf_paths(type_.value_type, path + ".list.element")
+    elif pa.types.is_struct(type_):
+        for child in type_:
+            yield from _leaf_paths(child.type, f"{path}.{child.name}")
+    else:
+        yield path
 
 
 class ParquetFileWriter:
@@ -46,7 +66,8 @@ class ParquetFileWriter:
                 sink = pa.OSFile(path, "wb")
                 try:
                     self._writer = writer_class(sink, schema, compression=compression,
-                                                compression_level=compression_level, **_DEFAULTS)
+                                                compression_level=compression_level,
+                                                use_dictionary=dictionary_paths(schema), **_DEFAULTS)
                 except TypeError:  # another pyarrow's arguments
                     sink.close()
                 else:
@@ -55,8 +76,8 @@ class ParquetFileWriter:
             import pyarrow.parquet as pq
 
             self._writer = pq.ParquetWriter(path, schema, compression=compression,
-                                            compression_level=compression_level, use_dictionary=True,
-                                            write_statistics=True)
+                                            compression_level=compression_level,
+                                            use_dictionary=dictionary_paths(schema), write_statistics=True)
 
     def write(self, batch, row_group_size: int) -> None:
         """Write a record batch or a table in row groups of at most
