@@ -149,6 +149,7 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     # ... also before the mark of a sentence
     "// urn:uuid:xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx,  or \"\" if uuid is invalid",
     "the form urn:isbn:xxx-x-xxxx-xxxx-x; or",
+    "<dc:identifier id=\"isbn-id\">urn:isbn:978-4-XXXX-YYYY-Z</dc:identifier>",  # the unknowns x, y, z
     '"urn:uuid:XXXXXXXX-XXXX-MXXX-NXXX-XXXXXXXXXXXX"',
     "   urn:isbn:xxx-x-xxxx-xxxx-x",
     # a placeholder in parentheses, a wildcard in a quotation of prose

@@ -96,8 +96,9 @@ def has_placeholder(text: bytes) -> bool:
 #: the marks a sentence may put right after a name
 _SENTENCE_END = b".,;:!?)'\""
 #: an NSS whose letters are all "x" (and a UUID's version and variant
-#: written "M", "N" or "y", RFC 9562 section 4): digits written as letters
-_X_DIGITS = re.compile(rb"[0-9xXyYmMnN.:/_-]*")
+#: written "M", "N" or "y", RFC 9562 section 4; the unknowns "y" and "z",
+#: "978-4-XXXX-YYYY-Z"): digits written as letters
+_X_DIGITS = re.compile(rb"[0-9xXyYzZmMnN.:/_-]*")
 
 
 def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> bool:
