@@ -115,6 +115,11 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "<p>the node 'urn:example:keys:&#60;fingerprint&#62;'</p>",
     "URN:EXAMPLE:<ISAN-NSS>",
     "urn:example:source:[name]",
+    # a character class after a letter or digit: a regular expression
+    "re.compile('urn:example:isbn:97[89][0-9]{10}')",
+    "m = re.match(r'urn:example:a[xX]?', s)",
+    # ... or an optional part
+    '<li>Each name shall be of the form "urn:example:ShortName[:SubName]".</li>',
     # the rest of the name is a TeX macro (LaTeX3's "\g_..._tl") or in a
     # roff font change: a placeholder
     "{\\URN:~urn:nbn:de:tuda-tuprints-\\g_ptxcd_thesis_urn_tl}\\\\",
@@ -231,6 +236,10 @@ def test_code_awareness_can_be_turned_off():
      ["urn:example:a:cb", "urn:example:b"]),
     ("return scheme ===\n    'urn:example:utc:sntp' || y;", ["urn:example:utc:sntp"]),
     ("if ($x != 'urn:example:php' || $y)", ["urn:example:php"]),
+    # a bracket after a letter or digit opens no placeholder: an AsciiDoc
+    # link's text, a footnote's mark
+    ("link:https://nbn-resolving.org/urn:nbn:de:101:1-2020[URN]", ["urn:nbn:de:101:1-2020"]),
+    ("see urn:isbn:0451450523[3] and more", ["urn:isbn:0451450523"]),
     # a "/" after a word is a path's or a division's, no regular expression
     ("see /urn:example:a:b/ for it", ["urn:example:a:b"]),
     ("http://h.org/urn:example:a:b/", ["urn:example:a:b"]),

@@ -41,6 +41,10 @@ _AFTER_TEMPLATE = frozenset(b"{[<")
 #: code highlighted by Pygments (Sphinx's HTML): a string's interpolation,
 #: "%s" or "{}", is a span of the class "si" (String.Interpol)
 _HIGHLIGHTED_INTERPOLATION = b'</span><span class="si">'
+#: a regular expression's character class after a name's letter or digit:
+#: a range ("97[89][0-9]{10}", "[a-fA-F]"), a negation ("[^:]"), or a
+#: quantifier or another class after it ("[xX]?", "[89][")
+_CHARACTER_CLASS = re.compile(rb"\[(?:\^|[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9]|[^\]\s]{1,40}\][*+?{\[])")
 #: the text ends where a template's "<nss>" begins
 _TEMPLATE_LAST = frozenset(b":/=-(")
 #: a TeX control word ("\thesisurn", LaTeX3's "\g_x_tl") or a roff font
@@ -170,8 +174,12 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
         return text[-1] in _MACRO_AFTER and _CONTROL_WORD.match(buf, end, min(hi, end + 3)) is not None
     if after not in _AFTER_TEMPLATE:
         return False
-    if after == 0x5B and _CITATION.match(buf, end, min(hi, end + 64)) is not None:
-        return False  # "urn:ietf:params:xml:ns:caldav[RFC4791]": a reference cited, no placeholder
+    if after == 0x5B:
+        if _CITATION.match(buf, end, min(hi, end + 64)) is not None:
+            return False  # "urn:ietf:params:xml:ns:caldav[RFC4791]": a reference cited, no placeholder
+        if (text[-1] not in _TEMPLATE_LAST and buf[end + 1:end + 2].isalnum()
+                and _CHARACTER_CLASS.match(buf, end, min(hi, end + 64)) is None):
+            return False  # "...:1-2020[URN]", an AsciiDoc link's text; "...:0451450523[3]", a footnote's mark
     if after in _OPEN_AFTER:
         return True
     if after == 0x3C and text[-1] in _TEMPLATE_LAST:
