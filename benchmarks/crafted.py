@@ -205,6 +205,14 @@ def growing_labels(size: int) -> bytes:
     return b" " + b"urn:" * (size // 4) + b"a:b\n"
 
 
+def growing_regex_literals(size: int) -> bytes:
+    """JavaScript regular-expression literals, closed and not, and
+    comparisons before "||", back to back in one line (code.regex_literal_at,
+    code.compared)."""
+    unit = b"(/urn:a:b/i.test(s)||x==='urn:a:b'||(/urn:a:b"
+    return unit * (size // len(unit)) + b"\n"
+
+
 GROWING = {
     "urn:a:/ ... (": growing_slash_paren,
     "urn:a:/ ... {": growing_slash_brace,
@@ -225,5 +233,6 @@ GROWING = {
     "URNs and fullwidth look-alikes": growing_lookalikes,
     "fullwidth u repeated": growing_fullwidth_u,
     "urn: labels repeated": growing_labels,
+    "regular-expression literals and || in code": growing_regex_literals,
     "a name ending in : over longer ones": growing_names_below,
 }
