@@ -154,6 +154,7 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     # ... also before the mark of a sentence
     "// urn:uuid:xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx,  or \"\" if uuid is invalid",
     "the form urn:isbn:xxx-x-xxxx-xxxx-x; or",
+    'the set of URNs of the form "urn:isbn:n-nn-nnnnnn-n" is a URN namespace',  # RFC 3305 section 2
     "<dc:identifier id=\"isbn-id\">urn:isbn:978-4-XXXX-YYYY-Z</dc:identifier>",  # the unknowns x, y, z
     '"urn:uuid:XXXXXXXX-XXXX-MXXX-NXXX-XXXXXXXXXXXX"',
     "   urn:isbn:xxx-x-xxxx-xxxx-x",

@@ -73,14 +73,21 @@ CONCATENATION = (rb"(?:[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|(?<=')[ \t]*\|
 _CONCATENATION = re.compile(CONCATENATION)
 
 
+def letters_for_digits(text: bytes) -> bool:
+    """Whether the text holds a run of four "x" or "n" of one case, the
+    letters that write digits in a template (:func:`has_placeholder`)."""
+    return b"xxxx" in text or b"XXXX" in text or b"nnnn" in text or b"NNNN" in text
+
+
 def has_placeholder(text: bytes) -> bool:
     """A format or interpolation placeholder inside the text, or digits
-    written as a run of "#" ("urn:ietf:rfc:####") or of "x"
-    ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:xxx-x-xxxx-xxxx-x")."""
+    written as a run of "#" ("urn:ietf:rfc:####"), of "x"
+    ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:xxx-x-xxxx-xxxx-x")
+    or of "n" ("urn:isbn:n-nn-nnnnnn-n", RFC 3305 section 2)."""
     if b"##" in text:
         return True
-    if (b"xxxx" in text or b"XXXX" in text) and _X_DIGITS.fullmatch(text.rstrip(_SENTENCE_END),
-                                                                      text.find(b":", 4) + 1) is not None:
+    if letters_for_digits(text) and _X_DIGITS.fullmatch(text.rstrip(_SENTENCE_END),
+                                                        text.find(b":", 4) + 1) is not None:
         return True  # (the text may still end with the mark of the sentence around it)
     if b"%" in text:
         for m in _PRINTF.finditer(text):
