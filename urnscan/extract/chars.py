@@ -15,6 +15,9 @@ INDENT_LIMIT = 128  # blanks read at a line start or end
 ALPHA = frozenset(_abnf.ALPHA.replace("A-Z", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
                   .replace("a-z", "abcdefghijklmnopqrstuvwxyz").encode())
 ALNUM = ALPHA | frozenset(b"0123456789")
+#: the marks a sentence may put right after a name (a period, a comma,
+#: a closing parenthesis or quote, ...)
+SENTENCE_MARKS = b".,;!?)'\""
 #: PRODUCT section 1: the character before "urn:" is not a letter, digit,
 #: "+", "-" or "." (so "return:" and "x.urn:" never start a candidate)
 BOUNDARY_BYTES = ALNUM | frozenset(b"+-.")

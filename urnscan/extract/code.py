@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .chars import SENTENCE_MARKS
+
 #: printf and SQL placeholders: "%s", "%5.2f", "%(name)s", "%1$s", "%02d",
 #: C's length modifiers ("%lu", "%08lx", "%zu"), Go's verbs ("%v", "%+v",
 #: "%q", "%T") -- but never a percent-encoding ("%2F", RFC 3986 section 2.1)
@@ -86,7 +88,7 @@ def has_placeholder(text: bytes) -> bool:
     or of "n" ("urn:isbn:n-nn-nnnnnn-n", RFC 3305 section 2)."""
     if b"##" in text:
         return True
-    if letters_for_digits(text) and _X_DIGITS.fullmatch(text.rstrip(_SENTENCE_END),
+    if letters_for_digits(text) and _X_DIGITS.fullmatch(text.rstrip(_AFTER_LETTER_DIGITS),
                                                         text.find(b":", 4) + 1) is not None:
         return True  # (the text may still end with the mark of the sentence around it)
     if b"%" in text:
@@ -104,8 +106,9 @@ def has_placeholder(text: bytes) -> bool:
     return (b"$" in text or b"@" in text) and _VARIABLE.search(text) is not None
 
 
-#: the marks a sentence may put right after a name
-_SENTENCE_END = b".,;:!?)'\""
+#: what may end the text after a name written with letters for digits:
+#: the marks of a sentence, or a colon before a list
+_AFTER_LETTER_DIGITS = SENTENCE_MARKS + b":"
 #: an NSS whose letters are all "x" (and a UUID's version and variant
 #: written "M", "N" or "y", RFC 9562 section 4; the unknowns "y" and "z",
 #: "978-4-XXXX-YYYY-Z"): digits written as letters

@@ -12,7 +12,7 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 
 from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
-                    NID_TOKEN, RUNS, URL_START, after_subfield_code, blanks_end, line_break_after,
+                    NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_subfield_code, blanks_end, line_break_after,
                     mnemonic_subfield_at)
 from .code import concatenated, has_placeholder, is_pattern, is_template, letters_for_digits
 from .elision import elided
@@ -513,7 +513,6 @@ def _placeholder_in_parentheses(buf: bytes, text: bytes, end: int, hi: int) -> b
     nss = text.find(b":", 4) + 1
     return (0 < nss < len(text) and text[nss] == 0x28 and 0x29 not in text
             and buf.find(b")", end, min(hi, end + _PLACEHOLDER_REACH)) >= 0)
-_SENTENCE_MARKS = b".,;!?)'\""
 
 
 def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[Opener], closer_at: int,
@@ -531,7 +530,7 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
     if after == 0x7C and text.count(b"(") > text.count(b")"):
         return True  # "(DAV:|urn:ietf:params:xml:ns:ca(rd|l)dav)": alternatives of a pattern
     if 0x2A in text[-3:] and (closer_at < 0 or not _code_literal(buf, p, opener, closer_at, hi)):
-        core = text.rstrip(_SENTENCE_MARKS)
+        core = text.rstrip(SENTENCE_MARKS)
         if core[-1] == 0x2A and core[-2] in _WILDCARD_AFTER:
             return True  # "urn:xmpp:mix:nodes:*" in prose, quoted or not: a wildcard, a pattern of names
     if after == 0x20 and _placeholder_in_parentheses(buf, text, end, hi):
