@@ -158,6 +158,12 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "<dc:identifier id=\"isbn-id\">urn:isbn:978-4-XXXX-YYYY-Z</dc:identifier>",  # the unknowns x, y, z
     '"urn:uuid:XXXXXXXX-XXXX-MXXX-NXXX-XXXXXXXXXXXX"',
     "   urn:isbn:xxx-x-xxxx-xxxx-x",
+    # ... one to an arc of an OID
+    "        'attrname' => 'urn:oid:x.x.x.x',",
+    "below the arc urn:oid:1.3.6.1.4.1.X.X.X.",
+    # a regular expression's escaped parenthesis after the name
+    'pattern = r"urn:example:group:\\([A-z0-9]+,[A-z0-9]+\\)"',
+    'pattern = "urn:example:group:\\\\(\\\\d+\\\\)"',
     # a placeholder in parentheses, a wildcard in a quotation of prose
     "   Contact: <sip:alice@example.com;gr=urn:uuid:(Alice's UA's bits)>",
     '   of the form "urn:ietf:params:xml:ns:xmpp-*" specified in the XMPP RFCs',
@@ -281,6 +287,7 @@ def test_code_awareness_can_be_turned_off():
     # "x" among other letters, or fewer than four: a name
     ("urn:example:xylophone-box and urn:example:boxxxxer", ["urn:example:xylophone-box", "urn:example:boxxxxer"]),
     ("urn:example:x-xxx-1", ["urn:example:x-xxx-1"]),
+    ("urn:example:x.x.y and urn:example:x.x", ["urn:example:x.x.y", "urn:example:x.x"]),
 ])
 def test_code_rules_leave_names_alone(text, expected):
     assert urns(text) == expected
@@ -300,6 +307,8 @@ def test_code_rules_leave_names_alone(text, expected):
     ("urn:example:a\\- x", [("urn:example:a", ())]),
     ("urn:example:a\\-\\-b", [("urn:example:a", ())]),
     ("urn:example:a\\fR", [("urn:example:a", ())]),
+    # a character name after "\\(" ("\\(rq", a closing quote; "\\(12", one half)
+    ("\\*(L\"urn:example:a\\(rq and urn:example:b\\(12", [("urn:example:a", ()), ("urn:example:b", ())]),
 ])
 def test_roff_hyphens(text, expected):
     assert rules_of(text) == expected

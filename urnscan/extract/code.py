@@ -29,6 +29,9 @@ _BRACED_VARIABLE = re.compile(rb"\$[{(]")
 _REGEX_INSIDE = re.compile(rb"\.[*+]|\(\?")
 #: an escape right after the run: "\d", "\w", "\S", "\.", "\(" ...
 _REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]", "\\(lq" are quotes
+#: ... but "\(" before what no troff character name starts with (its
+#: names are two letters or digits, "\(lq", "\(12"): "\([A-z0-9]+,"
+_ESCAPED_PARENTHESIS = re.compile(rb"\((?![A-Za-z0-9]{2})")
 #: Perl's match, substitution and transliteration operators right before
 #: the URN, their delimiter last ("s/", "qr{", "m#", "=~ /")
 _PERL_DELIMITERS = frozenset(b"/{#|!")
@@ -76,16 +79,22 @@ _CONCATENATION = re.compile(CONCATENATION)
 
 
 def letters_for_digits(text: bytes) -> bool:
-    """Whether the text holds a run of four "x" or "n" of one case, the
-    letters that write digits in a template (:func:`has_placeholder`)."""
-    return b"xxxx" in text or b"XXXX" in text or b"nnnn" in text or b"NNNN" in text
+    """Whether the text holds a run of four "x" or "n" of one case, or
+    three of them one to a dotted part ("urn:oid:x.x.x.x"), the letters
+    that write digits in a template (:func:`has_placeholder`)."""
+    return _LETTER_DIGIT_RUNS.search(text) is not None
+
+
+#: (letters_for_digits; ``_accel.c`` tests the same runs)
+_LETTER_DIGIT_RUNS = re.compile(rb"([xXnN])(?:\1\1\1|\.\1\.\1)")
 
 
 def has_placeholder(text: bytes) -> bool:
     """A format or interpolation placeholder inside the text, or digits
     written as a run of "#" ("urn:ietf:rfc:####"), of "x"
-    ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:xxx-x-xxxx-xxxx-x")
-    or of "n" ("urn:isbn:n-nn-nnnnnn-n", RFC 3305 section 2)."""
+    ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:xxx-x-xxxx-xxxx-x",
+    an OID's arcs "urn:oid:x.x.x.x") or of "n" ("urn:isbn:n-nn-nnnnnn-n", RFC 3305
+    section 2)."""
     if b"##" in text:
         return True
     if letters_for_digits(text) and _X_DIGITS.fullmatch(text.rstrip(_AFTER_LETTER_DIGITS),
@@ -130,9 +139,10 @@ def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> b
             return True  # "/urn:uuid:/i.test(s)", "{P: /urn:mpeg:dash:state:/,"
     if (b".*" in text or b".+" in text or b"(?" in text) and _REGEX_INSIDE.search(text):
         return True
-    if end + 1 < hi and buf[end] == 0x5C and (buf[end + 1] in _REGEX_ESCAPE or (
-            buf[end + 1] == 0x5C and end + 2 < hi and buf[end + 2] in _REGEX_ESCAPE)):
-        return True  # "\." as a string literal writes the escape "\."
+    if end + 1 < hi and buf[end] == 0x5C:
+        k = end + 2 if buf[end + 1] == 0x5C else end + 1  # "\\." as a string literal writes the escape "\."
+        if k < hi and (buf[k] in _REGEX_ESCAPE or (buf[k] == 0x28 and _ESCAPED_PARENTHESIS.match(buf, k, hi))):
+            return True
     last = text[-1]
     if last == 0x24 and (end >= hi or buf[end] in b"'\"/)"):
         return True  # "...$'": an anchor
