@@ -86,6 +86,8 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "const u = `urn:example:js:${id}`;",
     "id = \"urn:example:rb:#{id}\"",
     "ID=\"urn:example:sh:$VERSION\"",
+    'my $u = "urn:example:item-$id";',
+    'my $u = "urn:example:v${ver}";',
     "echo urn:uuid:$(uuidgen)",
     "echo \"urn:example:sh:${NAME}\"",
     "namespace=urn:example:ac:@PACKAGE_VERSION@",
@@ -268,6 +270,9 @@ def test_code_awareness_can_be_turned_off():
     ("urn:example:a~b and urn:example:~user:1", ["urn:example:a~b", "urn:example:~user:1"]),
     # a literal "$" or "@" inside a name that is no variable
     ("urn:example:price:5$ ok", ["urn:example:price:5$"]),
+    # ... after a letter or digit ("$" is one of RFC 8141's sub-delims; RFC 3615 section 3)
+    ("      urn:example:xsd:epp$mi.i-2.0\n      urn:example:type:fin$103\n",
+     ["urn:example:xsd:epp$mi.i-2.0", "urn:example:type:fin$103"]),
     # a URN:LEX's manifestation after "$" (RFC 9676 section 3.2)
     ("urn:lex:it:stato:legge:2006-05-14;22$text-html x", ["urn:lex:it:stato:legge:2006-05-14;22$text-html"]),
     # the code of a MARC subfield before the URN (ISO 2709's 0x1F, shown as "\u2021")

@@ -21,9 +21,12 @@ _WIDTH = re.compile(rb"%0[1-9](?:hh|h|ll|l|z|j|t)?[dxXsuo]")
 #: Erlang's io_lib:format directives: "~s", "~ts", "~p", and any with a
 #: field width or precision ("~8.16.0b", "~.16b")
 _ERLANG_FORMAT = re.compile(rb"~t?[spw](?![A-Za-z0-9])|~[0-9]*\.[0-9]*(?:\.[0-9]*)?[A-Za-z]|~[0-9]+[A-Za-z]")
-#: shell, Perl, PHP and template-engine variables: "$name", "$1", "${x}",
-#: "$(cmd)", "@VERSION@" (autoconf substitutions)
-_VARIABLE = re.compile(rb"\$[A-Za-z_0-9{(]|@[A-Za-z_][A-Za-z0-9_]*@")
+#: shell, Perl, PHP and template-engine variables: "$name", "$1" where a
+#: part of the name starts ("urn:isbn:$isbn", "item-$id"), "${x}",
+#: "$(cmd)", "@VERSION@" (autoconf substitutions); a "$" after a letter
+#: or digit is a character of the name (RFC 3615's "urn:swift:type:fin$103",
+#: RFC 8141 section 2's sub-delims)
+_VARIABLE = re.compile(rb"(?<![A-Za-z0-9])\$[A-Za-z_0-9]|\$[{(]|@[A-Za-z_][A-Za-z0-9_]*@")
 _BRACED_VARIABLE = re.compile(rb"\$[{(]")
 #: regular-expression syntax inside the run: ".*", ".+", "(?P<", "(?:"
 _REGEX_INSIDE = re.compile(rb"\.[*+]|\(\?")
