@@ -388,6 +388,8 @@ def test_regex_delimiters_go_with_pairing():
      ["urn:example:cap:with-defaults:1.0?basic-mode=explicit"]),
     ("  <capability>\n    urn:example:cap:lib:1.0?revision=2016-06-21&amp;\n    module-set-id=ee1e\n  </capability>",
      ["urn:example:cap:lib:1.0?revision=2016-06-21&module-set-id=ee1e"]),
+    ("  &lt;capability&gt;\n    urn:example:cap:lib:1.0?\n      module=m&amp;amp;\n      revision=2006-05-02\n",
+     ["urn:example:cap:lib:1.0?module=m&revision=2006-05-02"]),  # ... "&amp;amp;" in an HTML page's XML
     ('   "urn:example:cap:defaults:1.0?\n      basic-mode=explicit",', ["urn:example:cap:defaults:1.0?basic-mode=explicit"]),
     ("   urn:example:cap:1.0?mode=\n      explicit&also=all\n", ["urn:example:cap:1.0?mode=explicit&also=all"]),
     ("   written urn:example:foo?=\n   a=1&b=2.", ["urn:example:foo?=a=1&b=2"]),
@@ -961,6 +963,13 @@ def test_rfc_layouts(text, expected):
     ("<a>urn:example:y&#x2D;z&#46;1&lt;</a>", [("urn:example:y-z.1", "urn:example:y&#x2D;z&#46;1",
                                                  ("cut:entity", "decode:entity"))]),
     ("<a>urn:example:a&#39;b</a>", [("urn:example:a", "urn:example:a", ("cut:entity",))]),
+    # a reference escaped again (an HTML page showing XML source) is the reference it escapes
+    ("<pre>&amp;lt;id&amp;gt;urn:example:a:b&amp;lt;/id&amp;gt;</pre>",
+     [("urn:example:a:b", "urn:example:a:b", ("cut:entity",))]),
+    ("<pre>urn:example:cap:1.0?mode=explicit&amp;amp;also=all x</pre>",
+     [("urn:example:cap:1.0?mode=explicit&also=all", "urn:example:cap:1.0?mode=explicit&amp;amp;also=all",
+       ("decode:entity",))]),
+    ("<pre>urn:example:a&amp;amp;b=1</pre>", [("urn:example:a", "urn:example:a", ("cut:entity",))]),
 ])
 def test_character_references(text, expected):
     assert [(h.urn, h.raw, h.rules) for h in scan_text(text)] == expected

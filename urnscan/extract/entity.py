@@ -13,6 +13,9 @@ reference stands for a character of the URN itself:
   escaped hyphen in generated HTML: ``urn:uddi&#45;org:api_v2``).
 
 These are decoded: the URN reported is the one the markup stands for.
+A reference escaped again (``&amp;amp;``, ``&amp;lt;``: an HTML page
+showing XML source, the HTML rendering of an RFC's XML example) is read
+as the reference it escapes.
 """
 from __future__ import annotations
 
@@ -43,12 +46,17 @@ def entity_read(text: bytes) -> Tuple[int, Optional[bytes]]:
     pieces, last = [], 0
     question = text.find(b"?")
     for m in _ENTITY.finditer(text):
-        char = _stands_for(m.group(), 0 <= question < m.start())
+        reference, stop = m.group(), m.end()
+        if reference == b"&amp;":
+            again = _ENTITY.match(b"&" + text[stop:stop + 16])
+            if again is not None:  # escaped again: read as the reference it escapes
+                reference, stop = again.group(), stop + again.end() - 1
+        char = _stands_for(reference, 0 <= question < m.start())
         if char is None:
             kept = m.start()
             break
         pieces += [text[last:m.start()], char]
-        last = m.end()
+        last = stop
     else:
         kept = len(text)
     if not pieces:
