@@ -168,7 +168,7 @@ def test_interrupted_scan_leaves_no_output(tmp_path):
     (("scan", "x", "-C", "9999"), b"--context must be between 0 and 256"),
     (("scan", "x", "-o", "out.weird"), b"output format"),
     (("scan", "x", "--format", "parquet"), b"needs -o"),
-    (("scan", "x", "--max-urn-length", "3"), b"max_urn_length"),
+    (("scan", "x", "--max-urn-length", "3"), b"--max-urn-length must be a whole number of at least 16"),
 ])
 def test_usage_errors(args, message, tmp_path):
     res = run(*args, cwd=tmp_path)

@@ -207,7 +207,7 @@ def run_scan_command(args) -> int:
                            pair=not args.no_pair, code=not args.no_code, embedded=not args.no_embedded,
                            registry=registry)
     except ValueError as exc:
-        return _usage(str(exc).replace("context must", "--context must"))
+        return _usage(str(exc).replace("context must", "--context must").replace("max_urn_length", "--max-urn-length"))
     if args.max_ratio < 0:
         return _usage("--max-ratio must be 0 (no limit) or positive")
     jobs = args.jobs or default_jobs()
