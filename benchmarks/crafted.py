@@ -213,6 +213,12 @@ def growing_regex_literals(size: int) -> bytes:
     return unit * (size // len(unit)) + b"\n"
 
 
+def growing_encoded(size: int) -> bytes:
+    """Percent-encoded prefixes over and over in one URL token, none with
+    a NID, then one that has one (encoded.encoded_urns reads a run once)."""
+    return b"?q=" + b"urn%3A%3A" * (size // 9) + b"urn%3Aa%3Ab\n"
+
+
 GROWING = {
     "urn:a:/ ... (": growing_slash_paren,
     "urn:a:/ ... {": growing_slash_brace,
@@ -235,4 +241,5 @@ GROWING = {
     "urn: labels repeated": growing_labels,
     "regular-expression literals and || in code": growing_regex_literals,
     "a name ending in : over longer ones": growing_names_below,
+    "urn%3A repeated in a URL": growing_encoded,
 }

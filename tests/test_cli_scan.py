@@ -106,6 +106,20 @@ def test_stdin_and_text_output():
     assert lines[-1] == "-:4:5:urn:ab-:x"  # nothing after the URN: cut -d: -f4- gives it
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_percent_encoded_urns_are_read_when_asked(tmp_path, jobs):
+    """A small file holding only a percent-encoded URN is read, not passed
+    over by the triage of plain files, at every --jobs."""
+    page = tmp_path / "page.html"
+    page.write_bytes(b'<a href="https://resolver.example/?urn=urn%3Anbn%3Ade%3Abvb%3A12-bsb00041099-5&l=en">x</a>\n')
+    plain = run("scan", str(page), "-o", "-", "-j", jobs)
+    assert plain.returncode == 0 and plain.stdout == b""
+    asked = run("scan", str(page), "-o", "-", "--format", "jsonl", "--percent-encoded", "-j", jobs)
+    (row,) = [json.loads(line) for line in asked.stdout.splitlines()]
+    assert (row["urn"], row["raw"], row["rules"], row["embedded"]) == (
+        "urn:nbn:de:bvb:12-bsb00041099-5", "urn%3Anbn%3Ade%3Abvb%3A12-bsb00041099-5", ["decode:percent"], True)
+
+
 def test_valid_only_and_profile(corpus):
     res = run("scan", str(corpus / "plain.txt"), "--valid-only", "--format", "jsonl")
     rows = [json.loads(line) for line in res.stdout.splitlines()]

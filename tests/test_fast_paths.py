@@ -14,7 +14,7 @@ PROFILES = ("rfc8141", "rfc2141", "draft-2012", "draft-1995")
 # patterns), templates, elisions, entities, YAML and table layout
 PIECES = [
     b"urn:", b"URN:", b"<urn:", b"<URN:", b"isbn:", b"ietf:params:", b"x-", b"nbn:de:", b"0451450523", b"abc",
-    b"a-b", b"-", b":", b".", b",", b";", b"!", b"'", b"?", b"?+", b"?=", b"#", b"&", b"&amp;", b"&amp;amp;", b"&amp;lt;", b"&#38;", b"%2C",
+    b"a-b", b"-", b":", b".", b",", b";", b"!", b"'", b"?", b"?+", b"?=", b"#", b"&", b"&amp;", b"&amp;amp;", b"&amp;lt;", b"&#38;", b"%2C", b"urn%3Aa%3Ab", b"%3A", b"%2Furn%3a", b"URN%3A",
     b"%", b"/", b"http://x.org/", b"?urn=", b"magnet:?xt=", b"(", b")", b"[", b"{", b"<", b">", b'"', b" ", b"  ",
     b"\t", b"\n", b"\r\n", b"\r", b"\\\n", b"\\", b"...", "\u2026".encode(), "\u2019".encode(), b"return:",
     b"x.urn:", b"~", b"=", b"1.", b"A", b"\n   ", b"\n\n", b" \n", b"-\n   ", b":\n\n  ", b".\n  ", b"\n  &x=1",

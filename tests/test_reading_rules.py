@@ -298,6 +298,47 @@ def test_code_rules_leave_names_alone(text, expected):
     assert urns(text) == expected
 
 
+# --- URNs percent-encoded in a URL ------------------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ('<a href="https://resolver.example/urn%3Anbn%3Ade%3Abvb%3A12-bsb00041099-5">x</a>',
+     [("urn:nbn:de:bvb:12-bsb00041099-5", ("decode:percent",))]),
+    ("https://search.example/?q=urn%3Aisbn%3A0451450523&x=1", [("urn:isbn:0451450523", ("decode:percent",))]),
+    ("see https://resolver.example/?urn=URN%3ANBN%3Afi-fe201003181510.", [("URN:NBN:fi-fe201003181510", ("decode:percent",))]),
+    # a link nested in another one's parameter
+    ("?to=https%3A%2F%2Fresolver.example%2Furn%3Anbn%3Ade%3A0111-opus-12345&t=1",
+     [("urn:nbn:de:0111-opus-12345", ("decode:percent",))]),
+    # decoded once: the URN's own percent-encoding stays, as does a "%XX" of no URN character
+    ("?u=urn%3Aexample%3Acaf%25C3%25A9 ?u=urn%3Aexample%3Acaf%c3%a9",
+     [("urn:example:caf%C3%A9", ("decode:percent",)), ("urn:example:caf%C3%A9", ("decode:percent",))]),
+    # the first prefix of a run that a NID and an NSS follow
+    ("?u=urn%3A%3Aurn%3Aisbn%3A0451450523", [("urn:isbn:0451450523", ("decode:percent",))]),
+    # a parameter's "&", ";", "+", "," and "=" end it
+    ("?ids=urn%3Aa%3Ab,urn%3Ac%3Ad;x=urn%3Ae%3Af+g",
+     [("urn:a:b", ("decode:percent",)), ("urn:c:d", ("decode:percent",)), ("urn:e:f", ("decode:percent",))]),
+    # a path's "/" ends it (a URN's own "/" is encoded with it)
+    ("https://api.example/rest/actions/urn%3Aexample%3Ashare%3A123/comments/c1",
+     [("urn:example:share:123", ("decode:percent",))]),
+    # a template's, with a placeholder after or in it
+    ('"/insights/urn%3Aexample%3Ajob%3A{job_id}" "?q=urn%3Aexample%3A%s&x=1"', []),
+    # not a URN: no NID or NSS, inside a word, inside a URN read as written (XEP-0470's node names)
+    ("urn%3A x urn%3Aexample%3A x returnurn%3Aa%3Ab", []),
+    ("urn:example:att:1/j@h.example?;node=urn%3Axmpp%3Amicroblog%3A0;item=x",
+     [("urn:example:att:1/j@h.example?;node=urn%3Axmpp%3Amicroblog%3A0;item=x", ())]),
+])
+def test_percent_encoded_in_urls(text, expected):
+    assert rules_of(text, percent=True) == expected
+
+
+def test_percent_encoded_urns_are_embedded_and_keep_the_text_as_written():
+    (hit,) = scan_text("?q=urn%3Aisbn%3A0451450523&x=1", percent=True)
+    assert hit.embedded and hit.raw == "urn%3Aisbn%3A0451450523" and hit.valid
+    assert (hit.start, hit.end) == (3, 3 + len(hit.raw))
+    # asked for only: the text holds them in a URL's encoding
+    assert urns("?q=urn%3Aisbn%3A0451450523&x=1") == []
+    # a template's unless the code rules are off
+    assert urns('"/insights/urn%3Aexample%3Ajob%3A{job_id}"', percent=True, code=False) == ["urn:example:job:"]
+
+
 # --- man pages: roff's "\\-" is a hyphen ---------------------------------------
 @pytest.mark.parametrize("text, expected", [
     # pod2man writes every "-" as "\\-"

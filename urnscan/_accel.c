@@ -208,11 +208,28 @@ starts_with(const unsigned char *s, Py_ssize_t n, const char *mark, Py_ssize_t l
     return n >= len && memcmp(s, mark, (size_t)len) == 0;
 }
 
+/* extract/encoded.py may_hold_encoded(): "urn%3A" in any case, a URN
+   percent-encoded in a URL */
+static int
+encoded_prefix(const unsigned char *s, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 3; i + 2 < n; i++) {
+        const unsigned char *q = memchr(s + i, '%', (size_t)(n - 2 - i));
+        if (q == NULL)
+            return 0;
+        i = q - s;
+        if (q[1] == '3' && (q[2] | 0x20) == 'a' && (q[-3] | 0x20) == 'u' && (q[-2] | 0x20) == 'r'
+                && (q[-1] | 0x20) == 'n')
+            return 1;
+    }
+    return 0;
+}
+
 /* runner.py nothing_to_find(): the content s[0:n] of a file is plain
    text in which no URN can be found -- none of the marks that make the
-   scan read it otherwise, not binary, no "urn:" that the scanner keeps
-   and no byte 0xEF (a look-alike's lead byte); when it is not, the scan
-   reads it in Python */
+   scan read it otherwise, not binary, no "urn:" that the scanner keeps,
+   no byte 0xEF (a look-alike's lead byte) and no "urn%3A"; when it is
+   not, the scan reads it in Python */
 static int
 nothing_to_find(const unsigned char *s, Py_ssize_t n)
 {
@@ -240,7 +257,7 @@ nothing_to_find(const unsigned char *s, Py_ssize_t n)
         if (memcmp(q, "%PDF-", 5) == 0)
             return 0;
     }
-    return !binary_block(s, n) && (n < 4 || next_urn(s, n, 3, n) < 0);
+    return !binary_block(s, n) && (n < 4 || next_urn(s, n, 3, n) < 0) && !encoded_prefix(s, n);
 }
 
 PyDoc_STRVAR(plain_file_triage_doc,

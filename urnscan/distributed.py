@@ -307,7 +307,7 @@ def _docs_table(docs: Iterable[Any], options: ScanOptions, valid_only: bool) -> 
     builder = _TableBuilder(valid_only)
     kwargs = dict(profile=options.profile, trim=options.trim, fold=options.fold,
                   max_urn_length=options.max_urn_length, pair=options.pair, code=options.code,
-                  embedded=options.embedded)
+                  embedded=options.embedded, percent=options.percent)
     for item in docs:
         if isinstance(item, (str, bytes, bytearray, memoryview)):
             doc_id, content = None, item

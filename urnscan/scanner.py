@@ -22,6 +22,7 @@ from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Tup
 from .accel import COMPILED, accelerated
 from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_subfield_code, batch_reader,
                       run_pattern)
+from .extract.encoded import ENCODED_RULES, encoded_urns, may_hold_encoded
 from .extract.lookalike import merge, suspected_urns
 from .context import context_snippet
 from .errors import SourceError
@@ -153,6 +154,8 @@ class ScanOptions(NamedTuple):
     #: the registry file namespace statuses are judged against (None: the
     #: default, see urnscan.namespaces.registry.registry_named)
     registry: Optional[str] = None
+    #: also read URNs percent-encoded in URLs ("?urn=urn%3Anbn%3A...": extract.encoded)
+    percent: bool = False
 
     @property
     def window(self) -> int:
@@ -163,7 +166,7 @@ class ScanOptions(NamedTuple):
         return Reading(self.trim, self.fold, self.pair, self.code, self.embedded)
 
 def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAULT_MAX_URN_LENGTH,
-             context=0, *, pair=True, code=True, embedded=True, registry=None) -> ScanOptions:
+             context=0, *, pair=True, code=True, embedded=True, registry=None, percent=False) -> ScanOptions:
     from .context import MAX_CONTEXT
 
     check_profile(profile)
@@ -172,7 +175,7 @@ def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAU
     if not isinstance(context, Integral) or not 0 <= context <= MAX_CONTEXT:
         raise ValueError(f"context must be between 0 and {MAX_CONTEXT} bytes")
     return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length), bool(pair), bool(code), bool(embedded),
-                       int(context), None if registry is None else str(registry))
+                       int(context), None if registry is None else str(registry), bool(percent))
 
 
 #: below this many bytes bytes.count is quicker than a NumPy pass
@@ -351,10 +354,16 @@ class ByteScanner:
             start = pos
             found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window,
                                                    self._context, self._base)
-            suspects = suspected_urns(buf, start, min(limit, overlong) if overlong >= 0 else limit,
-                                      self.options.max_urn_length)
+            stop = min(limit, overlong) if overlong >= 0 else limit
+            suspects = suspected_urns(buf, start, stop, self.options.max_urn_length)
             if suspects:
                 found = merge(found, suspects) or found
+            if self.options.percent and may_hold_encoded(buf, start, stop):
+                merged = merge(found, encoded_urns(buf, start, stop, self.options.max_urn_length, self.options.code))
+                if merged is not None:
+                    found = merged
+                    # a prefix inside a URN read here is part of it in the next buffer too
+                    pos = max(pos, max(c[1] for c in found if c[8] is ENCODED_RULES))
             if found:
                 self._hits(buf, found, hits)
             if overlong >= 0:
@@ -477,8 +486,8 @@ def scan_bytes(chunks: Union[bytes, Iterable[bytes]], *, source: Optional[str] =
     with up to N bytes of text each side (at most
     :data:`urnscan.context.MAX_CONTEXT`); ``document`` names the document
     inside ``source`` (``Hit.document``).  ``rules``: ``pair``, ``code``,
-    ``embedded``, and ``registry`` (the path of a registry file; see
-    :class:`ScanOptions`)."""
+    ``embedded``, ``percent`` and ``registry`` (the path of a registry file;
+    see :class:`ScanOptions`)."""
     if isinstance(chunks, (bytes, bytearray, memoryview)):
         chunks = [bytes(chunks)]
     elif isinstance(chunks, str):

@@ -85,6 +85,10 @@ def add_scan(sub) -> None:
                       help="report templates, placeholders, concatenated strings, patterns and elisions too")
     what.add_argument("--no-embedded", action="store_true",
                       help="do not end a URN inside a URL or form parameters at '&'")
+    what.add_argument("--percent-encoded", action="store_true",
+                      help="also report URNs percent-encoded in URLs ('?urn=urn%%3Anbn%%3A...', "
+                           "'/urn%%3Aisbn%%3A...'), decoded once; off by default: the text holds them "
+                           "in a URL's encoding, not as URNs")
     what.add_argument("--valid-only", action="store_true", help="write only hits valid under --profile")
     what.add_argument("--max-urn-length", type=int, default=DEFAULT_MAX_URN_LENGTH, metavar="N",
                       help="longer candidates are reported as over-long (default: %(default)s)")
@@ -205,6 +209,7 @@ def run_scan_command(args) -> int:
     try:
         options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context,
                            pair=not args.no_pair, code=not args.no_code, embedded=not args.no_embedded,
+                           percent=args.percent_encoded,
                            registry=registry)
     except ValueError as exc:
         return _usage(str(exc).replace("context must", "--context must").replace("max_urn_length", "--max-urn-length"))
@@ -220,7 +225,7 @@ def run_scan_command(args) -> int:
     params = {
         "command": "scan", "paths": args.paths, "profile": options.profile, "trim": options.trim,
         "fold": options.fold, "max_urn_length": options.max_urn_length, "valid_only": args.valid_only,
-        "pair": options.pair, "code": options.code, "embedded": options.embedded,
+        "pair": options.pair, "code": options.code, "embedded": options.embedded, "percent": options.percent,
         "include": args.include, "exclude": args.exclude, **walk, "context": options.context,
         "jobs": jobs, "offsets": "bytes", "max_ratio": args.max_ratio,
         "registry": args.registry or "shipped snapshot", "registry_date": registry_named(registry).date,
