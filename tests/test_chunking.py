@@ -119,7 +119,7 @@ def test_whole_equals_feed_and_finish(data):
 
 #: pieces of percent-encoded URNs in URLs, and what ends or breaks them
 ENCODED_PIECES = [b"urn%3A", b"URN%3a", b"%3A", b"%2F", b"%25", b"a", b"isbn", b"0451450523", b"-", b".", b":",
-                  b" ", b"&", b"\n", b"urn:", b"x", b"?q=", b"a" * 200, b" " * 600]
+                  b" ", b"&", b"\n", b"urn:", b"x", b"?q=", b"a" * 200, b" " * 600, b"-\n    ", b"\n  %3A", b"@"]
 
 
 @given(st.lists(st.sampled_from(ENCODED_PIECES), max_size=80).map(b"".join),

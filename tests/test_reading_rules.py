@@ -315,6 +315,18 @@ def test_code_rules_leave_names_alone(text, expected):
     # a parameter's "&", ";", "+", "," and "=" end it
     ("?ids=urn%3Aa%3Ab,urn%3Ac%3Ad;x=urn%3Ae%3Af+g",
      [("urn:a:b", ("decode:percent",)), ("urn:c:d", ("decode:percent",)), ("urn:e:f", ("decode:percent",))]),
+    # an RFC's form body broken over lines after "-" or before "%XX" (not with --no-fold)
+    ("  grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Asaml2-\n  bearer&assertion=PHNh\n"
+     "  client_assertion_type=urn%3Aietf%3Aparams%3Aoauth\n  %3Aclient-assertion-type%3Ajwt-bearer&\n",
+     [("urn:ietf:params:oauth:grant-type:saml2-bearer", ("fold:rfc", "decode:percent")),
+      ("urn:ietf:params:oauth:client-assertion-type:jwt-bearer", ("fold:rfc", "decode:percent"))]),
+    ("  client_assertion_type=urn%3Aietf%3Aparams%3Aoauth%3A\n  client-assertion-type%3Ajwt-bearer\n",
+     [("urn:ietf:params:oauth:client-assertion-type:jwt-bearer", ("fold:rfc", "decode:percent"))]),
+    ("  type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Ajwt\n\n  The next.\n  a=urn%3Aa%3Ab\n  c=d",
+     [("urn:ietf:params:oauth:token-type:jwt", ("decode:percent",)), ("urn:a:b", ("decode:percent",))]),
+    # "@" ends the user part of a SIP URI (a URN's own "@" is encoded with it)
+    ("To: sip:urn%3auuid%3a00000000-0000-1000-0000-00FF8D82EDCB@example.com",
+     [("urn:uuid:00000000-0000-1000-0000-00FF8D82EDCB", ("decode:percent",))]),
     # a path's "/" ends it (a URN's own "/" is encoded with it)
     ("https://api.example/rest/actions/urn%3Aexample%3Ashare%3A123/comments/c1",
      [("urn:example:share:123", ("decode:percent",))]),
@@ -335,6 +347,7 @@ def test_percent_encoded_urns_are_embedded_and_keep_the_text_as_written():
     assert (hit.start, hit.end) == (3, 3 + len(hit.raw))
     # asked for only: the text holds them in a URL's encoding
     assert urns("?q=urn%3Aisbn%3A0451450523&x=1") == []
+    assert urns("a=urn%3Aa%3Ab-\n  c", percent=True, fold=False) == ["urn:a:b-"]
     # a template's unless the code rules are off
     assert urns('"/insights/urn%3Aexample%3Ajob%3A{job_id}"', percent=True, code=False) == ["urn:example:job:"]
 

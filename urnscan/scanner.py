@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Tup
 from .accel import COMPILED, accelerated
 from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_subfield_code, batch_reader,
                       run_pattern)
-from .extract.encoded import ENCODED_RULES, encoded_urns, may_hold_encoded
+from .extract.encoded import DECODE_PERCENT, encoded_urns, may_hold_encoded
 from .extract.lookalike import merge, suspected_urns
 from .context import context_snippet
 from .errors import SourceError
@@ -359,11 +359,12 @@ class ByteScanner:
             if suspects:
                 found = merge(found, suspects) or found
             if self.options.percent and may_hold_encoded(buf, start, stop):
-                merged = merge(found, encoded_urns(buf, start, stop, self.options.max_urn_length, self.options.code))
+                opts = self.options
+                merged = merge(found, encoded_urns(buf, start, stop, opts.max_urn_length, opts.code, opts.fold))
                 if merged is not None:
                     found = merged
                     # a prefix inside a URN read here is part of it in the next buffer too
-                    pos = max(pos, max(c[1] for c in found if c[8] is ENCODED_RULES))
+                    pos = max(pos, max(c[1] for c in found if DECODE_PERCENT in c[8]))
             if found:
                 self._hits(buf, found, hits)
             if overlong >= 0:

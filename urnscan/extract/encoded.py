@@ -10,7 +10,9 @@ digit runs into, then a NID and ``%3A``, opens a run of a URL's path or
 query characters (unreserved, ``%XX``, ``:``, ``@``); ``/`` (a path's
 next segment: a URN's own "/" is encoded with it), ``&``, ``;``, ``=``,
 ``+``, ``,``, ``#``, ``?``, quotes and blanks end it, as they end a
-parameter's value.  With the code rules on, a placeholder after it
+parameter's value; with the fold rules on, a value an RFC breaks over
+lines after a "-" or a ``%XX``, or before a ``%XX``, goes on on the next line (rules
+``fold:rfc`` and ``decode:percent``).  With the code rules on, a placeholder after it
 (``{job_id}``) or in it (``%s``) makes it a template's, as for a ``urn:``.  The URN reported is the run decoded once: each ``%XX``
 that stands for a character of a URN (RFC 8141 section 2's pchar, ``/``,
 ``?``, ``#``) becomes that character, the others stay encoded, so a URN
@@ -25,7 +27,7 @@ an encoded one inside a URN they read (XEP-0470's
 from __future__ import annotations
 
 import re
-from typing import List
+from typing import List, Tuple
 
 from .code import has_placeholder
 from .reading import Candidate
@@ -33,10 +35,13 @@ from .rules import Rule
 
 #: the prefix, a NID (RFC 8141 section 2: 2 to 32 letters, digits and
 #: hyphens) and its encoded ":" -- bounded, looked for at each prefix
-_START = re.compile(rb"[uU][rR][nN]%3[aA][A-Za-z0-9][A-Za-z0-9-]{0,31}%3[aA][A-Za-z0-9\-._~%:@]")
-#: what a URL's path segment or parameter value holds of a URN (a "/" of
-#: the URN is encoded with it, "%2F": a "/" ends the segment)
-_RUN = re.compile(rb"[A-Za-z0-9\-._~%:@]*")
+_START = re.compile(rb"[uU][rR][nN]%3[aA][A-Za-z0-9][A-Za-z0-9-]{0,31}%3[aA][A-Za-z0-9\-._~%:]")
+#: what a URL's path segment or parameter value holds of a URN (a "/" or
+#: "@" of the URN is encoded with it, "%2F", "%40": a "/" ends the segment,
+#: an "@" the user part of "sip:urn%3Auuid%3A...@example.com")
+_RUN = re.compile(rb"[A-Za-z0-9\-._~%:]*")
+#: blanks that indent the next line of a folded run
+_INDENT = re.compile(rb"\r?\n[ \t]*")
 #: a placeholder that the run stops before: the URN is a template's
 #: (``.../urn%3Ali%3Ajob%3A{job_id}``, as :func:`.code.is_template` reads one)
 _PLACEHOLDER_NEXT = frozenset(b"{<[$")
@@ -49,8 +54,13 @@ _ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 _HEX = frozenset(b"0123456789ABCDEFabcdef")
 #: marks of the sentence around a link, not of the URN, at its end
 _TRAILING = b".:"
-#: the rules of every hit read here
-ENCODED_RULES = (Rule.DECODE_PERCENT.value,)
+#: the rule of every hit read here
+DECODE_PERCENT = Rule.DECODE_PERCENT.value
+ENCODED_RULES = (DECODE_PERCENT,)
+#: ... and of one folded over lines
+FOLDED_RULES = (Rule.FOLD_RFC.value, DECODE_PERCENT)
+#: how far the next line of a fold is looked for
+_INDENT_REACH = 80
 
 
 def _prefix_at(buf: bytes, at: int) -> bool:
@@ -86,7 +96,28 @@ def _decoded(text: bytes) -> str:
     return _ESCAPE.sub(one, text).decode("ascii")
 
 
-def encoded_urns(buf: bytes, lo: int, hi: int, cap: int, code: bool = True) -> List[Candidate]:
+def _run(buf: bytes, p: int, limit: int, fold: bool) -> List[Tuple[int, int]]:
+    """The pieces of the run from ``p``: one, or with ``fold`` the lines of
+    a value an RFC breaks for display (an HTTP form body in an example),
+    after a "-" or a ``%XX``, or before a ``%XX``: ``...grant-type%3Asaml2-``
+    over ``bearer&...``, ``...%3Aoauth%3A`` over ``client-assertion-type...``,
+    ``...%3Aoauth`` over ``%3Aclient-assertion-type...``."""
+    e = _RUN.match(buf, p, limit).end()
+    pieces = [(p, e)]
+    while fold and e < limit and buf[e] in b"\r\n":
+        m = _INDENT.match(buf, e, min(limit, e + _INDENT_REACH))
+        if m is None or m.end() >= limit or not (buf[e - 1] == 0x2D or buf[e - 3] == 0x25 or buf[m.end()] == 0x25):
+            break
+        q = m.end()
+        e = _RUN.match(buf, q, limit).end()
+        if e == q:
+            break
+        pieces.append((q, e))
+    return pieces
+
+
+def encoded_urns(buf: bytes, lo: int, hi: int, cap: int, code: bool = True,
+                 fold: bool = True) -> List[Candidate]:
     """The percent-encoded URNs starting in ``buf[lo:hi]``, each read at
     most ``cap`` bytes on.  Where one starts and ends depends on the text
     from there on alone, so whatever ``lo`` and ``hi`` cut, the same are
@@ -99,14 +130,17 @@ def encoded_urns(buf: bytes, lo: int, hi: int, cap: int, code: bool = True) -> L
         p = at - 3
         limit = min(size, p + cap)
         if _prefix_at(buf, at) and not _runs_into_word(buf, p) and _START.match(buf, p, limit) is not None:
-            e = _RUN.match(buf, p + 6, limit).end()
-            raw = buf[p:e]
-            kept = raw.rstrip(_TRAILING)
-            urn = _decoded(kept)
+            pieces = _run(buf, p, limit, fold)
+            e = pieces[-1][1]
+            joined = b"".join(buf[a:b] for a, b in pieces)
+            name = joined.rstrip(_TRAILING)
+            end = e - (len(joined) - len(name))
+            urn = _decoded(name)
             if not (code and (buf[e:e + 1] and buf[e] in _PLACEHOLDER_NEXT
                               or has_placeholder(urn.encode("ascii")))):
-                found.append(Candidate(p, p + len(kept), "bare", False, True, urn, _decoded(raw),
-                                       kept.decode("ascii"), ENCODED_RULES))
+                folded = len(pieces) > 1
+                found.append(Candidate(p, end, "bare", folded, True, urn, _decoded(joined),
+                                       buf[p:end].decode("ascii"), FOLDED_RULES if folded else ENCODED_RULES))
             at = buf.find(b"%3", e + 3, hi + 4)
         else:
             at = buf.find(b"%3", at + 1, hi + 4)
