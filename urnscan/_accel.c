@@ -1281,10 +1281,10 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* an anchor, a group, a wildcard ("urn:x:nodes:*", "'urn:x:*'" untrimmed): maybe a pattern */
         for (Py_ssize_t k = p; k < e; k++)
             if (s[k] == '%' || s[k] == '$' || s[k] == '@' || s[k] == '~'
-                    || (k + 4 <= e && ((s[k] | 0x20) == 'x' || (s[k] | 0x20) == 'n') && s[k + 1] == s[k]
-                        && s[k + 2] == s[k] && s[k + 3] == s[k])
-                    || (k + 5 <= e && ((s[k] | 0x20) == 'x' || (s[k] | 0x20) == 'n') && s[k + 1] == '.'
-                        && s[k + 2] == s[k] && s[k + 3] == '.' && s[k + 4] == s[k]))
+                    || (((s[k] | 0x20) == 'x' || (s[k] | 0x20) == 'n')
+                        && ((k + 4 <= e && s[k + 1] == s[k] && s[k + 2] == s[k] && s[k + 3] == s[k])
+                            || (k + 5 <= e && s[k + 1] == '.' && s[k + 2] == s[k] && s[k + 3] == '.'
+                                && s[k + 4] == s[k]))))
                 return 0;  /* code.py has_placeholder(): "%s", "${x}", letters_for_digits() */
         if (has_pair(s, p, e, '.', '.') || has_pair(s, p, e, '.', '*') || has_pair(s, p, e, '.', '+')
                 || has_pair(s, p, e, '(', '?') || has_pair(s, p, e, '#', '#'))

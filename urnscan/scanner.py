@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Tup
 from .accel import COMPILED, accelerated
 from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_subfield_code, batch_reader,
                       run_pattern)
-from .extract.encoded import DECODE_PERCENT, encoded_urns, may_hold_encoded
+from .extract.encoded import DECODE_PERCENT, encoded_urns
 from .extract.lookalike import merge, suspected_urns
 from .context import context_snippet
 from .errors import SourceError
@@ -358,7 +358,7 @@ class ByteScanner:
             suspects = suspected_urns(buf, start, stop, self.options.max_urn_length)
             if suspects:
                 found = merge(found, suspects) or found
-            if self.options.percent and may_hold_encoded(buf, start, stop):
+            if self.options.percent:  # (encoded_urns looks for a prefix before it reads anything)
                 opts = self.options
                 merged = merge(found, encoded_urns(buf, start, stop, opts.max_urn_length, opts.code, opts.fold))
                 if merged is not None:

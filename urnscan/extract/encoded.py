@@ -7,18 +7,20 @@ and 2.2), and a form encoder writes it ``%3A`` (``?urn=urn%3Anbn%3Ade%3A...``,
 one's parameter, ``%2Furn%3Aisbn%3A...``).  A reader sees the URN; a ``urn:``
 finder does not.  This module finds them: a ``urn%3A`` that no letter or
 digit runs into, then a NID and ``%3A``, opens a run of a URL's path or
-query characters (unreserved, ``%XX``, ``:``, ``@``); ``/`` (a path's
-next segment: a URN's own "/" is encoded with it), ``&``, ``;``, ``=``,
-``+``, ``,``, ``#``, ``?``, quotes and blanks end it, as they end a
-parameter's value; with the fold rules on, a value an RFC breaks over
-lines after a "-" or a ``%XX``, or before a ``%XX``, goes on on the next line (rules
-``fold:rfc`` and ``decode:percent``).  With the code rules on, a placeholder after it
-(``{job_id}``) or in it (``%s``) makes it a template's, as for a ``urn:``.  The URN reported is the run decoded once: each ``%XX``
-that stands for a character of a URN (RFC 8141 section 2's pchar, ``/``,
-``?``, ``#``) becomes that character, the others stay encoded, so a URN
-that holds percent-encoding of its own (``%25C3%25A9`` in the URL) keeps
-it (``%C3%A9``).  A period or colon ending the run ends the sentence.  The
-hit keeps the text as written (``raw``) and the rule ``decode:percent``.
+query characters (unreserved, ``%XX``, ``:``); ``/`` (a path's next
+segment: a URN's own "/" is encoded with it), ``@`` (a SIP URI's host),
+``&``, ``;``, ``=``, ``+``, ``,``, ``#``, ``?``, quotes and blanks end it,
+as they end a parameter's value.  With the fold rules on, a value an RFC
+breaks over lines after a "-" or a ``%XX``, or before a ``%XX``, goes on on
+the next line (rules ``fold:rfc`` and ``decode:percent``).  With the code
+rules on, a placeholder after it (``{job_id}``) or in it (``%s``) makes it
+a template's, as for a ``urn:``.  The URN reported is the run decoded once:
+each ``%XX`` that stands for a character of a URN (RFC 8141 section 2's
+pchar, ``/``, ``?``, ``#``) becomes that character, the others stay
+encoded, so a URN that holds percent-encoding of its own (``%25C3%25A9`` in
+the URL) keeps it (``%C3%A9``).  A period or colon ending the run ends the
+sentence.  The hit keeps the text as written (``raw``) and the rule
+``decode:percent``.
 
 A ``urn:`` in plain text is the reading rules' (:func:`.reading.read_at`);
 an encoded one inside a URN they read (XEP-0470's
@@ -29,6 +31,7 @@ from __future__ import annotations
 import re
 from typing import List, Tuple
 
+from .chars import ALNUM
 from .code import has_placeholder
 from .reading import Candidate
 from .rules import Rule
@@ -50,7 +53,6 @@ _ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
 #: the characters a ``%XX`` is decoded to: RFC 8141 section 2's pchar
 #: (unreserved, sub-delims, ":" and "@"), "/", "?", "#" and "%" itself
 _URN_CHARACTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?#%")
-_ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 _HEX = frozenset(b"0123456789ABCDEFabcdef")
 #: marks of the sentence around a link, not of the URN, at its end
 _TRAILING = b".:"
@@ -83,7 +85,7 @@ def may_hold_encoded(buf: bytes, lo: int, hi: int) -> bool:
 def _runs_into_word(buf: bytes, p: int) -> bool:
     """Whether ``buf[p]`` continues a word: after a letter or digit that is
     not the last of a ``%XX`` (``%2Furn%3A...`` starts a URN)."""
-    if p == 0 or buf[p - 1] not in _ALNUM:
+    if p == 0 or buf[p - 1] not in ALNUM:
         return False
     return not (p >= 3 and buf[p - 3] == 0x25 and buf[p - 2] in _HEX)
 
@@ -106,8 +108,10 @@ def _run(buf: bytes, p: int, limit: int, fold: bool) -> List[Tuple[int, int]]:
     pieces = [(p, e)]
     while fold and e < limit and buf[e] in b"\r\n":
         m = _INDENT.match(buf, e, min(limit, e + _INDENT_REACH))
-        if m is None or m.end() >= limit or not (buf[e - 1] == 0x2D or buf[e - 3] == 0x25 or buf[m.end()] == 0x25):
+        if m is None or m.end() >= limit:
             break
+        if not (buf[e - 1] == 0x2D or buf[e - 3] == 0x25 or buf[m.end()] == 0x25):
+            break  # after "-" or "%XX", or before "%XX"
         q = m.end()
         e = _RUN.match(buf, q, limit).end()
         if e == q:
@@ -139,8 +143,9 @@ def encoded_urns(buf: bytes, lo: int, hi: int, cap: int, code: bool = True,
             if not (code and (buf[e:e + 1] and buf[e] in _PLACEHOLDER_NEXT
                               or has_placeholder(urn.encode("ascii")))):
                 folded = len(pieces) > 1
-                found.append(Candidate(p, end, "bare", folded, True, urn, _decoded(joined),
-                                       buf[p:end].decode("ascii"), FOLDED_RULES if folded else ENCODED_RULES))
+                literal = urn + joined[len(name):].decode("ascii")  # (the marks trimmed are no "%XX")
+                found.append(Candidate(p, end, "bare", folded, True, urn, literal, buf[p:end].decode("ascii"),
+                                       FOLDED_RULES if folded else ENCODED_RULES))
             at = buf.find(b"%3", e + 3, hi + 4)
         else:
             at = buf.find(b"%3", at + 1, hi + 4)

@@ -368,8 +368,7 @@ def _query_goes_on(buf: bytes, e: int, last: int, token: bytes, closes: bool) ->
     ``name=value`` after "?" or "&" (in XML "&amp;", RFC 7950 section
     5.6.4); after "=" a value that ends its line (or a quote) or more
     parameters, not the first word of a line of text."""
-    if last == 0x3F or last == 0x26 or (last == 0x3B and (buf.endswith(b"&amp;", 0, e)
-                                                          or buf.endswith(b"&amp;amp;", 0, e))):
+    if last == 0x3F or last == 0x26 or (last == 0x3B and buf.endswith((b"&amp;", b"&amp;amp;"), 0, e)):
         return b"=" in token
     return last == 0x3D and (closes or b"=" in token or b"&" in token)
 
