@@ -78,8 +78,11 @@ def _upper_match(m: "re.Match[str]") -> str:
     return m.group().upper()
 
 
-# a well-formed key NSS: printable ASCII, every "%" starting a triplet
-_KEY_NSS = re.compile(r"(?:[\x21-\x24\x26-\x7e]|%[0-9A-Fa-f]{2})*")
+# a well-formed key NSS: printable ASCII, every "%" starting a triplet (two
+# flat scans: an alternation under "*" keeps a backtracking stack as long
+# as the NSS)
+_PRINTABLE = re.compile(r"[\x21-\x7e]*")
+_BAD_PERCENT = re.compile(r"%(?![0-9A-Fa-f]{2})")
 
 
 def pct_decode(text: str) -> Optional[bytes]:
@@ -89,7 +92,7 @@ def pct_decode(text: str) -> Optional[bytes]:
     followed by two hex digits, or a character outside printable ASCII
     (a key never holds those raw).
     """
-    if _KEY_NSS.fullmatch(text) is None:
+    if _PRINTABLE.fullmatch(text) is None or _BAD_PERCENT.search(text) is not None:
         return None
     if "%" not in text:
         return text.encode("ascii")
