@@ -45,6 +45,10 @@ def rules_of(text, **options):
     ("see urn:example:o'brien:1 now", ["urn:example:o'brien:1"]),
     ("the name urn:example:dog's.", ["urn:example:dog"]),  # an English possessive
     ("urn:xmpp:mam:2's semantics", ["urn:xmpp:mam:2"]),
+    # a quote opened typographically and closed straight; an apostrophe inside stays
+    ("<channel xmlns=\u2018urn:example:mix:0'/>", ["urn:example:mix:0"]),
+    ("by the \u2018urn:example:roster:0' namespace.", ["urn:example:roster:0"]),
+    ("the \u2018urn:example:o'brien:1\u2019 name", ["urn:example:o'brien:1"]),
 ])
 def test_pairing(text, expected):
     assert urns(text) == expected

@@ -10,6 +10,7 @@ stays (``urn:example:o'brien:1``).
 """
 from __future__ import annotations
 
+import re
 from enum import Enum
 from typing import Optional, Tuple
 
@@ -43,6 +44,13 @@ _BY_BYTE = {o.value[0][0]: o for o in Opener if len(o.value[0]) == 1}
 _TYPOGRAPHIC = {o.value[0]: o for o in Opener if len(o.value[0]) == 3}
 
 
+#: a quote opened typographically and closed straight, as an editor that
+#: curls only the opening quote writes it (``xmlns=‘urn:xmpp:mix:0'/>``, XEP-0369):
+#: the straight quote closes it unless a letter or digit follows, an
+#: apostrophe inside the name (``‘urn:example:o'brien:1’``)
+_STRAIGHT_CLOSER = re.compile(rb"'(?![A-Za-z0-9])")
+
+
 def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
     """The opener right before the ``urn:`` at p, if any."""
     if p <= lo:
@@ -59,8 +67,12 @@ def paired_run(buf: bytes, start: int, limit: int, run, opener: Optional[Opener]
     closer (for ``(``, the first ``)`` not balanced by a ``(`` inside the
     run), ``cut`` telling whether the closer ended it.  Reads no further
     than the run, so the work is linear in what is read."""
-    if opener is Opener.SINGLE_QUOTE:
-        c = buf.find(b"'", start, limit)
+    if opener is Opener.SINGLE_QUOTE or opener is Opener.LEFT_SINGLE:
+        if opener is Opener.SINGLE_QUOTE:
+            c = buf.find(b"'", start, limit)
+        else:
+            m = _STRAIGHT_CLOSER.search(buf, start, limit)
+            c = -1 if m is None else m.start()
         stop = limit if c < 0 else c
         e = run.match(buf, start, stop).end()
         return e, e == c
