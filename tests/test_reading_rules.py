@@ -167,6 +167,10 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     # ... one to an arc of an OID
     "        'attrname' => 'urn:oid:x.x.x.x',",
     "below the arc urn:oid:1.3.6.1.4.1.X.X.X.",
+    # ... or a whole part of the name written as a run of them
+    'as well as "urn:example:meetings#xxxxxx" (where xxxxx is the service) namespaces',
+    "  * support urn:example:def:crs:EPSG::XXXX in the importer",
+    "the node urn:example:a:nnnnnn/b",
     # a regular expression's escaped parenthesis after the name
     'pattern = r"urn:example:group:\\([A-z0-9]+,[A-z0-9]+\\)"',
     'pattern = "urn:example:group:\\\\(\\\\d+\\\\)"',
@@ -196,6 +200,8 @@ def test_code_is_not_a_urn(text):
     # "where" too far after the name, or no verb after the word
     ('"urn:example:a:name" is used, where "name" is short', ["urn:example:a:name"]),
     ('"urn:example:a:name" (where "name" here)', ["urn:example:a:name"]),
+    # a run of "x" that is not a whole part of the name
+    ("see urn:example:boxxxx:1 and urn:example:xxxxb here", ["urn:example:boxxxx:1", "urn:example:xxxxb"]),
 ])
 def test_an_explanation_after_a_name_keeps_it(text, expected):
     assert urns(text) == expected

@@ -94,14 +94,16 @@ _LETTER_DIGIT_RUNS = re.compile(rb"([xXnN])(?:\1\1\1|\.\1\.\1)")
 
 def has_placeholder(text: bytes) -> bool:
     """A format or interpolation placeholder inside the text, or digits
-    written as a run of "#" ("urn:ietf:rfc:####"), of "x"
+    written as a run of "#" ("urn:ietf:rfc:####"), a whole part of the
+    name written as a run of four or more "x" or "n", or digits as a run of "x"
     ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:xxx-x-xxxx-xxxx-x",
     an OID's arcs "urn:oid:x.x.x.x") or of "n" ("urn:isbn:n-nn-nnnnnn-n", RFC 3305
     section 2)."""
     if b"##" in text:
         return True
-    if letters_for_digits(text) and _X_DIGITS.fullmatch(text.rstrip(_AFTER_LETTER_DIGITS),
-                                                        text.find(b":", 4) + 1) is not None:
+    if letters_for_digits(text) and (_X_DIGITS.fullmatch(text.rstrip(_AFTER_LETTER_DIGITS),
+                                                         text.find(b":", 4) + 1) is not None
+                                     or _LETTERS_PART.search(text) is not None):
         return True  # (the text may still end with the mark of the sentence around it)
     if b"%" in text:
         for m in _PRINTF.finditer(text):
@@ -118,6 +120,10 @@ def has_placeholder(text: bytes) -> bool:
     return (b"$" in text or b"@" in text) and _VARIABLE.search(text) is not None
 
 
+#: a whole part of the name (after ":", "#" or "/") written as a run of
+#: "x" or "n": what stands for the part in a template
+#: ("urn:xmpp:http:online-meetings#xxxxxx", XEP-0483)
+_LETTERS_PART = re.compile(rb"[:#/]([xXnN])\1{3,}(?![A-Za-z0-9_-])")
 #: what may end the text after a name written with letters for digits:
 #: the marks of a sentence, or a colon before a list
 _AFTER_LETTER_DIGITS = SENTENCE_MARKS + b":"
