@@ -369,8 +369,6 @@ PLAIN_TABLE = [
     (b"&quot;urn:a:b&quot;:Name. &quot;urn:a:b&quot;,</span>", 2),  # gSOAP's QNames; a list
     (b"http://h/?id=urn:a:b:</p> http://h/?id=urn:a:b/*", 0),  # a colon or a path's wildcard after it
     (b" urn:a:(b/ + y\n) urn:uuid:(Alice's UA's bits)", 0),  # a placeholder in parentheses
-    (b'"urn:a:name" (where "name" is x), urn:a:b, where\n\'b\' is y', 0),  # maybe a part explained
-    (b"see urn:a:b nowhere urn:a:c elsewhere", 2),
     (b"URN:URN:dns:a:1 <urn:urn:x:y> 'URN:urn:a:b' urn:urn:NSS", 0),  # the NID "urn": maybe a label
     (b"(/urn:a:b/i.test(s)) {P: /urn:a:b/, Q:/urn:a:b}", 0),  # maybe a JavaScript regular expression
     (b"x === 'urn:a:b' || y", 0),  # "||" after "'": SQL's concatenation or a logical OR

@@ -42,8 +42,6 @@ PIECES = [
     b"[URN]", b"[3]", b"[0-9]", b"[xX]?", b"[^:]",
     # digits written as letters
     b"n-nnnn", b"NNNN", b"xxxx", b"x.x.x", b".X.X.X",
-    # a part of the name explained after it
-    b" (where ", b", where ", b"\n\n   where ", b"where", b" is ", b"name", b"X", b'"name"',
     # letters and other characters outside ASCII, whole and broken
     "\u00e9".encode(), "\u00fc".encode(), "\u2014".encode(), "\u00e9".encode()[:1], "\u4e2d".encode(),
     # fullwidth forms: a suspected URN's prefix, letters and digits, punctuation, a broken one

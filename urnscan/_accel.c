@@ -574,20 +574,6 @@ in_set(unsigned char c, const char *set)
     return c != 0 && strchr(set, c) != NULL;
 }
 
-/* code.py explained_part() reads a clause after a name that says what a
-   part of it stands for ("...:name" (where "name" is ...): its "where"
-   within the clause's first bytes hands the candidate over */
-static int
-where_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
-{
-    Py_ssize_t lim = e + 32 < hi - 5 ? e + 32 : hi - 5;
-    for (Py_ssize_t k = e; k <= lim; k++)
-        if ((s[k] | 0x20) == 'w' && (k == e || !is_alnum[s[k - 1]]) && (s[k + 1] | 0x20) == 'h' && (s[k + 2] | 0x20) == 'e'
-                && (s[k + 3] | 0x20) == 'r' && (s[k + 4] | 0x20) == 'e')
-            return 1;
-    return 0;
-}
-
 /* the index after the blanks of s[i:lim] ([ \t]*) */
 static Py_ssize_t
 skip_blanks(const unsigned char *s, Py_ssize_t i, Py_ssize_t lim)
@@ -1287,8 +1273,6 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;
         if (after == ' ' && s[nss_start] == '(')
             return 0;  /* reading.py _placeholder_in_parentheses(): "urn:uuid:(Alice's UA's bits)" */
-        if (in_set((unsigned char)after, "\"'),; \t\r\n&\xe2") && where_follows(s, e, hi))
-            return 0;  /* maybe a part explained: code.py explained_part() */
         if (after == '<' && in_set(last, ":/=-(") && !(e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!')))
             return 0;  /* a template: "urn:x:<nss>" */
         if (after == '&' && in_set(last, ":/=-("))

@@ -218,37 +218,6 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     return False
 
 
-#: after a name, a clause that says what a part of it stands for: a closing
-#: quote or parenthesis, a comma, blanks (a line break, a blank line), an
-#: opening parenthesis, "where", the part quoted or not, and a verb
-_OPEN_QUOTE = rb"(?:[\"']|&quot;|&#39;|\xe2\x80[\x98\x9c])?"
-_CLOSE_QUOTE = rb"(?:[\"']|&quot;|&#39;|\xe2\x80[\x99\x9d])?"
-_EXPLAINED_PART = re.compile(
-    _CLOSE_QUOTE + rb"\)?[,;]?[ \t\r\n]{0,8}\(?where[ \t\r\n]{1,8}" + _OPEN_QUOTE + rb"([A-Za-z_]{1,40})" + _CLOSE_QUOTE
-    + rb"[ \t\r\n]{1,8}(?:is|are|stands|represents|denotes|means|refers)[ \t\r\n]", re.IGNORECASE)
-#: how far after the name the clause may end
-EXPLAINED_REACH = 128
-
-
-def explained_part(buf: bytes, text: bytes, end: int, hi: int) -> bool:
-    """A part of the name explained right after it as standing for others:
-    ``"urn:xmpp:jingle:transport:name" (where "name" is the registered name
-    of the content transport method)`` (XEP-0166), ``urn:ietf:params:xml:ns:pidf:ext,
-    where 'ext' is the name of the extension`` (RFC 4480),
-    ``urn:alert:caller@example:IDENTITY`` and, after a blank line, ``where
-    "IDENTITY" is replaced ...`` (RFC 8433): a template.  The part is a
-    whole ``:``-separated part of the NSS, a word of letters: a name
-    explained after its URN (RFC 8575's ``urn:ieee:Std:1588:yang:ieee1588-ptp``,
-    ``where "ieee1588-ptp" is the registered YANG module name``) holds a
-    digit or a ``-``."""
-    m = _EXPLAINED_PART.match(buf, end, min(hi, end + EXPLAINED_REACH))
-    if m is None:
-        return False
-    word = m.group(1).lower()
-    nss = text[text.find(b":", 4) + 1:].rstrip(SENTENCE_MARKS)
-    return any(part.lower() == word for part in nss.split(b":"))
-
-
 def concatenated(buf: bytes, closer_at: int, hi: int, opener_at: int = -1) -> bool:
     """Whether the quoted string that closes at ``closer_at`` (opened at
     ``opener_at``, when known) is followed by a concatenation or formatting

@@ -14,7 +14,7 @@ from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
                     NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_subfield_code, blanks_end, line_break_after,
                     mnemonic_subfield_at)
-from .code import concatenated, explained_part, has_placeholder, is_pattern, is_template, letters_for_digits
+from .code import concatenated, has_placeholder, is_pattern, is_template, letters_for_digits
 from .elision import elided
 from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
@@ -494,9 +494,6 @@ _TEMPLATE_START = frozenset(b"{[<")
 #: "\" starts a TeX macro)
 _PLACEHOLDER_START = _TEMPLATE_START | {0x26, 0x5C}
 _PATTERN_BEFORE = frozenset(b"^:/{#|!")
-#: what may follow a name before "where" explains a part of it
-#: (:func:`.code.explained_part`)
-_BEFORE_EXPLANATION = frozenset(b"\"'),; \t\r\n&") | {0xE2}
 _PATTERN_LAST = frozenset(b"$(")
 
 
@@ -537,8 +534,6 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         if core[-1] == 0x2A and core[-2] in _WILDCARD_AFTER:
             return True  # "urn:xmpp:mix:nodes:*" in prose, quoted or not: a wildcard, a pattern of names
     if after == 0x20 and _placeholder_in_parentheses(buf, text, end, hi):
-        return True
-    if after in _BEFORE_EXPLANATION and explained_part(buf, text, end, hi):
         return True
     if (b"%" in text or b"$" in text or b"@" in text or b"##" in text or b"~" in text
             or letters_for_digits(text)) and has_placeholder(text):
