@@ -67,15 +67,17 @@ def paired_run(buf: bytes, start: int, limit: int, run, opener: Optional[Opener]
     closer (for ``(``, the first ``)`` not balanced by a ``(`` inside the
     run), ``cut`` telling whether the closer ended it.  Reads no further
     than the run, so the work is linear in what is read."""
-    if opener is Opener.SINGLE_QUOTE or opener is Opener.LEFT_SINGLE:
-        if opener is Opener.SINGLE_QUOTE:
-            c = buf.find(b"'", start, limit)
-        else:
-            m = _STRAIGHT_CLOSER.search(buf, start, limit)
-            c = -1 if m is None else m.start()
+    if opener is Opener.SINGLE_QUOTE:
+        c = buf.find(b"'", start, limit)
         stop = limit if c < 0 else c
         e = run.match(buf, start, stop).end()
         return e, e == c
+    if opener is Opener.LEFT_SINGLE:
+        # the closer is looked for in the run only (a letter outside ASCII
+        # ends the run, and the caller reads on from there)
+        e = run.match(buf, start, limit).end()
+        m = _STRAIGHT_CLOSER.search(buf, start, e)
+        return (e, False) if m is None else (m.start(), True)
     if opener is not Opener.PAREN:
         return run.match(buf, start, limit).end(), False
     depth = 0
