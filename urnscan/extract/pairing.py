@@ -2,9 +2,10 @@
 the URN ends -- at its closer.
 
 Only closers that a URN may contain need a rule: ``'`` (RFC 2141 section
-2.2 and RFC 8141's sub-delims) and ``)``; every other closer (``"``, ``>``,
-``]``, ``}``, a backtick, typographic quotes) is outside every repertoire
-and ends the run anyway.  Parentheses balanced inside the NSS are kept
+2.2 and RFC 8141's sub-delims), also as the closer of a ``‘`` typed with a
+straight quote, and ``)``; every other closer (``"``, ``>``, ``]``, ``}``, a
+backtick, typographic quotes) is outside every repertoire and ends the run
+anyway.  Parentheses balanced inside the NSS are kept
 (SICI ``...(199501)13:1...``).  With no opener, an apostrophe inside an NSS
 stays (``urn:example:o'brien:1``).
 """
