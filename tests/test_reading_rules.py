@@ -517,6 +517,11 @@ def test_regex_delimiters_go_with_pairing():
     ("<p>Clients advertise support for urn:xmpp:message-retract:1:</p>", ["urn:xmpp:message-retract:1"]),
     ("The server supports urn:xmpp:mam:2:\n\n   <iq type='get'/>\n", ["urn:xmpp:mam:2"]),
     ("The ping namespace is urn:xmpp:ping:\n\n<iq type='get'/>", ["urn:xmpp:ping"]),
+    # ... the line break escaped in a string literal (a source map's
+    # embedded sources, a notebook's cell)
+    ('{"sourcesContent":["/**\\n * when using urn:xmpp:omemo:2:\\n *   - AES-256"]}', ["urn:xmpp:omemo:2"]),
+    ('"The server supports urn:xmpp:mam:2:\\r\\n",', ["urn:xmpp:mam:2"]),
+    ('"The ping namespace is urn:xmpp:ping:\\n\\n<iq type=\'get\'/>"', ["urn:xmpp:ping"]),
     # ... or the name shown again, whole, on the next line
     ('should be urn:example:yang:ietf-keystore:\n\n  namespace "urn:example:yang:ietf-keystore";',
      ["urn:example:yang:ietf-keystore", "urn:example:yang:ietf-keystore"]),
@@ -544,6 +549,7 @@ def test_regex_delimiters_go_with_pairing():
     ('x = "urn:example:a:"s;', ["urn:example:a:"]),
     ("the prefix urn:oasis:names:tc:SAML:2.0: is used", ["urn:oasis:names:tc:SAML:2.0:"]),
     ("The server supports urn:xmpp:mam:2: and more\n", ["urn:xmpp:mam:2:"]),
+    ('"the prefix urn:example:yang:\\n",', ["urn:example:yang:"]),
     ("URN Prefix:  urn:ietf:params:geopriv:\n\n   Next field: x", ["urn:ietf:params:geopriv:"]),
     # YAML: a mapping key over a deeper entry loses its ":" and is not folded
     ("namespaces:\n  urn:example:config:\n    sub:key: value\n", ["urn:example:config"]),

@@ -92,6 +92,24 @@ _EOL = re.compile(rb"\r\n?|\n")
 _VERSION_COLON = re.compile(rb":[0-9]+(?:\.[0-9]+)*:\Z")
 
 
+#: a line break written as an escape in a string literal (JSON, JavaScript,
+#: Python: a notebook's cell, a source map's embedded sources), then the
+#: blanks and further such breaks before the next line's text
+_ESCAPED_BREAKS = re.compile(rb"(?:(?:\\r)?\\n|\\r)(?:[ \t]|\\[rn])*")
+
+
+def _next_line(buf: bytes, end: int, hi: int) -> int:
+    """Where the text of the next non-empty line starts, when the line
+    ends at ``end`` (after blanks), or -1: a line break, or one escaped in
+    a string literal (``"... urn:xmpp:omemo:2:\\n"``)."""
+    w = blanks_end(buf, end, hi)
+    nl = line_break_after(buf, w, hi)
+    if nl >= 0:
+        return _WHITE.match(buf, nl, min(hi, nl + _KEY_LIMIT)).end()
+    escaped = _ESCAPED_BREAKS.match(buf, w, min(hi, w + _KEY_LIMIT))
+    return escaped.end() if escaped is not None else -1
+
+
 def example_colon(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     """Whether the ":" ending ``text`` (the candidate, ending at ``end`` in
     ``buf``) ends a sentence that introduces an example, rather than a URN
@@ -105,12 +123,11 @@ def example_colon(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     version = _VERSION_COLON.search(text) is not None
     if version and buf.startswith(b"</", end, hi):
         return True
-    nl = line_break_after(buf, blanks_end(buf, end, hi), hi)
-    if nl < 0:
+    q = _next_line(buf, end, hi)
+    if q < 0:
         return False
     if version:
         return True
-    q = _WHITE.match(buf, nl, min(hi, nl + _KEY_LIMIT)).end()
     if q + 1 < hi and buf[q] == 0x3C and buf[q + 1] in ALPHA:
         return True
     return _shown_whole(buf, text[:-1], q, hi)
