@@ -1053,6 +1053,13 @@ def test_rfc_layouts(text, expected):
      [("urn:example:cap:1.0?mode=explicit&also=all", "urn:example:cap:1.0?mode=explicit&amp;amp;also=all",
        ("decode:entity",))]),
     ("<pre>urn:example:a&amp;amp;b=1</pre>", [("urn:example:a", "urn:example:a", ("cut:entity",))]),
+    # a named reference HTML defines ends it too ...
+    ("urn:example:a&nbsp;b", [("urn:example:a", "urn:example:a", ("cut:entity",))]),
+    ("<p>urn:example:a&rsquo;s</p>", [("urn:example:a", "urn:example:a", ("cut:entity",))]),
+    # ... but one to an entity the document declares (XML section 4.2) builds
+    # the name from its text: a template (an XEP's DTD), no URN
+    ('<!ENTITY NS "urn:xmpp:tmp:&SN;:0">', []),
+    ('<!ENTITY ns "urn:example:foo:&version;">', []),
 ])
 def test_character_references(text, expected):
     assert [(h.urn, h.raw, h.rules) for h in scan_text(text)] == expected

@@ -13,6 +13,10 @@ reference stands for a character of the URN itself:
   escaped hyphen in generated HTML: ``urn:uddi&#45;org:api_v2``).
 
 These are decoded: the URN reported is the one the markup stands for.
+A reference to an entity the document declares itself (a name HTML does
+not define: ``<!ENTITY NS "urn:xmpp:tmp:&SN;:0">`` in an XML DTD, XML
+section 4.2) stands for text the name is built from: the name is a
+template, and no URN is read from it.
 A reference escaped again (``&amp;amp;``, ``&amp;lt;``: an HTML page
 showing XML source, the HTML rendering of an RFC's XML example) is read
 as the reference it escapes.
@@ -38,11 +42,28 @@ def _stands_for(reference: bytes, components: bool) -> Optional[bytes]:
     return bytes([code]) if code < 128 and code in _NAME_CHARS else None
 
 
+#: the names of XML's predefined entities (XML section 4.6), which are
+#: also HTML's
+_PREDEFINED = frozenset((b"lt", b"gt", b"amp", b"quot", b"apos"))
+
+
+def declared_entity(reference: bytes) -> bool:
+    """Whether a named reference (``&SN;``) is to an entity the document
+    declares, not one HTML defines (``&lt;``, ``&nbsp;``, ``&rsquo;``)."""
+    name = reference[1:-1]
+    if name[0] == 0x23 or name in _PREDEFINED:
+        return False
+    from html.entities import html5  # loaded only when such a reference is met
+
+    return name.decode("ascii") + ";" not in html5
+
+
 def entity_read(text: bytes) -> Tuple[int, Optional[bytes]]:
     """``(kept, decoded)``: the length of the text before the first
     reference that ends the URN (the whole length when none does), and the
     kept text with the references standing for URN characters decoded
-    (None when there were none)."""
+    (None when there were none).  ``kept`` is -1 when the first such
+    reference is to an entity the document declares (a template)."""
     pieces, last = [], 0
     question = text.find(b"?")
     for m in _ENTITY.finditer(text):
@@ -53,12 +74,12 @@ def entity_read(text: bytes) -> Tuple[int, Optional[bytes]]:
                 reference, stop = again.group(), stop + again.end() - 1
         char = _stands_for(reference, 0 <= question < m.start())
         if char is None:
-            kept = m.start()
+            kept = -1 if declared_entity(reference) else m.start()
             break
         pieces += [text[last:m.start()], char]
         last = stop
     else:
         kept = len(text)
-    if not pieces:
+    if not pieces or kept < 0:
         return kept, None
     return kept, b"".join(pieces) + text[last:kept]

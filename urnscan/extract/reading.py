@@ -393,6 +393,8 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     decoded = False
     if b"&" in text:
         kept, text_of_markup = entity_read(text)
+        if kept < 0:
+            return Rejected(end)  # "urn:xmpp:tmp:&SN;:0": built from a declared entity's text
         if kept < len(text):
             end -= len(text) - kept
             text = text[:kept]
