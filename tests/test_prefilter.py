@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 import urnscan.scanner as scanner
 
 PIECES = st.sampled_from([b"urn:", b"URN:", b"uRn:", b"a", b"1", b".", b" ", b"\n", b":", b"-", b"\xff", b"x",
-                          b"urn", b"rn:", b"<", b"(", b"\x00", b"\r", b"\x1f", b"\x1fa", "\u2021".encode()])
+                          b"urn", b"rn:", b"<", b"(", b"\x00", b"\r", b"\x1f", b"\x1fa", "\u2021".encode(),
+                          b"\\", b"f", b"\\fI", b"\\f(CW", b"\\f("])
 
 
 def both(buf, start, stop):
@@ -39,6 +40,12 @@ def both(buf, start, stop):
     (b"=024  7\\$aurn:nbn:de:x", 0, 22, [10]),
     ("\u2021aurn:nbn:x".encode(), 0, 14, [4]),
     (b"\x1f-urn:nbn:x", 0, 13, []),
+    # a roff font change's name: "\fI", "\fB", "\f(CW" (groff(7))
+    (b"\\fIurn:ietf:rfc:2141\\fR", 0, 24, [3]),
+    (b"\\f(CWurn:oid:2.25\\fP", 0, 21, [5]),
+    (b"\\fIurn:a", 1, 9, [3]),
+    (b"fIurn:a", 0, 7, []),
+    (b"\\(CWurn:a", 0, 10, []),
 ])
 def test_table(buf, start, stop, expected):
     assert both(buf, start, stop) == (expected, expected)

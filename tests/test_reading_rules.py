@@ -301,6 +301,20 @@ def test_code_awareness_can_be_turned_off():
     # the code of a MARC subfield before the URN (ISO 2709's 0x1F, shown as "\u2021")
     ("^7 \x1faurn:nbn:de:bvb:12-bsb00041099-5\x1f2urn\x1e", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
     ("=024  7_\u2021aurn:nbn:de:bvb:12-bsb00041099-5\u20212urn", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
+    # a roff font change before the URN (groff(7): "\fI", "\f(CW"), and
+    # pod2man's quotes around a C<...> span ("\*(C`", "\*(C'"), a size
+    # change after it: roff's escapes, not a regular expression's
+    (r"Use \fIurn:ietf:params:xml:ns:yang:ietf-interfaces\fR here.", ["urn:ietf:params:xml:ns:yang:ietf-interfaces"]),
+    (r"""as in \&\*(R"\f(CW\*(C`urn:uuid:f81d4fae\-7dec\-11d0\-a765\-00a0c91e6bf6\*(C'\fR".""",
+     ["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"]),
+    (r"The \f(CWurn:oid:2.25.329800735698586629295641978511506172918\fP arc", ["urn:oid:2.25.329800735698586629295641978511506172918"]),
+    (r"the \fIURN:ISBN:0451450523\s0 form", ["URN:ISBN:0451450523"]),
+    (r"see urn:example:a\*[dq] x", ["urn:example:a"]),
+    # ... a letter before "urn:" without the escape is a word ("Iurn:"), and
+    # a regular expression's escapes after it are a pattern
+    ("fIurn:example:a", []),
+    (r"'urn:example:a\s+'", []),
+    (r"'urn:example:a\*'", []),
     # MARC mnemonic text (MarcEdit's .mrk): "$" and a code delimit a subfield in a line "=TAG  "
     ("=024  7\\$aurn:nbn:de:bvb:12-bsb00041099-5$2urn", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
     ("=856  4\\$uhttp://nbn-resolving.de/urn/resolver.pl?urn=urn:nbn:de:bvb:12-bsb00041099-5$xResolving-System"

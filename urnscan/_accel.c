@@ -90,7 +90,11 @@ keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
        delimiter, 0x1F, "$" or U+2021 ("\x1faurn:...") */
     int coded = is_alnum[s[p - 1]] && p >= 2
                 && (s[p - 2] == 0x1F || s[p - 2] == '$'
-                    || (p >= 4 && s[p - 4] == 0xE2 && s[p - 3] == 0x80 && s[p - 2] == 0xA1));
+                    || (p >= 4 && s[p - 4] == 0xE2 && s[p - 3] == 0x80 && s[p - 2] == 0xA1)
+                    /* chars.py after_font_change(): a roff font's name
+                       after "\f" or "\f(" ("\fIurn:...", "\f(CWurn:...") */
+                    || (p >= 3 && s[p - 3] == '\\' && s[p - 2] == 'f')
+                    || (p >= 5 && s[p - 5] == '\\' && s[p - 4] == 'f' && s[p - 3] == '('));
     return (!is_boundary[s[p - 1]] || coded) && (p + 4 >= n || nid_start(s[p + 4]));
 }
 

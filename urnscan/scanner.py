@@ -20,7 +20,7 @@ from numbers import Integral
 from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .accel import COMPILED, accelerated
-from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_subfield_code, batch_reader,
+from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_code, batch_reader,
                       run_pattern)
 from .extract.encoded import DECODE_PERCENT, encoded_urns
 from .extract.lookalike import merge, suspected_urns
@@ -87,6 +87,14 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
     four = found >= 4
     at = found[four]
     coded[four] |= (a[at - 4] == 0xE2) & (a[at - 3] == 0x80) & (a[at - 2] == 0xA1)
+    # ... or for a roff font change's name ("\\fIurn:", "\\f(CWurn:";
+    # extract.chars.after_font_change)
+    three = found >= 3
+    at = found[three]
+    coded[three] |= (a[at - 3] == 0x5C) & (a[at - 2] == 0x66)
+    five = found >= 5
+    at = found[five]
+    coded[five] |= (a[at - 5] == 0x5C) & (a[at - 4] == 0x66) & (a[at - 3] == 0x28)
     keep |= coded & tables[1][a[found - 1]] & (found >= 1)
     # a NID starts with a letter or digit ("URN: a label" is prose), or
     # the URN breaks after "urn:"
@@ -118,7 +126,7 @@ def _urn_positions_find(buf: bytes, start: int, end: int) -> List[int]:
         if p == 0:
             if n > 4 and buf[4] in _NID_START:
                 out.append(0)
-        elif ((buf[p - 1] not in _BOUNDARY or (buf[p - 1] in _ALNUM and after_subfield_code(buf, p)))
+        elif ((buf[p - 1] not in _BOUNDARY or (buf[p - 1] in _ALNUM and after_code(buf, p)))
               and (p + 4 >= n or buf[p + 4] in _NID_START)):
             out.append(p)
         i = find(b"urn:", i + 4)

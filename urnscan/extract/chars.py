@@ -31,6 +31,21 @@ def after_subfield_code(buf: bytes, p: int) -> bool:
     return p >= 2 and (buf[p - 2] in _DELIMITERS or (p >= 4 and buf[p - 4:p - 1] == _DOUBLE_DAGGER))
 
 
+def after_font_change(buf: bytes, p: int) -> bool:
+    """Whether the letter or digit before p names the font of a roff font
+    change (groff(7): ``\\fF``, ``\\f(FF``), so that a "urn:" at p starts
+    the text set in it: ``\\fIurn:ietf:rfc:2141\\fR``, ``\\f(CWurn:x:y``."""
+    return ((p >= 3 and buf[p - 3] == 0x5C and buf[p - 2] == 0x66)
+            or (p >= 5 and buf[p - 5] == 0x5C and buf[p - 4] == 0x66 and buf[p - 3] == 0x28))
+
+
+def after_code(buf: bytes, p: int) -> bool:
+    """Whether the letter or digit before p is a code the text before it
+    marks as one (a MARC subfield's, a roff font's): a "urn:" at p starts a
+    value, though a letter or digit stands before it."""
+    return after_subfield_code(buf, p) or after_font_change(buf, p)
+
+
 _DELIMITERS = frozenset(b"\x1f$")
 #: a line of MARC's mnemonic text (MarcEdit's .mrk, "MARC breaker"): "=",
 #: the tag or LDR, two spaces ("=856  40$uhttp://...$xResolving-System")

@@ -35,6 +35,11 @@ _REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]",
 #: ... but "\(" before what no troff character name starts with (its
 #: names are two letters or digits, "\(lq", "\(12"): "\([A-z0-9]+,"
 _ESCAPED_PARENTHESIS = re.compile(rb"\((?![A-Za-z0-9]{2})")
+#: ... and roff's escapes that begin as a regular expression's do: a
+#: defined string ("\*(C'", the closing quote pod2man writes after a
+#: C<...> code span; "\*[name]") and a size change ("\s-1", "\s0")
+#: (groff(7), "Escape sequences")
+_ROFF_ESCAPE = re.compile(rb"\*(?:\([!-~]{2}|\[[!-~]{1,32}\])|s[-+]?[0-9]")
 #: Perl's match, substitution and transliteration operators right before
 #: the URN, their delimiter last ("s/", "qr{", "m#", "=~ /")
 _PERL_DELIMITERS = frozenset(b"/{#|!")
@@ -150,7 +155,8 @@ def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> b
         return True
     if end + 1 < hi and buf[end] == 0x5C:
         k = end + 2 if buf[end + 1] == 0x5C else end + 1  # "\\." as a string literal writes the escape "\."
-        if k < hi and (buf[k] in _REGEX_ESCAPE or (buf[k] == 0x28 and _ESCAPED_PARENTHESIS.match(buf, k, hi))):
+        if (k < hi and (buf[k] in _REGEX_ESCAPE or (buf[k] == 0x28 and _ESCAPED_PARENTHESIS.match(buf, k, hi)))
+                and _ROFF_ESCAPE.match(buf, k, min(hi, k + 36)) is None):
             return True
     last = text[-1]
     if last == 0x24 and (end >= hi or buf[end] in b"'\"/)"):

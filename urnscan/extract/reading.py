@@ -12,7 +12,7 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 
 from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
-                    NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_subfield_code, blanks_end, line_break_after,
+                    NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_code, blanks_end, line_break_after,
                     mnemonic_subfield_at)
 from .code import concatenated, has_placeholder, is_pattern, is_template, letters_for_digits
 from .elision import elided
@@ -76,7 +76,7 @@ def read_at(buf: bytes, p: int, hi: int, *, profile: str, reading: Reading, cap:
 
 
 def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int, context: Optional[Rule]) -> Found:
-    if p and buf[p - 1] in BOUNDARY_BYTES and not (buf[p - 1] in ALNUM and after_subfield_code(buf, p)):
+    if p and buf[p - 1] in BOUNDARY_BYTES and not (buf[p - 1] in ALNUM and after_code(buf, p)):
         return None  # "return:", "Saturn:", "x.urn:"
     opener = opener_before(buf, p, 0)
     if opener is Opener.ANGLE:
