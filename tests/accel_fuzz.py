@@ -25,7 +25,7 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           b"\x00", b"\x01", b"\x1b", b"\x7f", b"\xff", b"\t\r\n", "\u20ac".encode(), b"\xe2\x82", b"\x80",
           # what the reading rules look at around a candidate
           b" urn:a:", b'"', b"'", b"(", b")", b"<", b">", b"</", b"{", b"&", b";", b"=", b"%s", b"$", b"..", b" + ",
-          b"\\", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*", b"http://x/", b"?",
+          b"\\", b"\\f", b"\\fI", b"\\f(", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*", b"http://x/", b"?",
           b"magnet:?xt=", b"a=1&k=", b"/", b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"'+x+'", b"'\n  '",
           b'"\n  "', b"'{x}'", "\u00e9".encode(), "\u2014".encode(), b"\xc3",
           # character references that end a name, and ones cut short
