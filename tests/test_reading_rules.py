@@ -906,6 +906,11 @@ def test_literals_a_urn_starts_inside(text, expected):
     ("   the prefix urn:ietf:params:xml:ns:\n   e.g. the registry", ["urn:ietf:params:xml:ns:"]),
     # ... and letters then digits
     ("   The URN urn:example:params:xml:ns:\n   lost1 is, for instance, used", ["urn:example:params:xml:ns:lost1"]),
+    # ... or a number (an RFC's, an ISBN), also in a quoted reply; not a
+    # list item's number
+    ("and urn:ietf:rfc:\n8141, the spec.\n", ["urn:ietf:rfc:8141"]),
+    ("> the record, and\n> urn:ietf:rfc:\n> 8141 is the spec.\n", ["urn:ietf:rfc:8141"]),
+    ("   the prefix urn:ietf:rfc:\n   2.  Terminology\n", ["urn:ietf:rfc:"]),
     # ... a capitalised name that ends the sentence goes on too
     ("   the schema urn:example:api:messages:2.0:\n   Error.  The next sentence.", ["urn:example:api:messages:2.0:Error"]),
     ("   the error urn:example:acme:error:\n   unsupportedIdentifier, and more", ["urn:example:acme:error:unsupportedIdentifier"]),

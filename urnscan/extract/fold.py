@@ -294,6 +294,8 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool, padde
             return closes or b"." in token
     if closes or b":" in word:
         return True
+    if last == 0x3A and word.isdigit() and not _LIST_NUMBER.fullmatch(token):
+        return True  # "urn:ietf:rfc:" / "8141 is the spec": a number is a name's part
     if last not in b":/" or (padded and not punctuated):  # (two blanks after a sentence are not a term's)
         return False
     # a name, or a capitalised one the sentence ends with ("...:2.0:" /
