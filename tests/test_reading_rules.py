@@ -789,6 +789,12 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     # ... but not before a name that is no scheme: OGC compound references
     ('"urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714"', [("urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714", ())]),
     ("urn:example:a,b:c", [("urn:example:a,b:c", ())]),
+    # a URN right after a comma is a field of comma-separated values: the
+    # next comma ends it (RFC 4180 section 2: a field holding one is quoted)
+    ("id,urn,title\n1,urn:isbn:0451450523,Moby Dick\n", [("urn:isbn:0451450523", ("cut:list",))]),
+    ("2,urn:example:a,b:c\n", [("urn:example:a", ("cut:list",))]),
+    ('2,"urn:example:a,b:c",d\n', [("urn:example:a,b:c", ())]),
+    ("x,urn:example:a\n", [("urn:example:a", ())]),
     # inside a URL a "?" that starts no RFC 8141 component starts the query
     ("https://h.example/images/urn:ard:image:aee7cbf8f06de976?w=960&ch=1",
      [("urn:ard:image:aee7cbf8f06de976", ("embedded:url", "cut:url-query"))]),

@@ -1218,8 +1218,9 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         return 0;  /* reading.py letters_on(): a letter outside ASCII may go on the name */
     if ((flags & READ_EMBEDDED) && before == '=' && memchr(s + p + 4, ';', (size_t)(e - p - 4)) != NULL)
         return 0;  /* maybe the value of a ";name=" parameter: params.py */
-    if (has_list_comma(s, nss_start, run_end))
-        return 0;  /* reading.py finish(): the rule of lists */
+    if (has_list_comma(s, nss_start, run_end)
+        || (before == ',' && memchr(s + nss_start, ',', (size_t)(run_end - nss_start)) != NULL))
+        return 0;  /* reading.py finish(): the rule of lists (lists.py list_end(): a field of CSV) */
     for (Py_ssize_t k = nss_start; k + 1 < run_end; k++)
         if (s[k] == '$' && (s[k + 1] == '$' || (s[k + 1] < 0x80 && is_alnum[s[k + 1]])))
             return 0;  /* reading.py finish(): cut:subfield ("$$", and "$a" in MARC mnemonic text) */

@@ -9,6 +9,9 @@
   compound references).  So does a ``&`` right before ``urn:``
   (``scope="urn:example:channel=HBO&urn:example:rating=G,PG-13"``, RFC
   6750 section 3): a q-component's parameters are ``name=value``.
+* A URN right after a comma is a field of comma-separated values (RFC
+  4180 section 2: a field holding a comma is quoted), and the next comma
+  ends it: ``2,urn:isbn:0451450524,Title``.
 * Inside a URL (``https://h/images/urn:ard:image:aee7?w=960``), a ``?``
   that starts no RFC 8141 component (``?+``, ``?=``, section 2.3) starts the
   URL's query, and a ``/`` after the URN is the next path separator
@@ -22,8 +25,11 @@ _LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|&(
 _URL_QUERY = re.compile(rb"\?(?![+=])")
 
 
-def list_end(buf: bytes, start: int, end: int) -> int:
-    """Where the first item of a list in ``buf[start:end]`` ends, or -1."""
+def list_end(buf: bytes, p: int, start: int, end: int) -> int:
+    """Where the first item of a list in ``buf[start:end]`` (the NSS of the
+    candidate at p on) ends, or -1."""
+    if p and buf[p - 1] == 0x2C:
+        return buf.find(b",", start, end)
     m = _LIST_ITEM.search(buf, start, end)
     return -1 if m is None else m.start()
 

@@ -363,7 +363,7 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     line (-1 when it does not); ``escapes`` of the gaps between ``segments``
     are a backslash left out, not a fold."""
     if reading.trim:
-        cut = list_end(buf, nss_start, segments[0][1])
+        cut = list_end(buf, p, nss_start, segments[0][1])
         if cut >= 0:
             segments, closer_at = [(p, cut)], -1
             rules.append(Rule.CUT_LIST)
