@@ -438,6 +438,17 @@ def test_a_roff_hyphen_keeps_its_raw_text_and_is_no_fold():
     ("'#urn:oasis:names:tc:SAML:attribute:assurance-certification#' => [",
      [("urn:oasis:names:tc:SAML:attribute:assurance-certification", ("pair:delimiter",))]),
     ('preg_match("@urn:example:a:b@", $v)', [("urn:example:a:b", ("pair:delimiter",))]),
+    # Markdown's emphasis (CommonMark section 6.2) closes at the same marks
+    ("- **urn:xmpp:mam:2**: message archive", [("urn:xmpp:mam:2", ("pair:emphasis",))]),
+    ("* _urn:xmpp:mam:2_ and *urn:xmpp:sm:3*", [("urn:xmpp:mam:2", ("pair:emphasis",)), ("urn:xmpp:sm:3", ("pair:emphasis",))]),
+    ("__urn:example:a__", [("urn:example:a", ("pair:emphasis",))]),
+    # ... a mark inside the name stays, and so does a wildcard
+    ("_urn:ietf:params:oauth:token-type:access_token_ x",
+     [("urn:ietf:params:oauth:token-type:access_token", ("pair:emphasis",))]),
+    ("a *urn:example:a*b* c", [("urn:example:a*b", ("pair:emphasis",))]),
+    ("see *urn:xmpp:mix:nodes:*", []),
+    # ... and a mark inside a word opens no emphasis
+    ("NS_urn:example:a_b", [("urn:example:a_b", ())]),
     ("m'!urn:example:x!'", [("urn:example:x", ("pair:delimiter",))]),
     # the same delimiter without the same quote after it closes nothing
     ("'#urn:example:a#frag'", [("urn:example:a#frag", ("trim:quote",))]),

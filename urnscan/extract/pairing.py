@@ -3,7 +3,9 @@ the URN ends -- at its closer.
 
 Only closers that a URN may contain need a rule: ``'`` (RFC 2141 section
 2.2 and RFC 8141's sub-delims), also as the closer of a ``‘`` typed with a
-straight quote, and ``)``; every other closer (``"``, ``>``, ``]``, ``}``, a
+straight quote, ``)``, and the emphasis of Markdown (CommonMark section
+6.2), ``*`` and ``_``, closed by the same marks after a letter or digit
+and before none (``**urn:xmpp:mam:2**:``, ``_urn:x:access_token_``); every other closer (``"``, ``>``, ``]``, ``}``, a
 backtick, typographic quotes) is outside every repertoire and ends the run
 anyway.  Parentheses balanced inside the NSS are kept
 (SICI ``...(199501)13:1...``).  With no opener, an apostrophe inside an NSS
@@ -30,6 +32,8 @@ class Opener(Enum):
     BRACKET = (b"[", b"]")
     BRACE = (b"{", b"}")
     ANGLE = (b"<", b">")
+    STAR = (b"*", b"*")
+    UNDERSCORE = (b"_", b"_")
 
     @property
     def closer(self) -> bytes:
@@ -50,6 +54,13 @@ _TYPOGRAPHIC = {o.value[0]: o for o in Opener if len(o.value[0]) == 3}
 #: the straight quote closes it unless a letter or digit follows, an
 #: apostrophe inside the name (``‘urn:example:o'brien:1’``)
 _STRAIGHT_CLOSER = re.compile(rb"'(?![A-Za-z0-9])")
+#: the marks closing Markdown's emphasis: right after a letter or digit,
+#: before none (a mark inside a word, ``access_token``, stays; so does a
+#: wildcard after a separator, ``urn:xmpp:mix:nodes:*``)
+_EMPHASIS_CLOSER = {b"*"[0]: re.compile(rb"(?<=[A-Za-z0-9])\*+(?![A-Za-z0-9])"),
+                    b"_"[0]: re.compile(rb"(?<=[A-Za-z0-9])_+(?![A-Za-z0-9])")}
+_EMPHASIS = {Opener.STAR: _EMPHASIS_CLOSER[b"*"[0]], Opener.UNDERSCORE: _EMPHASIS_CLOSER[b"_"[0]]}
+_ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
 
 
 def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
@@ -59,6 +70,12 @@ def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
     found = _BY_BYTE.get(buf[p - 1])
     if found is None and p - 3 >= lo and buf[p - 1] in (0x98, 0x9C):
         found = _TYPOGRAPHIC.get(buf[p - 3:p])
+    elif found in _EMPHASIS:
+        k = p - 1
+        while k > lo and buf[k - 1] == buf[p - 1] and p - k < 3:
+            k -= 1
+        if k > lo and buf[k - 1] in _ALNUM:
+            return None  # a mark inside a word ("NS_urn:...") opens no emphasis
     return found
 
 
@@ -78,6 +95,11 @@ def paired_run(buf: bytes, start: int, limit: int, run, opener: Optional[Opener]
         # ends the run, and the caller reads on from there)
         e = run.match(buf, start, limit).end()
         m = _STRAIGHT_CLOSER.search(buf, start, e)
+        return (e, False) if m is None else (m.start(), True)
+    emphasis = _EMPHASIS.get(opener)
+    if emphasis is not None:
+        e = run.match(buf, start, limit).end()
+        m = emphasis.search(buf, start, e)
         return (e, False) if m is None else (m.start(), True)
     if opener is not Opener.PAREN:
         return run.match(buf, start, limit).end(), False
@@ -100,6 +122,8 @@ def pair_rule(opener: Optional[Opener]) -> Rule:
     """The rule that cut a run at its closer (no opener: a delimiter's)."""
     if opener is None:
         return Rule.PAIR_DELIMITER
+    if opener in _EMPHASIS:
+        return Rule.PAIR_EMPHASIS
     return Rule.PAIR_PAREN if opener is Opener.PAREN else Rule.PAIR_QUOTE
 
 

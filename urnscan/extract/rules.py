@@ -15,6 +15,7 @@ class Rule(str, Enum):
     FOLD_WRAPPER = "fold:wrapper"  # white space removed inside a wrapper
     PAIR_QUOTE = "pair:quote"  # ended at the closing quote of the quote before it
     PAIR_PAREN = "pair:paren"  # ended at the ")" closing the "(" before it
+    PAIR_EMPHASIS = "pair:emphasis"  # ended at the "*" or "_" closing Markdown's emphasis before it
     PAIR_DELIMITER = "pair:delimiter"  # "'#urn:...#'": ended at a regex's closing delimiter
     FOLD_RFC = "fold:rfc"  # a line break after "-", ":", "." or "/" joined
     FOLD_BLANK = "fold:blank"  # ... across one empty line, onto a lone token
