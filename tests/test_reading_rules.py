@@ -547,6 +547,11 @@ def test_regex_delimiters_go_with_pairing():
     ('{"sourcesContent":["/**\\n * when using urn:xmpp:omemo:2:\\n *   - AES-256"]}', ["urn:xmpp:omemo:2"]),
     ('"The server supports urn:xmpp:mam:2:\\r\\n",', ["urn:xmpp:mam:2"]),
     ('"The ping namespace is urn:xmpp:ping:\\n\\n<iq type=\'get\'/>"', ["urn:xmpp:ping"]),
+    # ... or a comment's close before the line break (an XEP's example)
+    ("      <!-- If room supports urn:xmpp:mentions:0#channel: -->\n      <field var='mentions#channel'>\n",
+     ["urn:xmpp:mentions:0#channel"]),
+    ("/* the server supports urn:xmpp:mam:2: */\n  code();", ["urn:xmpp:mam:2"]),
+    ("<!-- the prefix urn:example:yang: -->\nnext text", ["urn:example:yang:"]),
     # ... or the name shown again, whole, on the next line
     ('should be urn:example:yang:ietf-keystore:\n\n  namespace "urn:example:yang:ietf-keystore";',
      ["urn:example:yang:ietf-keystore", "urn:example:yang:ietf-keystore"]),

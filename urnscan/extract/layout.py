@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .chars import ALNUM, ALPHA, blanks_end, line_break_after, line_start
+from .chars import ALNUM, ALPHA, INDENT_LIMIT, blanks_end, line_break_after, line_start
 from .rules import Rule
 
 _YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
@@ -98,11 +98,19 @@ _VERSION_COLON = re.compile(rb":[0-9]+(?:\.[0-9]+)*:\Z")
 _ESCAPED_BREAKS = re.compile(rb"(?:(?:\\r)?\\n|\\r)(?:[ \t]|\\[rn])*")
 
 
+#: the close of a comment whose text ends at the ":" (XML's ``-->``, C's
+#: ``*/``), blanks before it
+_COMMENT_CLOSE = re.compile(rb"[ \t]*(?:-->|\*/)")
+
+
 def _next_line(buf: bytes, end: int, hi: int) -> int:
     """Where the text of the next non-empty line starts, when the line
-    ends at ``end`` (after blanks), or -1: a line break, or one escaped in
-    a string literal (``"... urn:xmpp:omemo:2:\\n"``)."""
-    w = blanks_end(buf, end, hi)
+    ends at ``end`` (after blanks and a comment's close), or -1: a line
+    break, or one escaped in a string literal (``"... urn:xmpp:omemo:2:\\n"``);
+    ``<!-- If room supports urn:xmpp:mentions:0#channel: -->`` over the
+    element it speaks of."""
+    closed = _COMMENT_CLOSE.match(buf, end, min(hi, end + INDENT_LIMIT))
+    w = blanks_end(buf, closed.end() if closed is not None else end, hi)
     nl = line_break_after(buf, w, hi)
     if nl >= 0:
         return _WHITE.match(buf, nl, min(hi, nl + _KEY_LIMIT)).end()
