@@ -802,6 +802,10 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     ('profiles="urn:mpeg:dash:profile:isoff-live:2011,http://dashif.org/guidelines/dash-if-simple"',
      [("urn:mpeg:dash:profile:isoff-live:2011", ("cut:list",))]),
     ("Accept: urn:example:a,URN:example:b", [("urn:example:a", ("cut:list",)), ("URN:example:b", ())]),
+    ("urn:isbn:0451450523;urn:isbn:0451450524", [("urn:isbn:0451450523", ("cut:list",)), ("urn:isbn:0451450524", ())]),
+    ("x;urn:lex:it:stato:legge:2006-05-14;22 y", [("urn:lex:it:stato:legge:2006-05-14;22", ())]),
+    ('scope="urn:example:channel=HBO&amp;urn:example:rating=G,PG-13"',
+     [("urn:example:channel=HBO", ("cut:entity",)), ("urn:example:rating=G,PG-13", ())]),
     # ... but not before a name that is no scheme: OGC compound references
     ('"urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714"', [("urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714", ())]),
     ("urn:example:a,b:c", [("urn:example:a,b:c", ())]),

@@ -26,7 +26,9 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
-_ENTITY = re.compile(rb"&(?:[A-Za-z][A-Za-z0-9]{1,7}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+#: a character reference (XML section 4.1), named or numeric
+REFERENCE_PATTERN = rb"&(?:[A-Za-z][A-Za-z0-9]{1,7}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"
+_ENTITY = re.compile(REFERENCE_PATTERN)
 _AMPERSAND = frozenset({b"&amp;", b"&#38;", b"&#x26;", b"&#X26;"})
 _NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/")
 

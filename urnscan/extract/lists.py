@@ -8,7 +8,10 @@
   a scheme stays (``urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714``, OGC's
   compound references).  So does a ``&`` right before ``urn:``
   (``scope="urn:example:channel=HBO&urn:example:rating=G,PG-13"``, RFC
-  6750 section 3): a q-component's parameters are ``name=value``.
+  6750 section 3): a q-component's parameters are ``name=value``.  A
+  ``;`` right before ``urn:`` separates items too
+  (``urn:isbn:0451450523;urn:isbn:0451450524``, a catalogue's list; a
+  URN:LEX's ``;`` before a number stays, RFC 9676).
 * A URN right after a comma is a field of comma-separated values (RFC
   4180 section 2: a field holding a comma is quoted), and the next comma
   ends it: ``2,urn:isbn:0451450524,Title``.
@@ -21,8 +24,12 @@ from __future__ import annotations
 
 import re
 
-_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|&(?=[Uu][Rr][Nn]:)")
+from .entity import REFERENCE_PATTERN
+
+_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|[&;](?=[Uu][Rr][Nn]:)")
 _URL_QUERY = re.compile(rb"\?(?![+=])")
+#: a character reference ending where the text searched ends (entity.py)
+_REFERENCE_END = re.compile(REFERENCE_PATTERN + rb"\Z")
 
 
 def list_end(buf: bytes, p: int, start: int, end: int) -> int:
@@ -31,6 +38,9 @@ def list_end(buf: bytes, p: int, start: int, end: int) -> int:
     if p and buf[p - 1] == 0x2C:
         return buf.find(b",", start, end)
     m = _LIST_ITEM.search(buf, start, end)
+    while m is not None and buf[m.start()] == 0x3B and _REFERENCE_END.search(buf, max(start, m.start() - 10),
+                                                                                m.start() + 1) is not None:
+        m = _LIST_ITEM.search(buf, m.end(), end)  # the ";" of a character reference ("&amp;urn:"): entity.py reads it
     return -1 if m is None else m.start()
 
 
