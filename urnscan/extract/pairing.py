@@ -5,9 +5,9 @@ Only closers that a URN may contain need a rule: ``'`` (RFC 2141 section
 2.2 and RFC 8141's sub-delims), also as the closer of a ``‘`` typed with a
 straight quote, ``)``, and the emphasis of Markdown (CommonMark section
 6.2), ``*`` and ``_``, closed by the same marks after a letter or digit
-and before none (``**urn:xmpp:mam:2**:``, ``_urn:x:access_token_``); every other closer (``"``, ``>``, ``]``, ``}``, a
-backtick, typographic quotes) is outside every repertoire and ends the run
-anyway.  Parentheses balanced inside the NSS are kept
+and before none (``**urn:xmpp:mam:2**:``, ``_urn:x:access_token_``);
+every other closer (``"``, ``>``, ``]``, ``}``, a backtick, typographic
+quotes) is outside every repertoire and ends the run anyway.  Parentheses balanced inside the NSS are kept
 (SICI ``...(199501)13:1...``).  With no opener, an apostrophe inside an NSS
 stays (``urn:example:o'brien:1``).
 """
@@ -17,6 +17,7 @@ import re
 from enum import Enum
 from typing import Optional, Tuple
 
+from .chars import ALNUM
 from .rules import Rule
 
 
@@ -57,10 +58,10 @@ _STRAIGHT_CLOSER = re.compile(rb"'(?![A-Za-z0-9])")
 #: the marks closing Markdown's emphasis: right after a letter or digit,
 #: before none (a mark inside a word, ``access_token``, stays; so does a
 #: wildcard after a separator, ``urn:xmpp:mix:nodes:*``)
-_EMPHASIS_CLOSER = {b"*"[0]: re.compile(rb"(?<=[A-Za-z0-9])\*+(?![A-Za-z0-9])"),
-                    b"_"[0]: re.compile(rb"(?<=[A-Za-z0-9])_+(?![A-Za-z0-9])")}
-_EMPHASIS = {Opener.STAR: _EMPHASIS_CLOSER[b"*"[0]], Opener.UNDERSCORE: _EMPHASIS_CLOSER[b"_"[0]]}
-_ALNUM = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_EMPHASIS = {Opener.STAR: re.compile(rb"(?<=[A-Za-z0-9])\*+(?![A-Za-z0-9])"),
+             Opener.UNDERSCORE: re.compile(rb"(?<=[A-Za-z0-9])_+(?![A-Za-z0-9])")}
+#: the openers whose closer is looked for in the run, and its pattern
+_CLOSER_IN_RUN = {Opener.LEFT_SINGLE: _STRAIGHT_CLOSER, **_EMPHASIS}
 
 
 def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
@@ -74,7 +75,7 @@ def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
         k = p - 1
         while k > lo and buf[k - 1] == buf[p - 1] and p - k < 3:
             k -= 1
-        if k > lo and buf[k - 1] in _ALNUM:
+        if k > lo and buf[k - 1] in ALNUM:
             return None  # a mark inside a word ("NS_urn:...") opens no emphasis
     return found
 
@@ -90,16 +91,12 @@ def paired_run(buf: bytes, start: int, limit: int, run, opener: Optional[Opener]
         stop = limit if c < 0 else c
         e = run.match(buf, start, stop).end()
         return e, e == c
-    if opener is Opener.LEFT_SINGLE:
-        # the closer is looked for in the run only (a letter outside ASCII
+    closer = _CLOSER_IN_RUN.get(opener)
+    if closer is not None:
+        # looked for in the run only (for a "‘", a letter outside ASCII
         # ends the run, and the caller reads on from there)
         e = run.match(buf, start, limit).end()
-        m = _STRAIGHT_CLOSER.search(buf, start, e)
-        return (e, False) if m is None else (m.start(), True)
-    emphasis = _EMPHASIS.get(opener)
-    if emphasis is not None:
-        e = run.match(buf, start, limit).end()
-        m = emphasis.search(buf, start, e)
+        m = closer.search(buf, start, e)
         return (e, False) if m is None else (m.start(), True)
     if opener is not Opener.PAREN:
         return run.match(buf, start, limit).end(), False
