@@ -273,7 +273,7 @@ SNIPPETS = [
     b" urn:a:xxxx-1 e", b' "urn:a:XXXX-xxxx" e', b" urn:a:bxxxx e", b" urn:a:b:2\n  .0:c:d e", b" urn:a:b:2\n  .5 e", b" urn:a:b2\n.\n", b' "urn:a:b=c&urn:a:d" x', b" urn:a:b&urn:c:d.", b"(see http://h/urn:a:b1):", b"(URI\n urn:a:b:1):\n", b" urn:a:f(b): x", b"<allOneLine>\n;g=urn:a:b1\nc2;x\n</allOneLine>", b"  <allOneLine>\n  To: <s:a;g=urn:a:b1\n  c2>\n  </allOneLine>",
     b"</allOneLine>\n=urn:a:b1\nc2 x", b"<allOneLine>\n urn:a:b\n  c\n", b"\x1faurn:a:b\x1f2x", b"=024  7\\$aurn:a:b$2x", b"=856  4\\$uhttp://h/?u=urn:a:b$xc", b" $aurn:a:b$2x",
     "\u2021aurn:a:b \u20212x".encode(), b"\x1f-urn:a:b", b"x\x1faurn:\na:b",
-    b"\\fIurn:a:b\\fR x", b"1,urn:a:b,c\n", b" urn:a:b;urn:a:c d", b" urn:a:b;22;urn:a:c", b"**urn:a:b**: c", b"_urn:a:b_c_ d", b"x_urn:a:b_", b"*urn:a:b:*", b"__urn:a:b\n  c__", b"1,urn:a:b,urn:a:c,d", b'1,"urn:a:b,c",d', b"1,urn:a:b\n2,urn:a:c,", b"\\f(CWurn:a:b\\-c\\*(C'\\fR", b"\\fIurn:a:b\\s0 c", b" urn:a:b\\s+ c", b" urn:a:b\\*[q] c",
+    b"\\fIurn:a:b\\fR x", b"1,urn:a:b,c\n", b"&quot;urn:a:b&shy;c&quot;<", b" urn:a:b&#173;c d", b"&quot;urn:a:b&#8203;&quot; x", b" urn:a:b;urn:a:c d", b" urn:a:b;22;urn:a:c", b"**urn:a:b**: c", b"_urn:a:b_c_ d", b"x_urn:a:b_", b"*urn:a:b:*", b"__urn:a:b\n  c__", b"1,urn:a:b,urn:a:c,d", b'1,"urn:a:b,c",d', b"1,urn:a:b\n2,urn:a:c,", b"\\f(CWurn:a:b\\-c\\*(C'\\fR", b"\\fIurn:a:b\\s0 c", b" urn:a:b\\s+ c", b" urn:a:b\\*[q] c",
     b'\n  "urn:a:b!",\n', b'{"i":"https://h/?u=urn:a:b!"}', b' "https://h/urn:a:b." x', b'href="http://h/urn:a:b."',
     b"x='http://h/urn:a:b.'", b'= "http://h/urn:a:b."\n', b', "urn:a:b.")', b' "urn:a:b." x', b'"urn:a:b*",',
     b" urn:\na:b c", b" urn:\r\n  a:b", b"<urn:\n a:b>", b"=urn:\na:b&c", b" urn:\nurn:a:b", b" urn:\nA b",

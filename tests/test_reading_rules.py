@@ -1098,6 +1098,12 @@ def test_rfc_layouts(text, expected):
      [("urn:example:cap:1.0?mode=explicit&also=all", "urn:example:cap:1.0?mode=explicit&amp;amp;also=all",
        ("decode:entity",))]),
     ("<pre>urn:example:a&amp;amp;b=1</pre>", [("urn:example:a", "urn:example:a", ("cut:entity",))]),
+    # a soft hyphen or zero-width space a page breaks a long name at stands for nothing
+    ("<p>urn:ietf:params:xml:ns:&shy;yang:ietf-interfaces</p>",
+     [("urn:ietf:params:xml:ns:yang:ietf-interfaces", "urn:ietf:params:xml:ns:&shy;yang:ietf-interfaces",
+       ("decode:entity",))]),
+    ("&quot;urn:example:a:&#x200B;b&quot;</span>",
+     [("urn:example:a:b", "urn:example:a:&#x200B;b", ("cut:entity", "decode:entity"))]),
     # a named reference HTML defines ends it too ...
     ("urn:example:a&nbsp;b", [("urn:example:a", "urn:example:a", ("cut:entity",))]),
     ("<p>urn:example:a&rsquo;s</p>", [("urn:example:a", "urn:example:a", ("cut:entity",))]),

@@ -1103,9 +1103,10 @@ in_hexdump_column(const unsigned char *s, Py_ssize_t p)
 }
 
 /* entity.py: the length of the character reference at s[i] ("&quot;",
-   "&#39;") when it ends a URN -- a named one other than "&amp;", or a
-   numeric one of a character no name holds -- else 0 (no reference, or one
-   that may stand for a character of the name) */
+   "&#39;") when it ends a URN -- a named one other than "&amp;" and
+   "&shy;", or a numeric one of a character no name holds and no break
+   opportunity -- else 0 (no reference, or one that may stand for a
+   character of the name, or for nothing) */
 static Py_ssize_t
 ending_reference(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
 {
@@ -1118,8 +1119,9 @@ ending_reference(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
         Py_ssize_t k = j + 1;
         while (k < hi && k - j < 8 && is_alnum[s[k]])
             k++;
-        if (k - j < 2 || k >= hi || s[k] != ';' || (k - j == 3 && memcmp(s + j, "amp", 3) == 0))
-            return 0;
+        if (k - j < 2 || k >= hi || s[k] != ';' || (k - j == 3 && (memcmp(s + j, "amp", 3) == 0
+                                                               || memcmp(s + j, "shy", 3) == 0)))
+            return 0;  /* entity.py: "&amp;" may go on a component, "&shy;" on the name */
         return k + 1 - i;
     }
     int hex = j + 1 < hi && (s[j + 1] | 0x20) == 'x';
@@ -1131,8 +1133,8 @@ ending_reference(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
     }
     if (k == digits || k >= hi || s[k] != ';')
         return 0;
-    if (code < 128 && (is_alnum[code] || in_set((unsigned char)code, "-._~:/")))
-        return 0;  /* a character of the name, written as a reference */
+    if ((code < 128 && (is_alnum[code] || in_set((unsigned char)code, "-._~:/"))) || code == 0xAD || code == 0x200B)
+        return 0;  /* a character of the name, or a break opportunity, written as a reference */
     return k + 1 - i;
 }
 

@@ -10,7 +10,10 @@ reference stands for a character of the URN itself:
   lat=39.56`` in an HTML or XML page) or RFC 2141-era parameters (NETCONF's
   ``...:with-defaults:1.0?basic-mode=explicit&amp;also-supported=...``);
 * a numeric reference of a letter, a digit or one of ``-._~:/`` (an
-  escaped hyphen in generated HTML: ``urn:uddi&#45;org:api_v2``).
+  escaped hyphen in generated HTML: ``urn:uddi&#45;org:api_v2``);
+* a soft hyphen or a zero-width space (``&shy;``, ``&#173;``, ``&#8203;``),
+  where a page lets a long name break across lines: it stands for nothing
+  (``urn:ietf:params:xml:ns:&shy;yang:ietf-interfaces``).
 
 These are decoded: the URN reported is the one the markup stands for.
 A reference to an entity the document declares itself (a name HTML does
@@ -33,14 +36,25 @@ _AMPERSAND = frozenset({b"&amp;", b"&#38;", b"&#x26;", b"&#X26;"})
 _NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/")
 
 
+#: the invisible characters a page puts inside a long name where a line
+#: may break: SOFT HYPHEN (U+00AD, shown only at a break) and ZERO WIDTH
+#: SPACE (U+200B); they stand for nothing in the name
+_BREAK_OPPORTUNITIES = frozenset((0xAD, 0x200B))
+
+
 def _stands_for(reference: bytes, components: bool) -> Optional[bytes]:
-    """The URN character a reference stands for, or None when it ends the
-    URN; ``components``: a "?" came before it."""
+    """The URN characters a reference stands for (empty for a break
+    opportunity, ``&shy;``), or None when it ends the URN; ``components``:
+    a "?" came before it."""
     if reference in _AMPERSAND:
         return b"&" if components else None
+    if reference == b"&shy;":
+        return b""
     if reference[1] != 0x23:  # "#": named references other than "&amp;" end it
         return None
     code = int(reference[3:-1], 16) if reference[2] in b"xX" else int(reference[2:-1])
+    if code in _BREAK_OPPORTUNITIES:
+        return b""
     return bytes([code]) if code < 128 and code in _NAME_CHARS else None
 
 
