@@ -59,7 +59,7 @@ def _stands_for(reference: bytes, components: bool) -> Optional[bytes]:
 
 
 #: the names of XML's predefined entities (XML section 4.6), which are
-#: also HTML's
+#: also HTML's: the commonest references need no look into HTML's table
 _PREDEFINED = frozenset((b"lt", b"gt", b"amp", b"quot", b"apos"))
 
 

@@ -7,9 +7,9 @@ straight quote, ``)``, and the emphasis of Markdown (CommonMark section
 6.2), ``*`` and ``_``, closed by the same marks after a letter or digit
 and before none (``**urn:xmpp:mam:2**:``, ``_urn:x:access_token_``);
 every other closer (``"``, ``>``, ``]``, ``}``, a backtick, typographic
-quotes) is outside every repertoire and ends the run anyway.  Parentheses balanced inside the NSS are kept
-(SICI ``...(199501)13:1...``).  With no opener, an apostrophe inside an NSS
-stays (``urn:example:o'brien:1``).
+quotes) is outside every repertoire and ends the run anyway.  Parentheses
+balanced inside the NSS are kept (SICI ``...(199501)13:1...``).  With no
+opener, an apostrophe inside an NSS stays (``urn:example:o'brien:1``).
 """
 from __future__ import annotations
 
