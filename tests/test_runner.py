@@ -645,6 +645,55 @@ def test_a_worker_ahead_of_the_reader_goes_on_working():
         pool.close(terminate=reader.is_alive())
 
 
+def test_a_worker_done_with_its_tasks_gets_more_while_the_other_runs_a_slow_one():
+    """While the reader waits for a slow task, it gives tasks to the worker
+    that is idle (``idle``); the slow worker gets at most the one it takes
+    next, and the tasks the other one ran wait, done, to be read in order."""
+    from urnscan.workers import DEFAULT_QUEUED
+
+    _give_while_a_task_is_slow(DEFAULT_QUEUED)
+
+
+def test_giving_tasks_to_a_busy_worker_is_what_the_test_above_catches():
+    with pytest.raises(AssertionError):
+        _give_while_a_task_is_slow(max_queued=100)
+
+
+def _give_while_a_task_is_slow(max_queued: int) -> None:
+    from urnscan.workers import DEFAULT_QUEUED, WorkerPool
+
+    pool = WorkerPool(2, max_queued=max_queued)
+    results = {}
+
+    def read() -> None:
+        slow = pool.submit(_slow, "slow")
+        given = []
+
+        def idle() -> None:
+            while pool.has_room() and len(given) < 8:
+                given.append(pool.submit(_many, 1))
+
+        results["slow"] = list(pool.messages(slow, idle))
+        results["read_slow"] = time.monotonic()
+        results["behind_slow"] = sum(1 for t in given if t.worker == slow.worker)
+        results["given"] = [(t.worker != slow.worker, list(pool.messages(t))) for t in given]
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(60)
+    try:
+        assert not reader.is_alive(), "the reader waited for ever"
+        assert results["slow"] == ["slow"]
+        assert len(results["given"]) == 8
+        assert results["behind_slow"] <= DEFAULT_QUEUED - 1
+        for other, got in results["given"]:
+            assert [m[0] for m in got] == [0, "end"]
+            if other:
+                assert got[-1][1] < results["read_slow"]
+    finally:
+        pool.close(terminate=reader.is_alive())
+
+
 class _FullQueue:
     """A bounded queue whose room the test gives and takes."""
 

@@ -6,7 +6,10 @@ kept.  With ``jobs > 1`` batches of files and byte ranges of large plain
 regular files are scanned in worker processes (:mod:`urnscan.workers`);
 their hits come back in bounded pieces (:mod:`urnscan.pieces`) and are
 written as they come, in input order, so the rows are the same, in the same
-order, for every ``jobs``.  Standard input, pipes, FIFOs, devices and large
+order, for every ``jobs``.  A task goes to a worker once it is close to
+idle (``workers.DEFAULT_QUEUED``), also while this process waits for the
+results of a slow one (a batch holding PDFs), so that neither worker waits
+for work the other holds.  Standard input, pipes, FIFOs, devices and large
 compressed files are read once, in the main process, while the workers go
 on; nothing but a regular file is ever opened twice.
 
@@ -372,43 +375,64 @@ class _Parallel:
         self.pending: Deque[Tuple[_Plan, object]] = deque()
         self.started = False
         self.tasks = 0  # batches of files sent
+        self.inputs: Optional[Iterator[InputRef]] = None  # (None once all are planned)
+        self.batch = _new_batch(0)
+        self.giving = False
 
     def run(self, inputs: Iterable[InputRef]) -> Summary:
-        pool, pending = self.pool, self.pending
-        arrow = self.codec.arrow
-        batch = _new_batch(0)
+        self.inputs = iter(inputs)
         try:
-            for ref in inputs:
-                queued = len(pending)
+            while True:
+                self._give()
+                if not self.pending:
+                    break
+                self._drain(*self.pending.popleft())
+        except BaseException:
+            self.pool.close(terminate=True)
+            raise
+        self.pool.close()
+        return self.counter.summary()
+
+    def _give(self) -> None:
+        """Plan the next inputs and give their tasks to the workers while
+        one has room, or until an input that this process reads (standard
+        input, a pipe) is next to write.  Also called while a task's
+        messages are awaited (:meth:`WorkerPool.messages`' ``idle``): a
+        worker done with its tasks gets more while another runs a slow one."""
+        if self.giving or self.inputs is None:
+            return
+        self.giving = True
+        try:
+            pool, pending = self.pool, self.pending
+            while pool.has_room() and not (pending and pending[0][1] is None):
+                ref = next(self.inputs, None)
+                if ref is None:
+                    self.inputs = None
+                    self._last_batch()
+                    return
                 plan, layout = _plan(ref, self.config)
                 if plan.kind == "files":
-                    if batch.add(ref, layout):
-                        self._submit_files(batch.refs)
-                        batch = _new_batch(self.tasks)
+                    if self.batch.add(ref, layout):
+                        self._submit_files(self.batch.refs)
+                    continue
+                if self.batch.refs:
+                    self._submit_files(self.batch.refs)
+                if plan.kind == "ranges":
+                    self.started = True
+                    arrow = self.codec.arrow
+                    pending.append((plan, [pool.submit(_task_range, r, self.config, arrow) for r in plan.ranges]))
                 else:
-                    if batch.refs:
-                        self._submit_files(batch.refs)
-                        batch = _new_batch(self.tasks)
-                    if plan.kind == "ranges":
-                        self.started = True
-                        pending.append((plan, [pool.submit(_task_range, r, self.config, arrow) for r in plan.ranges]))
-                    else:
-                        pending.append((plan, None))
-                if len(pending) != queued:  # (room only shrinks when something is queued)
-                    while pending and (pending[0][1] is None or not pool.has_room()):
-                        self._drain(*pending.popleft())
-            if batch.refs:
-                if self.started:
-                    self._submit_files(batch.refs)
-                else:  # all of it is one small task: no process to start
-                    pending.append((_Plan("main", tuple(batch.refs)), None))
-            while pending:
-                self._drain(*pending.popleft())
-        except BaseException:
-            pool.close(terminate=True)
-            raise
-        pool.close()
-        return self.counter.summary()
+                    pending.append((plan, None))
+        finally:
+            self.giving = False
+
+    def _last_batch(self) -> None:
+        if not self.batch.refs:
+            return
+        if self.started:
+            self._submit_files(self.batch.refs)
+        else:  # all of it is one small task: no process to start
+            self.pending.append((_Plan("main", tuple(self.batch.refs)), None))
 
     def _submit_files(self, refs: List[InputRef]) -> None:
         self.started = True
@@ -416,6 +440,7 @@ class _Parallel:
         plan = _Plan("files", tuple(refs))
         self.pending.append((plan, self.pool.submit(_task_files, [tuple(ref) for ref in refs], self.config,
                                                      self.codec.arrow)))
+        self.batch = _new_batch(self.tasks)
 
     def _write(self, piece) -> Tuple[int, int]:
         """Write a piece of hits; how many, and how many valid."""
@@ -438,7 +463,7 @@ class _Parallel:
                 self.finish(scan_input(ref, self.config, self.emit, counter.bytes_read))
         elif plan.kind == "files":
             try:
-                for kind, value in self.pool.messages(ticket):
+                for kind, value in self.pool.messages(ticket, self._give):
                     if kind == _HITS:
                         self._write(value)
                     else:
@@ -470,7 +495,7 @@ class _Parallel:
 
         ended = False  # a range read short of its stop: the file ends there
         for rng, ticket in zip(plan.ranges, tickets):
-            messages = self.pool.messages(ticket)
+            messages = self.pool.messages(ticket, self._give)
             try:
                 if failure is None:
                     failure, n = self._stitch_range(stitcher, rng, messages, write_all, ended)

@@ -39,8 +39,17 @@ from typing import Any, Callable, Deque, Iterator, List, NamedTuple, Optional
 
 #: results a worker may have waiting for the reader before it blocks
 DEFAULT_MAX_MESSAGES = 8
-#: tasks submitted to one worker and not yet read back
-DEFAULT_MAX_TASKS = 4
+#: tasks submitted to one worker and not yet read back (done or not: the
+#: messages of a done task wait in its queue and outbox)
+DEFAULT_MAX_TASKS = 16
+#: tasks given to one worker and not yet done: the one it runs and the one
+#: it takes next.  A task is given to a worker only when it is this close to
+#: idle, so that a slow task (a file of PDFs) holds up one task behind it,
+#: not a queue of them, while the other worker runs out of work
+DEFAULT_QUEUED = 2
+#: how often a reader waiting for a task's messages lets the caller give
+#: the workers more (:meth:`WorkerPool.messages`' ``idle``)
+_IDLE_SECONDS = 0.002
 _PR_SET_PDEATHSIG = 1
 _WATCH_SECONDS = 0.5
 _DONE = "done"
@@ -126,6 +135,10 @@ class _Outbox:
         """Every waiting message into the queue (waiting for room)."""
         self._forward(block=True)
 
+    def forward(self) -> None:
+        """The waiting messages the queue has room for into it."""
+        self._forward(block=False)
+
     def _keep(self, message: Any) -> bool:
         try:
             if self.file is None:
@@ -155,19 +168,18 @@ class _Outbox:
 
 
 def _next_task(tasks, outbox: _Outbox):
-    """The next task: one already queued, or -- after every waiting message
-    is in the result queue -- the next to come.  (A worker never waits for
-    a task while messages wait in its outbox: the reader may be waiting for
-    them, and send no task until it has them.)"""
-    if outbox.waiting:
+    """The next task, forwarding the messages waiting in the outbox as room
+    comes while it waits: the reader may be waiting for them, or for this
+    worker to be idle before it sends the next task."""
+    while outbox.waiting:
         try:
-            return tasks.get_nowait()
+            return tasks.get(timeout=_IDLE_SECONDS)
         except queue.Empty:
-            outbox.flush()
+            outbox.forward()
     return tasks.get()
 
 
-def _worker_main(parent_pid: int, tasks, results) -> None:
+def _worker_main(parent_pid: int, tasks, results, done) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent_pid)
@@ -189,6 +201,7 @@ def _worker_main(parent_pid: int, tasks, results) -> None:
             outbox.send((number, (_FAILED, traceback.format_exc(limit=20))))
         else:
             outbox.send((number, (_DONE, None)))
+        done.value += 1
     outbox.flush()
     results.close()
     results.join_thread()
@@ -198,9 +211,20 @@ class _Worker:
     def __init__(self, ctx, max_messages: int):
         self.tasks = ctx.Queue()
         self.results = ctx.Queue(max_messages)
-        self.process = ctx.Process(target=_worker_main, args=(os.getpid(), self.tasks, self.results),
+        #: tasks this worker has done (it counts them; the reader only reads)
+        self.done = ctx.RawValue("q", 0)
+        self.process = ctx.Process(target=_worker_main, args=(os.getpid(), self.tasks, self.results, self.done),
                                    name="urnscan-worker", daemon=True)
+        #: the tickets given to it and not yet read back, oldest first
         self.outstanding: Deque[int] = deque()
+        self.given = 0  # tasks given to it
+
+    def unfinished(self) -> int:
+        """Tasks given to it and not yet done."""
+        return self.given - self.done.value
+
+    def has_room(self, max_tasks: int, max_queued: int) -> bool:
+        return len(self.outstanding) < max_tasks and self.unfinished() < max_queued
 
 
 class WorkerPool:
@@ -211,13 +235,14 @@ class WorkerPool:
     picklable (a top-level function)."""
 
     def __init__(self, jobs: int, max_messages: int = DEFAULT_MAX_MESSAGES, max_tasks: int = DEFAULT_MAX_TASKS,
-                 prepare: Optional[Callable[[], None]] = None):
+                 prepare: Optional[Callable[[], None]] = None, max_queued: int = DEFAULT_QUEUED):
         self.jobs = max(1, int(jobs))
         #: run here once, before the workers start: what every worker would
         #: otherwise load for itself (forked, they share what it loaded)
         self.prepare = prepare
         self.max_messages = max_messages
         self.max_tasks = max_tasks
+        self.max_queued = max_queued
         self._workers: List[_Worker] = []
         self._next = 0
         self._lost: set = set()  # tickets queued to a worker that died
@@ -238,24 +263,31 @@ class WorkerPool:
 
     def has_room(self) -> bool:
         """Whether some worker takes another task without going over
-        ``max_tasks`` outstanding."""
-        return not self._workers or any(len(w.outstanding) < self.max_tasks for w in self._workers)
+        ``max_tasks`` not read back or ``max_queued`` not done."""
+        return not self._workers or any(w.has_room(self.max_tasks, self.max_queued) for w in self._workers)
 
     def submit(self, fn: Callable, *args) -> Ticket:
+        """Give a task to the worker closest to idle (a task goes to one
+        even when none has room)."""
         if not self._workers:
             self._start()
-        index = min(range(len(self._workers)), key=lambda i: len(self._workers[i].outstanding))
-        worker = self._workers[index]
+        workers = self._workers
+        index = min(range(len(workers)), key=lambda i: (workers[i].unfinished(), len(workers[i].outstanding)))
+        worker = workers[index]
         number = self._next
         self._next += 1
         worker.outstanding.append(number)
+        worker.given += 1
         worker.tasks.put((number, fn, args))
         return Ticket(number, index)
 
-    def messages(self, ticket: Ticket) -> Iterator[Any]:
+    def messages(self, ticket: Ticket, idle: Optional[Callable[[], None]] = None) -> Iterator[Any]:
         """The messages of ``ticket``'s task as they come; raises
         :class:`WorkerDied` when the task failed or its worker died.  Tickets
-        must be read in the order they were submitted."""
+        must be read in the order they were submitted.  While no message
+        has come, ``idle`` is called every few milliseconds: the caller may
+        submit more tasks from it (the workers done with theirs would wait
+        for the one read here otherwise), but not read another ticket."""
         worker = self._workers[ticket.worker]
         if not worker.outstanding or worker.outstanding[0] != ticket.number:
             raise RuntimeError("tickets must be read in the order they were submitted")
@@ -263,15 +295,24 @@ class WorkerPool:
             self._lost.discard(ticket.number)
             worker.outstanding.popleft()
             raise WorkerDied("worker process died with the task queued to it")
+        wait = _WATCH_SECONDS if idle is None else _IDLE_SECONDS
+        waited = 0.0  # since a message came or the worker was last seen alive
         try:
             while True:
                 try:
-                    number, message = worker.results.get(timeout=_WATCH_SECONDS)
+                    number, message = worker.results.get(timeout=wait)
                 except queue.Empty:
+                    waited += wait
+                    if idle is not None:
+                        idle()
+                    if waited < _WATCH_SECONDS:
+                        continue
+                    waited = 0.0
                     if not worker.process.is_alive():
                         self._replace(ticket.worker)
                         raise WorkerDied(_death_reason(worker.process.exitcode)) from None
                     continue
+                waited = 0.0
                 if isinstance(message, tuple) and len(message) == 2 and message[0] in (_DONE, _FAILED):
                     if message[0] == _FAILED:
                         raise WorkerDied(f"internal error: {message[1].strip().splitlines()[-1]}")
