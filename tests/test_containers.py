@@ -60,7 +60,10 @@ def _latin1() -> bytes:
 
 
 def _eml() -> bytes:
-    return message({"From": "a@example.org", "Subject": "urn:isbn:0000000000 (headers are not scanned)"},
+    # the Subject is read (RFC 5322 section 3.6.5), an encoded word decoded
+    # (RFC 2047); an identifier field, not: a Message-ID is no URN
+    return message({"From": "a@example.org", "Message-ID": "<urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>",
+                    "Subject": "=?utf-8?q?Re=3A_urn=3Aisbn=3A0451450523?= (review)"},
                    f"Body: {ISBN}\n>From here on, {RFC}\n").encode("ascii")
 
 
@@ -188,7 +191,9 @@ CASES = [
                                  ("<qp@example.org>/1", RFC)], "mbox", 1, 0),
     ("b64.mbox", _base64_parts, [("<b64@example.org>/1", ISBN), ("<b64@example.org>/4", RFC)], "mbox", 2, 2),
     ("latin1", _latin1, [("<l1@example.org>/1", ISBN), ("#2/1", ISSN)], "mbox", 2, 0),
-    ("note.eml", _eml, [("#1/1", ISBN), ("#1/1", RFC)], "eml", 1, 0),
+    ("note.eml", _eml, [("<urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>/header", "urn:isbn:0451450523"),
+                        ("<urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>/1", ISBN),
+                        ("<urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>/1", RFC)], "eml", 2, 0),
     ("book.epub", _epub, [("META-INF/container.xml", "urn:oasis:names:tc:opendocument:xmlns:container"),
                           ("OEBPS/content.opf", ISBN), ("OEBPS/ch1.xhtml", ISSN)], "zip", 4, 2),
     ("dump.zip", _zipped_dump, [("dump/records.txt.gz", NBN), ("dump/src.tar.gz!src/a.py", RFC)], "zip", 2, 1),

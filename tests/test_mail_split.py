@@ -150,3 +150,55 @@ def test_a_large_part_is_handed_out_in_blocks():
     pieces = list(doc.chunks)
     assert b"".join(pieces) == text
     assert len(pieces) == 3 and max(map(len, pieces)) == BLOCK_BYTES
+
+
+#: (a message's header, the text of its header document): the fields an
+#: author wrote (RFC 5322 section 3.6.5), unfolded (section 2.2.3), encoded
+#: words decoded (RFC 2047); no other field
+HEADER_TEXT = [
+    (b"Subject: Request for urn:example:foo\n", "Subject: Request for urn:example:foo\n"),
+    (b"Subject: Registering\n urn:example:folded\n", "Subject: Registering urn:example:folded\n"),
+    (b"Subject: Registering\r\n\turn:example:crlf\r\n", "Subject: Registering\turn:example:crlf\n"),
+    (b"Subject: =?utf-8?q?Re=3A_urn=3Aisbn=3A0451450523?=\n", "Subject: Re: urn:isbn:0451450523\n"),
+    (b"Subject: =?utf-8?b?dXJuOmlldGY6cmZjOjgxNDE=?=\n", "Subject: urn:ietf:rfc:8141\n"),
+    (b"Subject: =?iso-8859-1?q?caf=E9?= urn:x:y\n", "Subject: caf\u00e9 urn:x:y\n"),
+    (b"Subject: =?no-such-charset?q?urn=3Aa=3Ab?=\n", "Subject: =?no-such-charset?q?urn=3Aa=3Ab?=\n"),
+    (b"Subject: caf\xc3\xa9 urn:x:raw\n", "Subject: caf\udcc3\udca9 urn:x:raw\n"),  # bytes as written
+    (b"SUBJECT: one\nkeywords: urn:isbn:0451450523, urn:isbn:0451450524\nComments: two\n",
+     "Subject: one\nKeywords: urn:isbn:0451450523, urn:isbn:0451450524\nComments: two\n"),
+    (b"Message-ID: <urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>\nFrom: urn:x@example.org\n"
+     b"In-Reply-To: <urn:a:b>\nContent-Type: text/plain; name=urn:c:d\n", ""),
+    (b"Subject:\n", "Subject: \n"),
+]
+
+
+@pytest.mark.parametrize("header,text", HEADER_TEXT)
+def test_the_informational_fields_are_the_header_document(header, text):
+    from urnscan.sources.mail import header_text
+
+    message = parse_message(header + b"\nbody\n")
+    assert header_text(message) == text
+    docs = list(message_documents(message, 1))
+    ids = [d.id.rsplit("/", 1)[1] for d in docs]
+    assert ids == (["header", "1"] if text else ["1"])
+    if text:
+        assert b"".join(docs[0].chunks) == text.encode("utf-8", "surrogateescape")
+
+
+def test_an_archive_s_subjects_are_scanned_where_they_stand(tmp_path):
+    """End to end: each message's subject is a document before its parts,
+    the line and column those of the ``Subject: ...`` line."""
+    from urnscan.runner import ScanConfig, run_scan
+    from urnscan.sources import expand_inputs
+
+    path = tmp_path / "list.mbox"
+    path.write_bytes(b"From a@b Mon Jan  1 00:00:00 2024\nMessage-ID: <1@x>\n"
+                     b"Subject: =?utf-8?q?New_namespace=3A_urn=3Aexample=3Anew?=\n\nSee urn:ietf:rfc:8141.\n\n"
+                     b"From a@b Mon Jan  1 00:01:00 2024\nMessage-ID: <2@x>\nSubject: Re: New namespace:\n"
+                     b" urn:example:new\n\n> See urn:ietf:rfc:8141.\n")
+    hits, statuses = [], []
+    run_scan(expand_inputs([str(path)]), ScanConfig(), hits.extend, statuses.append)
+    assert [(h.document, h.urn, h.line, h.column) for h in hits] == [
+        ("<1@x>/header", "urn:example:new", 1, 25), ("<1@x>/1", "urn:ietf:rfc:8141", 1, 5),
+        ("<2@x>/header", "urn:example:new", 1, 29), ("<2@x>/1", "urn:ietf:rfc:8141", 1, 7)]
+    assert statuses[0].documents == 4

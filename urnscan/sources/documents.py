@@ -32,7 +32,8 @@ object) PDF, ``WARC/`` WARC, a ustar header block (:func:`tar_header`)
 tar, ``!<arch>`` ar, a ``From `` line holding a time followed by a header
 field mbox; a name ending in ``.eml`` with a header field first is one
 mail message.
-Mail headers, WARC headers and HTTP headers are not scanned; mail bodies
+Of mail headers only the informational fields are scanned (:mod:`.mail`);
+WARC headers and HTTP headers are not scanned; mail bodies
 are decoded (quoted-printable, base64) and every document is transcoded
 to UTF-8 when its charset or byte-order mark says so (:mod:`.charsets`).
 

@@ -17,11 +17,19 @@ in memory at a time; a message larger than the cap is skipped and counted.
 Every leaf of a message's MIME tree (parts of attached ``message/rfc822``
 messages too) is a document, numbered from 1 in tree order:
 ``<Message-ID>/2``, or ``#3/2`` for the 2nd part of the 3rd message when it
-has no Message-ID.  Headers are not scanned.
+has no Message-ID.  Before them, the message's informational fields --
+``Subject``, ``Comments`` and ``Keywords``, text its author wrote (RFC 5322
+section 3.6.5) -- are the document ``<Message-ID>/header``, one line per
+field as ``Subject: ...``, unfolded (section 2.2.3) and with their
+encoded words decoded (RFC 2047: ``=?utf-8?q?...?=``); a list's message
+announcing ``urn:example:foo`` says it there first.  The other fields
+(addresses, identifiers, routing, MIME) are not scanned: a Message-ID is
+no URN.
 """
 from __future__ import annotations
 
 import re
+from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.policy import compat32
@@ -185,10 +193,48 @@ def parse_message(data: bytes) -> Message:
     return BytesParser(policy=compat32).parsebytes(data)
 
 
+#: the fields whose text an author wrote (RFC 5322 section 3.6.5)
+INFORMATIONAL_FIELDS = ("Subject", "Comments", "Keywords")
+#: a line break that folds a field: the white space after it stays (RFC
+#: 5322 section 2.2.3)
+_FOLD = re.compile(r"\r?\n(?=[ \t])")
+
+
+def header_text(message: Message) -> str:
+    """The message's informational fields, one line each (``Subject:
+    ...``), unfolded and with their RFC 2047 encoded words decoded; ""
+    when it has none.  Bytes outside ASCII written as they are (a raw
+    UTF-8 subject) stay as surrogate escapes: ``surrogateescape`` gives
+    them back."""
+    wanted = {name.lower(): name for name in INFORMATIONAL_FIELDS}
+    lines = []
+    for name, value in message.raw_items():
+        field = wanted.get(name.lower())
+        if field is not None:
+            lines.append(f"{field}: {_field_text(value)}\n")
+    return "".join(lines)
+
+
+def _field_text(value: str) -> str:
+    """A field's value as text: unfolded, encoded words decoded where they
+    can be (an unknown charset or broken word leaves the value as written)."""
+    raw = _FOLD.sub("", value).strip()
+    if "=?" not in raw:
+        return raw
+    try:
+        return str(make_header(decode_header(raw)))
+    except (LookupError, UnicodeError, ValueError):
+        return raw
+
+
 def message_documents(message: Message, index: int) -> Iterator[Document]:
-    """The leaf parts of a parsed message as documents (module docstring)."""
+    """A parsed message's informational fields and leaf parts as documents
+    (module docstring)."""
     message_id = message.get("Message-ID")
     prefix = _SPACES.sub("", str(message_id)) if message_id else f"#{index}"
+    header = header_text(message)
+    if header:
+        yield Document(f"{prefix}/header", (header.encode("utf-8", "surrogateescape"),), encoded_size=None)
     number = 0
     for part in message.walk():
         if part.is_multipart():
