@@ -219,6 +219,13 @@ def growing_encoded(size: int) -> bytes:
     return b"?q=" + b"urn%3A%3A" * (size // 9) + b"urn%3Aa%3Ab\n"
 
 
+def growing_breaks(size: int) -> bytes:
+    """Names broken by "<wbr>" over and over, each mark before another
+    "urn:" (breaks.joined_over_breaks reads a name up to the cap)."""
+    unit = b"urn:a:b<wbr>"
+    return unit * (size // len(unit)) + b"c\n"
+
+
 GROWING = {
     "urn:a:/ ... (": growing_slash_paren,
     "urn:a:/ ... {": growing_slash_brace,
@@ -242,4 +249,5 @@ GROWING = {
     "regular-expression literals and || in code": growing_regex_literals,
     "a name ending in : over longer ones": growing_names_below,
     "urn%3A repeated in a URL": growing_encoded,
+    "<wbr> between names": growing_breaks,
 }

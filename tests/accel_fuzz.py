@@ -28,6 +28,8 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           b"\\", b"\\f", b"\\fI", b"\\f(", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*", b"http://x/", b"?",
           b"magnet:?xt=", b"a=1&k=", b"/", b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"'+x+'", b"'\n  '",
           b'"\n  "', b"'{x}'", "\u00e9".encode(), "\u2014".encode(), b"\xc3",
+          # break opportunities inside a name (breaks.py), whole and cut short
+          b"<wbr>", b"<WBR/>", b"<wbr", b"<wb", "\u200b".encode(), "\u00ad".encode(),
           # character references that end a name, and ones cut short
           b"&quot;", b"&#39;", b"&#x2014;", b"&#1234567;", b"&#x", b"&#", b"&q", b";urn:a:b&quot;",
           # hex dump lines

@@ -1116,6 +1116,50 @@ def test_character_references(text, expected):
     assert [(h.urn, h.raw, h.rules) for h in scan_text(text)] == expected
 
 
+#: a break opportunity written as it is -- HTML's <wbr>, U+200B, U+00AD --
+#: inside a name stands for nothing (breaks.py), as its references do;
+#: after the name, or before no more of it, it is no part of it
+BREAK_OPPORTUNITIES = [
+    ("<p>urn:ietf:params:xml:ns:<wbr>yang:ietf-interfaces</p>",
+     [("urn:ietf:params:xml:ns:yang:ietf-interfaces", "urn:ietf:params:xml:ns:<wbr>yang:ietf-interfaces",
+       ("decode:break",))]),
+    ("<td>urn:ietf:params:<wbr/>oauth:<wbr />grant-type:<WBR>jwt-bearer</td>",
+     [("urn:ietf:params:oauth:grant-type:jwt-bearer",
+       "urn:ietf:params:<wbr/>oauth:<wbr />grant-type:<WBR>jwt-bearer", ("decode:break",))]),
+    ("<td>urn:oid:1.2.840<wbr>.113549.1.1</td>",
+     [("urn:oid:1.2.840.113549.1.1", "urn:oid:1.2.840<wbr>.113549.1.1", ("decode:break",))]),
+    ("see urn:ietf:params:xml:ns:\u200byang:ietf-ip, now",
+     [("urn:ietf:params:xml:ns:yang:ietf-ip", "urn:ietf:params:xml:ns:\u200byang:ietf-ip",
+       ("decode:break", "trim:comma"))]),
+    ("see urn:ietf:params:xml:ns:\u00adyang:ietf-ip.",
+     [("urn:ietf:params:xml:ns:yang:ietf-ip", "urn:ietf:params:xml:ns:\u00adyang:ietf-ip",
+       ("decode:break", "trim:period"))]),
+    # none goes on: the mark is left out
+    ("see urn:ietf:params:xml:ns:yang<wbr> next", [("urn:ietf:params:xml:ns:yang", "urn:ietf:params:xml:ns:yang", ())]),
+    ("urn:example:y<wbr><b>bold</b>", [("urn:example:y", "urn:example:y", ())]),
+    ("urn:isbn:0451450523\u200b urn:isbn:0451450524",
+     [("urn:isbn:0451450523", "urn:isbn:0451450523", ()), ("urn:isbn:0451450524", "urn:isbn:0451450524", ())]),
+    ("x urn:example:abc<wbrx>def y", [("urn:example:abc", "urn:example:abc", ())]),
+    # another name after it: two names
+    ("<td>urn:isbn:0451450523<wbr>urn:isbn:0451450524</td>",
+     [("urn:isbn:0451450523", "urn:isbn:0451450523", ()), ("urn:isbn:0451450524", "urn:isbn:0451450524", ())]),
+    # a quote that closed the name closes it
+    ('"urn:xmpp:mam:2"<wbr>x', [("urn:xmpp:mam:2", "urn:xmpp:mam:2", ())]),
+]
+
+
+@pytest.mark.parametrize("text,expected", BREAK_OPPORTUNITIES)
+def test_break_opportunities(text, expected):
+    hits = scan_text(text)
+    assert [(h.urn, h.raw, h.rules) for h in hits] == expected
+    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]  # (offsets in characters)
+
+
+def test_break_opportunities_go_with_folding():
+    text = "<td>urn:oid:1.2.840<wbr>.113549.1.1</td>"
+    assert [h.urn for h in scan_text(text, fold=False)] == ["urn:oid:1.2.840"]  # the markup ends it
+
+
 @pytest.mark.parametrize("data", [
     "\uff55\uff52\uff4e\uff1aab".encode() + b"\xef\xbc(",  # a fullwidth form broken after its lead bytes
     "\uff55\uff52\uff4e\uff1aab".encode() + b"\xef\xbd",

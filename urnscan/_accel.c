@@ -609,6 +609,15 @@ one_line_open_before(const unsigned char *s, Py_ssize_t p)
     return 0;
 }
 
+/* breaks.py: HTML's "<wbr>" ("<wbr/>", "<wbr />", any case) at s[i], a
+   break opportunity after which the name goes on */
+static int
+wbr_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
+{
+    return i + 4 < hi && s[i] == '<' && (s[i + 1] | 0x20) == 'w' && (s[i + 2] | 0x20) == 'b'
+           && (s[i + 3] | 0x20) == 'r' && in_set(s[i + 4], " />");
+}
+
 /* fast.py _NOTHING_FOLLOWS at e in s[0:hi] (e > 0), alternative by
    alternative; each is a lookahead, so the first that holds decides */
 static int
@@ -623,8 +632,8 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
         return 1;  /* (?=[ \t][^ \t\r\n|]) */
     if (c == '<' && e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!'))
         return 1;  /* (?=<[/!]) */
-    if (c == '<' && !in_set(s[e - 1], ":/=(-"))
-        return 1;  /* (?<![:/=(-])(?=<) */
+    if (c == '<' && !in_set(s[e - 1], ":/=(-") && !wbr_at(s, e, hi))
+        return 1;  /* (?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />]) */
     Py_ssize_t j = skip_blanks(s, e, hi);
     if (j >= hi || (s[j] != '\r' && s[j] != '\n'))
         return 0;

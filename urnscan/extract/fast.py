@@ -41,13 +41,15 @@ _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, 
                  b","[0]: None, b";"[0]: None, b'"'[0]: Opener.DOUBLE_QUOTE}
 #: what rules out every fold, template, ellipsis and table cell after the
 #: run: another ASCII character but a blank, line break, "\\", "{", "[",
-#: "<", "&" or "|" (any other byte may start U+2026 or a letter that goes
-#: on the name); one blank before a word; "<" of an
+#: "<", "&" or "|" (any other byte may start U+2026, a letter that goes
+#: on the name or a break opportunity); one blank before a word; "<" of an
 #: end tag, or after a character no template ends with; a line break after
 #: a character no fold ends with (a name's "-:./", a query's "?="), the
 #: next line starting with none of ":", "&", "-" and "."; a line break
-#: before a line starting a URN of its own; or the end of what may be read
-_NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])|(?<![:/=(-])(?=<)"
+#: before a line starting a URN of its own; or the end of what may be read.
+#: Never HTML's "<wbr>", after which the name goes on (breaks.py)
+_NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])"
+                    rb"|(?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />])"
                     rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&.]))"
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)|\Z)")
 

@@ -19,6 +19,7 @@ from .elision import elided
 from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
 from .params import folded_parameter_end, parameter_end
+from .breaks import joined_over_breaks
 from .entity import entity_read
 from .fold import fold, literal_closer, literals, literals_inside, next_literal
 from .layout import example_colon, key_colon, qname_colon
@@ -296,6 +297,11 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
         if JSON_SLASH in escaped:
             rules.append(Rule.DECODE_JSON)
     else:
+        if reading.fold and not closed:
+            segments = joined_over_breaks(buf, segments, hi, RUNS[profile], p + cap)
+            if len(segments) > 1:
+                e = segments[-1][1]
+                rules.append(Rule.DECODE_BREAK)
         key = key_colon(buf, p, e, hi) if reading.trim and buf[e - 1] == 0x3A else None
         quote_at = literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and key is None else -1
         first = next_literal(buf, quote_at, hi) if quote_at >= 0 else -1

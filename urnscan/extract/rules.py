@@ -32,6 +32,7 @@ class Rule(str, Enum):
     DECODE_ENTITY = "decode:entity"  # "&amp;" in a q-component, "&#45;": URN characters
     DECODE_ROFF = "decode:roff-hyphen"  # roff's "\-" (a man page's hyphen) read as "-"
     DECODE_JSON = "decode:json-slash"  # a JSON string's "\/" read as "/"
+    DECODE_BREAK = "decode:break"  # "<wbr>", U+200B, U+00AD inside a name: a break opportunity, nothing
     DECODE_PERCENT = "decode:percent"  # percent-encoded in a URL ("?urn=urn%3Anbn%3A..."), decoded once
     CUT_LIST = "cut:list"  # ended at a "," before another URN or URL: a list
     CUT_URL_QUERY = "cut:url-query"  # inside a URL: ended at its query's "?"

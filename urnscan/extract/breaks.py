@@ -1,0 +1,42 @@
+"""Break opportunities inside a name: where a page lets a long URN break
+across lines without a hyphen, it puts an invisible mark between two of
+its characters -- HTML's ``<wbr>`` element (HTML Living Standard section
+4.5.29), a ZERO WIDTH SPACE (U+200B) or a SOFT HYPHEN (U+00AD, shown only
+at a break).  ``urn:ietf:params:xml:ns:<wbr>yang:ietf-interfaces`` is one
+name to a reader; the mark stands for nothing in it, as the same
+characters written as references do (:mod:`.entity`: ``&shy;``,
+``&#8203;``).  The span covers the marks; ``raw`` keeps them.
+"""
+from __future__ import annotations
+
+import re
+from typing import List, Tuple
+
+#: ``<wbr>``, ``<wbr/>`` or ``<wbr />`` (any case), U+200B and U+00AD in
+#: UTF-8 (what every document is transcoded to)
+_BREAK = re.compile(rb"<[Ww][Bb][Rr] ?/?>|\xe2\x80\x8b|\xc2\xad")
+_URN_SCHEME = re.compile(rb"[Uu][Rr][Nn]:")
+
+
+def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run,
+                       max_end: int) -> List[Tuple[int, int]]:
+    """``segments`` (a name up to the end of its run) with the run after
+    each break opportunity that follows it, as segments of their own;
+    ``segments`` itself when none follows, None when the name goes on
+    past ``max_end`` (an over-long candidate, never cut)."""
+    joined = segments
+    e = segments[-1][1]
+    while e < hi:
+        mark = _BREAK.match(buf, e, hi)
+        if mark is None:
+            break
+        rest = run.match(buf, mark.end(), min(hi, max_end + 1))
+        if rest is None or rest.end() == mark.end():
+            break  # the mark ends the line or the text: nothing goes on
+        if _URN_SCHEME.match(buf, mark.end(), rest.end()):
+            break  # another name starts after it: a list the page lets break
+        if rest.end() > max_end:
+            break
+        joined = joined + [(mark.end(), rest.end())]
+        e = rest.end()
+    return joined
