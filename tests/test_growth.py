@@ -17,6 +17,7 @@ from crafted import GROWING, prose  # noqa: E402
 
 from urnscan import scan_bytes  # noqa: E402
 from urnscan.judge import forget_judgements  # noqa: E402
+from urnscan.scanner import DEFAULT_MAX_URN_LENGTH  # noqa: E402
 
 SMALL = 128 * 1024
 CHUNK = 1 << 16
@@ -79,3 +80,26 @@ def test_a_typographic_quote_costs_about_what_no_opener_does():
     best_scan_time(curly, 1)
     ratio = least_ratio(lambda: best_scan_time(curly, 3) / best_scan_time(bare, 3), 5)
     assert ratio <= 5, f"a \u2018-quoted name took {ratio:.1f}x the time of a bare one"
+
+
+def _over_long_names(size: int) -> bytes:
+    unit = b" urn:a:" + b"b" * (DEFAULT_MAX_URN_LENGTH + 10)
+    return unit * (size // len(unit) + 1) + b" "
+
+
+def _whole_scan_time(data: bytes) -> float:
+    t = time.process_time()
+    hits = list(scan_bytes(data))  # one buffer: the Python API given a bytes object
+    assert len(hits) == data.count(b"urn:")
+    return time.process_time() - t
+
+
+def test_one_buffer_of_over_long_names_is_read_in_linear_time():
+    """Each over-long name stops the reading of the buffer, which goes on
+    after it: the candidates are found once, not again from each (a
+    buffer of thousands was quadratic, and a call deep each: a
+    RecursionError)."""
+    small, large = _over_long_names(8 * SMALL), _over_long_names(64 * SMALL)  # 250 and 2000 names
+    _whole_scan_time(small)
+    ratio = least_ratio(lambda: _whole_scan_time(large) / _whole_scan_time(small), 10)
+    assert ratio <= 10, f"8x the over-long names took {ratio:.1f}x the time"

@@ -14,7 +14,7 @@ character offsets.  Lines end at LF, CRLF or a lone CR.
 from __future__ import annotations
 
 import os
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from numbers import Integral
 from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
@@ -348,6 +348,18 @@ class ByteScanner:
 
     def _process(self, final: bool) -> List[Hit]:
         hits: List[Hit] = []
+        positions: List[List[int]] = []
+        while self._process_from_scan(final, hits, positions):
+            pass  # an over-long candidate was passed over: the rest of the buffer next
+        return hits
+
+    def _process_from_scan(self, final: bool, hits: List[Hit], positions: List[List[int]]) -> bool:
+        """Read the buffer from ``self._scan`` into ``hits``; True when it
+        stopped after an over-long candidate and the rest of the buffer is
+        to be read again (a loop, not a call: a buffer may hold thousands).
+        ``positions`` holds the candidates of the buffer once found, for the
+        reads after the first (finding them again from each over-long one
+        made a buffer of thousands quadratic)."""
         buf = self._buf
         n = len(buf)
         pos = self._scan
@@ -355,13 +367,18 @@ class ByteScanner:
             pos = self._skip_run(buf, pos, final, hits)
             if self._skip is not None:  # the run goes on past this chunk
                 self._discard(n - LOOKBACK)
-                return hits
+                return False
         window = self.options.window
         limit = n if final else n - window
         if limit > pos:
             start = pos
-            found, pos, overlong = self._read_all(buf, urn_positions(buf, pos, limit), pos, n, final, window,
-                                                   self._context, self._base)
+            if positions:
+                first = bisect_left(positions[0], pos)
+            else:
+                positions.append(urn_positions(buf, pos, limit))
+                first = 0
+            found, pos, overlong = self._read_all(buf, positions[0], pos, n, final, window, self._context,
+                                                   self._base, first)
             stop = min(limit, overlong) if overlong >= 0 else limit
             suspects = suspected_urns(buf, start, stop, self.options.max_urn_length)
             if suspects:
@@ -385,15 +402,14 @@ class ByteScanner:
                 pos = self._skip_run(buf, p + 4, final, hits)
                 if self._skip is not None:
                     self._discard(n - LOOKBACK)
-                    return hits
-                # the rest of this buffer is scanned on the next call
+                    return False
                 self._scan = pos
-                return hits + self._process(final)
+                return True
             pos = max(pos, limit)
         self._scan = pos
         if not final:  # past the last byte no line number or URL context is asked for
             self._discard(max(0, pos - LOOKBACK))
-        return hits
+        return False
 
     def _hits(self, buf: bytes, found: list, hits: List[Hit]) -> None:
         """Append the hits of ``found`` (extract.Candidate tuples, in

@@ -107,8 +107,9 @@ def _patterns(profile: str):
 
 
 def batch_reader(profile: str, reading: Reading, cap: int):
-    """``read_all(buf, positions, pos, n, final, window, context, base)``:
-    the candidates at ``positions`` (ascending, each a "urn:" in ``buf``)
+    """``read_all(buf, positions, pos, n, final, window, context, base,
+    first=0)``: the candidates at ``positions[first:]`` (ascending, each a
+    "urn:" in ``buf``)
     as the streaming scanner reads them: a position before ``pos`` (inside
     the previous candidate) is skipped; each is read up to ``n`` when
     ``final`` else ``p + window``; ``context`` (a :class:`.url.StreamContext`
@@ -153,12 +154,12 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
     flags = ((1 if reading.code else 0) | (2 if reading.trim else 0) | (4 if reading.fold else 0)
              | (8 if pairs else 0) | (16 if in_urls else 0))
 
-    def read_all(buf, positions, pos, n, final, window, context, base):
+    def read_all(buf, positions, pos, n, final, window, context, base, first=0):
         found = []
         append = found.append
         if type(positions) is not list:
             positions = list(positions)
-        i, count = 0, len(positions)
+        i, count = first, len(positions)
         while i < count:
             if plain_reads is not None:
                 i, pos = plain_reads(buf, positions, i, pos, n, final, window, table, cap, WRAPPER_LIMIT, flags,
