@@ -265,6 +265,23 @@ def test_a_newer_registry_file(tmp_path):
     assert json.loads(pq.read_schema(out).metadata[b"urnscan"])["params"]["registry_date"] == "2099-01-01"
     bad = run("scan", str(text), "--registry", str(text))
     assert bad.returncode == 2 and b"--registry" in bad.stderr
+    # the environment's registry, resolved once for the run: judged by, and
+    # recorded in the parameters; --registry wins over it
+    env = {**os.environ, "URNSCAN_REGISTRY": str(newer)}
+    res = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(text), "-o", str(out), "--force", "-j", "2"],
+                         capture_output=True, env=env)
+    assert res.returncode == 0, res.stderr
+    assert pq.read_table(out).column("namespace_status").to_pylist() == ["formal", "formal"]
+    params = json.loads(pq.read_schema(out).metadata[b"urnscan"])["params"]
+    assert (params["registry"], params["registry_date"]) == (str(newer), "2099-01-01")
+    env["URNSCAN_REGISTRY"] = str(text)
+    bad = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(text)], capture_output=True, env=env)
+    assert bad.returncode == 2 and b"URNSCAN_REGISTRY: " in bad.stderr, bad.stderr
+    snapshot = Path(registry.__file__).parent / "data" / "registry.json"
+    chosen = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(text), "--format", "jsonl",
+                             "--registry", str(snapshot)], capture_output=True, env=env)
+    assert chosen.returncode == 0, chosen.stderr
+    assert [json.loads(line)["namespace_status"] for line in chosen.stdout.splitlines()] == before
 
 
 def test_command_sets_the_collector_thresholds():

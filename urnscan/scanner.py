@@ -160,7 +160,8 @@ class ScanOptions(NamedTuple):
     embedded: bool = True  # inside a URL or form parameters a URN ends at "&"
     context: int = 0  # bytes of text kept each side of a hit in Hit.context (0: none)
     #: the registry file namespace statuses are judged against (None: the
-    #: default, see urnscan.namespaces.registry.registry_named)
+    #: default, "": the shipped snapshot; see
+    #: urnscan.namespaces.registry.registry_named)
     registry: Optional[str] = None
     #: also read URNs percent-encoded in URLs ("?urn=urn%3Anbn%3A...": extract.encoded)
     percent: bool = False

@@ -196,16 +196,21 @@ def run_scan_command(args) -> int:
     if not args.paths:  # as ripgrep: a pipe is read, a terminal means the current directory
         args.paths = [STDIN] if not sys.stdin.isatty() else ["."]
     args.context = _context_size(args, fmt)
-    registry = None
-    if args.registry:
+    from ..namespaces.registry import PACKAGED, REGISTRY_ENV
+
+    # resolved once: every scanner, in every worker, judges by it (a scanner
+    # per file looked the environment up again)
+    registry_file = args.registry or os.environ.get(REGISTRY_ENV)
+    registry = PACKAGED
+    if registry_file:
         from ..errors import UrnscanError
         from ..namespaces.registry import load_registry
 
         try:
-            load_registry(args.registry)
+            load_registry(registry_file)
         except (UrnscanError, ValueError) as exc:
-            return _usage(f"--registry: {exc}")
-        registry = os.path.abspath(args.registry)  # every scanner, in every worker, judges by it
+            return _usage(f"{'--registry' if args.registry else REGISTRY_ENV}: {exc}")
+        registry = os.path.abspath(registry_file)
     try:
         options = _options(args.profile, not args.no_trim, not args.no_fold, args.max_urn_length, args.context,
                            pair=not args.no_pair, code=not args.no_code, embedded=not args.no_embedded,
@@ -228,7 +233,7 @@ def run_scan_command(args) -> int:
         "pair": options.pair, "code": options.code, "embedded": options.embedded, "percent": options.percent,
         "include": args.include, "exclude": args.exclude, **walk, "context": options.context,
         "jobs": jobs, "offsets": "bytes", "max_ratio": args.max_ratio,
-        "registry": args.registry or "shipped snapshot", "registry_date": registry_named(registry).date,
+        "registry": registry_file or "shipped snapshot", "registry_date": registry_named(registry).date,
     }
     if args.dask:
         return _scan_on_dask(args, fmt, config, params)

@@ -368,6 +368,9 @@ def load_registry(path: Optional[PathArg] = None, *,
 #: names a newer registry file (an IANA ``urn-namespaces.xml`` or a JSON
 #: from ``tools/build_registry.py``) to use instead of the shipped snapshot
 REGISTRY_ENV = "URNSCAN_REGISTRY"
+#: the path that names the shipped snapshot, whatever the environment says
+#: (a caller that resolved the environment once passes it on)
+PACKAGED = ""
 
 
 @functools.lru_cache(maxsize=1)
@@ -389,9 +392,11 @@ def default_registry() -> Registry:
 
 
 def registry_named(path: Optional[str]) -> Registry:
-    """The registry in the file at ``path`` (loaded once per process), or
-    the default registry when ``path`` is None (``urnscan scan --registry
-    FILE`` passes FILE down to every scanner, in every worker)."""
+    """The registry in the file at ``path`` (loaded once per process), the
+    default registry when ``path`` is None, the shipped snapshot when it is
+    :data:`PACKAGED` (``urnscan scan`` resolves ``--registry FILE`` or the
+    environment once and passes the result down to every scanner, in every
+    worker)."""
     if path is None:
         path = os.environ.get(REGISTRY_ENV)
     return _registry_at(path) if path else packaged_registry()
