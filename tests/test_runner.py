@@ -14,6 +14,7 @@ import time
 
 import pyarrow.parquet as pq
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from urnscan.pieces import ARROW_PIECES, HIT_PIECES
 from urnscan.runner import ScanConfig, iter_inputs, run_scan
@@ -825,3 +826,49 @@ def test_read_at_most(tmp_path, content, limit, listed, expected):
     path = tmp_path / "f"
     path.write_bytes(content)
     assert _read_at_most(str(path), limit, listed) == expected
+
+
+def _container_fixtures():
+    """One input of each kind the reader tells by its first bytes."""
+    import gzip
+    import io
+    import tarfile
+    import zipfile
+
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w") as z:
+        z.writestr("a.txt", "urn:isbn:0451450523")
+    tarred = io.BytesIO()
+    with tarfile.open(fileobj=tarred, mode="w", format=tarfile.USTAR_FORMAT) as t:
+        info = tarfile.TarInfo("a.txt")
+        info.size = 19
+        t.addfile(info, io.BytesIO(b"urn:isbn:0451450523"))
+    return [gzip.compress(b"urn:a:b"), zipped.getvalue(), tarred.getvalue(), b"%PDF-1.4\n1 0 obj\n",
+            b"junk\n%PDF-1.7\n1 0 obj urn:a:b", b"WARC/1.0\r\n", b"!<arch>\n", "urn:a:b".encode("utf-16"),
+            b"From a@b Mon Jan  1 00:00:00 2024\nSubject: urn:a:b\n\nx\n"]
+
+
+_PIECES = [b"urn:isbn:0451450523 ", b"text ", b"\n", b"%PDF-", b"1.4", b"obj", b"ustar", b"PK", b"From ",
+           b"\x1f\x8b", b"BZh", b"\xff\xfe", b"WARC/", b" " * 200]
+
+
+@pytest.mark.parametrize("data", _container_fixtures())
+def test_what_is_plain_at_a_glance_needs_none_of_the_tests(data):
+    from urnscan.runner import _plain_at_a_glance
+
+    assert not _plain_at_a_glance(data)
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_plain_at_a_glance_holds_only_where_every_test_finds_plain_text(pieces):
+    from urnscan.runner import _plain_at_a_glance
+    from urnscan.sources.charsets import bom_encoding
+    from urnscan.sources.codecs import detect_compression
+    from urnscan.sources.documents import container_kind
+
+    data = b"".join(pieces)
+    if _plain_at_a_glance(data):
+        assert detect_compression(data) is None
+        assert container_kind(data, "notes.txt") is None
+        assert bom_encoding(data) is None

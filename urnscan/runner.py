@@ -153,6 +153,8 @@ def _small_plain_file(ref: InputRef, limit: int) -> Union[int, bytes, None]:
         data = plain_file_triage(ref.path, ref.size, limit)
         if data is None or type(data) is int:
             return data
+        if _plain_at_a_glance(data):
+            return data
     if len(data) > limit or detect_compression(data) is not None:
         return None
     if container_kind(data, ref.path) is not None or bom_encoding(data) is not None:
@@ -166,6 +168,16 @@ def _small_plain_file(ref: InputRef, limit: int) -> Union[int, bytes, None]:
 #: UTF-32 byte-order mark (charsets.bom_encoding)
 _OTHERWISE_READ = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd", b"PK", b"WARC/", AR_MAGIC, b"From ",
                    b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+
+
+def _plain_at_a_glance(data: bytes) -> bool:
+    """Whether no mark of compression, of a container or of a byte-order
+    mark is where :func:`_small_plain_file`'s tests look for one (the first
+    bytes, ``%PDF-`` in the first 1025, tar's magic): most files with a
+    ``urn:`` then need none of those tests (a file named as a mail is read
+    by its name first)."""
+    return (not data.startswith(_OTHERWISE_READ) and data.find(b"%PDF-", 0, PDF_HEADER_REACH + 5) < 0
+            and data[257:262] != b"ustar")
 
 
 def nothing_to_find(data: bytes) -> bool:
