@@ -202,3 +202,29 @@ def test_an_archive_s_subjects_are_scanned_where_they_stand(tmp_path):
         ("<1@x>/header", "urn:example:new", 1, 25), ("<1@x>/1", "urn:ietf:rfc:8141", 1, 5),
         ("<2@x>/header", "urn:example:new", 1, 29), ("<2@x>/1", "urn:ietf:rfc:8141", 1, 7)]
     assert statuses[0].documents == 4
+
+
+_DIGEST = (b"Message-ID: <d@x>\nSubject: urn-nid Digest, Vol 1, Issue 2\nMIME-Version: 1.0\n"
+           b"Content-Type: multipart/digest; boundary=B\n\n"
+           b"--B\n\nSubject: Request for urn:example:one\n\nBody about urn:example:one\n"
+           b"--B\n\nSubject: Re: urn:example:two\nMIME-Version: 1.0\n"
+           b"Content-Type: multipart/alternative; boundary=C\n\n--C\nContent-Type: text/plain\n\nplain\n"
+           b"--C\nContent-Type: text/html\n\n<p>html</p>\n--C--\n--B--\n")
+_FORWARDED = (b"Message-ID: <f@x>\nSubject: Fwd: namespace\nMIME-Version: 1.0\n"
+              b"Content-Type: multipart/mixed; boundary=B\n\n--B\nContent-Type: text/plain\n\nsee below\n"
+              b"--B\nContent-Type: message/rfc822\n\nSubject: urn:example:three registered\nFrom: a@b\n\nbody\n--B--\n")
+
+
+@pytest.mark.parametrize("mail,documents", [
+    # a digest's messages (multipart/digest: each part a message/rfc822 by default)
+    (_DIGEST, [("<d@x>/header", b"Subject: urn-nid Digest, Vol 1, Issue 2\n"),
+               ("<d@x>/1/header", b"Subject: Request for urn:example:one\n"), ("<d@x>/1", b"Body about urn:example:one"),
+               ("<d@x>/2/header", b"Subject: Re: urn:example:two\n"), ("<d@x>/2", b"plain"), ("<d@x>/3", b"<p>html</p>")]),
+    # a message forwarded as an attachment
+    (_FORWARDED, [("<f@x>/header", b"Subject: Fwd: namespace\n"), ("<f@x>/1", b"see below"),
+                  ("<f@x>/2/header", b"Subject: urn:example:three registered\n"), ("<f@x>/2", b"body")]),
+])
+def test_an_attached_message_s_fields_are_a_document_before_its_parts(mail, documents):
+    docs = [(d.id, b"".join(d.chunks).rstrip(b"\n") if not d.id.endswith("header") else b"".join(d.chunks))
+            for d in message_documents(parse_message(mail), 1)]
+    assert docs == documents

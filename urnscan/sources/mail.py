@@ -22,9 +22,11 @@ has no Message-ID.  Before them, the message's informational fields --
 section 3.6.5) -- are the document ``<Message-ID>/header``, one line per
 field as ``Subject: ...``, unfolded (section 2.2.3) and with their
 encoded words decoded (RFC 2047: ``=?utf-8?q?...?=``); a list's message
-announcing ``urn:example:foo`` says it there first.  The other fields
-(addresses, identifiers, routing, MIME) are not scanned: a Message-ID is
-no URN.
+announcing ``urn:example:foo`` says it there first.  An attached message
+(``message/rfc822``: a forwarded message, each message of a digest) has
+its fields read the same way, as ``<Message-ID>/2/header`` when its first
+part is ``<Message-ID>/2``.  The other fields (addresses, identifiers,
+routing, MIME) are not scanned: a Message-ID is no URN.
 """
 from __future__ import annotations
 
@@ -238,6 +240,14 @@ def message_documents(message: Message, index: int) -> Iterator[Document]:
     number = 0
     for part in message.walk():
         if part.is_multipart():
+            attached = _attached_message(part)
+            header = header_text(attached) if attached is not None else ""
+            if header:
+                # named after the attached message's first part, as IMAP
+                # names a message/rfc822 part's header "2.HEADER" (RFC 3501
+                # section 6.4.5)
+                yield Document(f"{prefix}/{number + 1}/header", (header.encode("utf-8", "surrogateescape"),),
+                               encoded_size=None)
             continue
         number += 1
         doc_id = f"{prefix}/{number}"
@@ -252,6 +262,17 @@ def message_documents(message: Message, index: int) -> Iterator[Document]:
         if payload and content_type == "text/plain" and _flowed_delsp(part):
             payload = unflow_delsp(payload)
         yield Document(doc_id, _pieces(payload) if payload else (), charset=charset, encoded_size=None)
+
+
+def _attached_message(part: Message) -> Optional[Message]:
+    """The message a ``message/rfc822`` part holds (a forwarded message, a
+    digest's), or None for any other part."""
+    if part.get_content_maintype() != "message":
+        return None
+    payload = part.get_payload()
+    if isinstance(payload, list) and payload and isinstance(payload[0], Message):
+        return payload[0]
+    return None
 
 
 def _flowed_delsp(part: Message) -> bool:
