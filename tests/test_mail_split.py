@@ -164,6 +164,13 @@ HEADER_TEXT = [
     (b"Subject: =?iso-8859-1?q?caf=E9?= urn:x:y\n", "Subject: caf\u00e9 urn:x:y\n"),
     (b"Subject: =?no-such-charset?q?urn=3Aa=3Ab?=\n", "Subject: =?no-such-charset?q?urn=3Aa=3Ab?=\n"),
     (b"Subject: caf\xc3\xa9 urn:x:raw\n", "Subject: caf\udcc3\udca9 urn:x:raw\n"),  # bytes as written
+    (b"Subject: caf\xc3\xa9 =?utf-8?q?urn=3Ax=3Ay?=\n", "Subject: caf\udcc3\udca9 urn:x:y\n"),
+    # the space between two encoded words is not shown (RFC 2047 section 6.2)
+    (b"Subject: =?utf-8?q?urn=3Aa?= =?utf-8?q?=3Ab?= x\n", "Subject: urn:a:b x\n"),
+    (b"Subject: =?iso-8859-1*en?q?caf=E9?= x\n", "Subject: caf\u00e9 x\n"),  # a language (RFC 2231 section 5)
+    # a broken word is left as written, never an error
+    (b"Subject: =?utf-8?b?a?= urn:x:y\n", "Subject: =?utf-8?b?a?= urn:x:y\n"),
+    (b"Subject: =?utf-8?b?dXJu?\n", "Subject: =?utf-8?b?dXJu?\n"),
     (b"SUBJECT: one\nkeywords: urn:isbn:0451450523, urn:isbn:0451450524\nComments: two\n",
      "Subject: one\nKeywords: urn:isbn:0451450523, urn:isbn:0451450524\nComments: two\n"),
     (b"Message-ID: <urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>\nFrom: urn:x@example.org\n"

@@ -22,8 +22,10 @@ def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run
                        max_end: int) -> List[Tuple[int, int]]:
     """``segments`` (a name up to the end of its run) with the run after
     each break opportunity that follows it, as segments of their own;
-    ``segments`` itself when none follows, None when the name goes on
-    past ``max_end`` (an over-long candidate, never cut)."""
+    ``segments`` itself when none follows.  A mark before another
+    ``urn:``, or after which the name would go on past ``max_end``, ends
+    the name, as other markup does (a chain of marks past the cap is no
+    name a page broke for display)."""
     joined = segments
     e = segments[-1][1]
     while e < hi:

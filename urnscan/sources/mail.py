@@ -30,8 +30,8 @@ routing, MIME) are not scanned: a Message-ID is no URN.
 """
 from __future__ import annotations
 
+import binascii
 import re
-from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.policy import compat32
@@ -218,15 +218,35 @@ def header_text(message: Message) -> str:
 
 
 def _field_text(value: str) -> str:
-    """A field's value as text: unfolded, encoded words decoded where they
-    can be (an unknown charset or broken word leaves the value as written)."""
+    """A field's value as text: unfolded, its encoded words decoded."""
     raw = _FOLD.sub("", value).strip()
     if "=?" not in raw:
         return raw
+    return _ENCODED_WORD.sub(_decoded_word, _BETWEEN_WORDS.sub("", raw))
+
+
+#: an encoded word (RFC 2047 section 2: "=?" charset "?" encoding "?"
+#: encoded-text "?="; a language after "*" in the charset, RFC 2231
+#: section 5), and the white space between two of them, which is not
+#: displayed (RFC 2047 section 6.2)
+_ENCODED_WORD = re.compile(r"=\?([^?*\s]+)(?:\*[^?\s]*)?\?([BbQq])\?([^?\s]*)\?=")
+_BETWEEN_WORDS = re.compile(r"(?<=\?=)[ \t]+(?==\?[^?*\s]+(?:\*[^?\s]*)?\?[BbQq]\?)")
+_Q_ESCAPE = re.compile(r"=([0-9A-Fa-f]{2})")
+
+
+def _decoded_word(word: "re.Match[str]") -> str:
+    """An encoded word's text; the word as written where its charset is
+    unknown or its text does not decode (a broken word is shown so by
+    mail clients too)."""
+    charset, encoding, text = word.groups()
     try:
-        return str(make_header(decode_header(raw)))
-    except (LookupError, UnicodeError, ValueError):
-        return raw
+        if encoding in "Bb":
+            data = binascii.a2b_base64(text + "=" * (-len(text) % 4))
+        else:  # RFC 2047 section 4.2: "_" is a space, "=XX" an octet
+            data = _Q_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text.replace("_", " ")).encode("latin-1")
+        return data.decode(charset, errors="replace")
+    except (LookupError, ValueError, binascii.Error, UnicodeError):
+        return word.group()
 
 
 def message_documents(message: Message, index: int) -> Iterator[Document]:
@@ -236,7 +256,7 @@ def message_documents(message: Message, index: int) -> Iterator[Document]:
     prefix = _SPACES.sub("", str(message_id)) if message_id else f"#{index}"
     header = header_text(message)
     if header:
-        yield Document(f"{prefix}/header", (header.encode("utf-8", "surrogateescape"),), encoded_size=None)
+        yield _header_document(f"{prefix}/header", header)
     number = 0
     for part in message.walk():
         if part.is_multipart():
@@ -246,8 +266,7 @@ def message_documents(message: Message, index: int) -> Iterator[Document]:
                 # named after the attached message's first part, as IMAP
                 # names a message/rfc822 part's header "2.HEADER" (RFC 3501
                 # section 6.4.5)
-                yield Document(f"{prefix}/{number + 1}/header", (header.encode("utf-8", "surrogateescape"),),
-                               encoded_size=None)
+                yield _header_document(f"{prefix}/{number + 1}/header", header)
             continue
         number += 1
         doc_id = f"{prefix}/{number}"
@@ -262,6 +281,12 @@ def message_documents(message: Message, index: int) -> Iterator[Document]:
         if payload and content_type == "text/plain" and _flowed_delsp(part):
             payload = unflow_delsp(payload)
         yield Document(doc_id, _pieces(payload) if payload else (), charset=charset, encoded_size=None)
+
+
+def _header_document(doc_id: str, text: str) -> Document:
+    """The informational fields' text (:func:`header_text`) as a document:
+    UTF-8, with the bytes written raw given back as they were."""
+    return Document(doc_id, (text.encode("utf-8", "surrogateescape"),), encoded_size=None)
 
 
 def _attached_message(part: Message) -> Optional[Message]:
