@@ -872,3 +872,51 @@ def test_plain_at_a_glance_holds_only_where_every_test_finds_plain_text(pieces):
         assert detect_compression(data) is None
         assert container_kind(data, "notes.txt") is None
         assert bom_encoding(data) is None
+
+
+def _failing_reader(monkeypatch):
+    """Mail reading that fails, as a library's bug would, after the first
+    document of a message."""
+    from urnscan.sources import mail
+
+    real = mail.message_documents
+
+    def failing(message, index):
+        for n, doc in enumerate(real(message, index)):
+            if n == 1:
+                raise ValueError("a reader's fault")
+            yield doc
+
+    monkeypatch.setattr(mail, "message_documents", failing)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_unexpected_reader_error_is_the_input_s_error_and_the_run_goes_on(tmp_path, monkeypatch, jobs):
+    _failing_reader(monkeypatch)
+    (tmp_path / "a.txt").write_bytes(b"urn:isbn:0451450523\n")
+    (tmp_path / "b.mbox").write_bytes(b"From a@b Mon Jan  1 00:00:00 2024\nSubject: urn:example:kept\n\n"
+                                      b"body urn:example:lost\n")
+    (tmp_path / "c.txt").write_bytes(b"urn:ietf:rfc:8141\n")
+    hits, statuses = [], []
+    run_scan(iter_inputs([str(tmp_path)]), ScanConfig(jobs=jobs), hits.extend, statuses.append)
+    assert [(h.source.rsplit("/", 1)[1], h.urn) for h in hits] == [
+        ("a.txt", "urn:isbn:0451450523"), ("b.mbox", "urn:example:kept"), ("c.txt", "urn:ietf:rfc:8141")]
+    by_name = {s.source.rsplit("/", 1)[1]: s for s in statuses}
+    assert by_name["b.mbox"].status == "error"
+    assert by_name["b.mbox"].reason == "internal error: ValueError: a reader's fault"
+    assert (by_name["b.mbox"].hits, by_name["b.mbox"].valid_hits) == (1, 1)
+    assert by_name["a.txt"].status == by_name["c.txt"].status == "scanned"
+
+
+def test_an_error_of_the_output_is_raised_not_turned_into_a_status(tmp_path):
+    from urnscan.runner import scan_input
+    from urnscan.sources import expand_inputs
+
+    (tmp_path / "a.txt").write_bytes(b"urn:isbn:0451450523\n")
+
+    def full_disk(hits):
+        raise OSError(28, "No space left on device")
+
+    [ref] = expand_inputs([str(tmp_path / "a.txt")])
+    with pytest.raises(OSError, match="No space"):
+        scan_input(ref, ScanConfig(), full_disk)

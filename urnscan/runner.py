@@ -86,9 +86,43 @@ def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], No
     """Stream one input, document by document (a plain input is one
     document; see :mod:`urnscan.sources.documents`), into ``emit``; return
     its status (never raises a :class:`SourceError`: a failure becomes the
-    status, and hits found before it have been emitted)."""
+    status, and hits found before it have been emitted).  An error nothing
+    expected while reading it -- a library's on crafted input, a fault of
+    urnscan's own -- is its status too, named, and the run goes on with the
+    next input; only an error of ``emit`` (the output) is raised."""
     if not ref.ok:
         return _not_scanned(ref)
+    out = _Emitted(emit)
+    try:
+        return _scan_input(ref, config, out, on_bytes)
+    except Exception as exc:
+        if out.failed:
+            raise
+        return FileStatus(ref.path, ERROR, f"internal error: {type(exc).__name__}: {exc}", 0, None, None,
+                          out.hits, out.valid)
+
+
+class _Emitted:
+    """``emit`` counting what it was given; ``failed`` while a call of it
+    has not returned (it raised)."""
+
+    __slots__ = ("emit", "hits", "valid", "failed")
+
+    def __init__(self, emit: Callable[[List[Hit]], None]):
+        self.emit = emit
+        self.hits = self.valid = 0
+        self.failed = False
+
+    def __call__(self, hits: List[Hit]) -> None:
+        self.failed = True
+        self.emit(hits)
+        self.failed = False
+        self.hits += len(hits)
+        self.valid += sum(1 for h in hits if h.valid)
+
+
+def _scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], None],
+                on_bytes: Optional[Callable[[int], None]]) -> FileStatus:
     data = _small_plain_file(ref, config.chunk_size)
     if type(data) is int:  # plain text with nothing to find
         if on_bytes is not None:
