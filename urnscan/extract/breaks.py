@@ -12,9 +12,14 @@ from __future__ import annotations
 import re
 from typing import List, Tuple
 
-#: ``<wbr>``, ``<wbr/>`` or ``<wbr />`` (any case), U+200B and U+00AD in
+#: the invisible characters a page puts inside a long name where a line
+#: may break: SOFT HYPHEN (U+00AD, shown only at a break) and ZERO WIDTH
+#: SPACE (U+200B); written as references too (entity.py)
+BREAK_CHARACTERS = frozenset((0xAD, 0x200B))
+#: ``<wbr>``, ``<wbr/>`` or ``<wbr />`` (any case), or a break character in
 #: UTF-8 (what every document is transcoded to)
-_BREAK = re.compile(rb"<[Ww][Bb][Rr] ?/?>|\xe2\x80\x8b|\xc2\xad")
+_BREAK = re.compile(b"|".join([rb"<[Ww][Bb][Rr] ?/?>"]
+                              + [re.escape(chr(c).encode()) for c in sorted(BREAK_CHARACTERS)]))
 _URN_SCHEME = re.compile(rb"[Uu][Rr][Nn]:")
 
 

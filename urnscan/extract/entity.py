@@ -29,17 +29,13 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
+from .breaks import BREAK_CHARACTERS
+
 #: a character reference (XML section 4.1), named or numeric
 REFERENCE_PATTERN = rb"&(?:[A-Za-z][A-Za-z0-9]{1,7}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"
 _ENTITY = re.compile(REFERENCE_PATTERN)
 _AMPERSAND = frozenset({b"&amp;", b"&#38;", b"&#x26;", b"&#X26;"})
 _NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/")
-
-
-#: the invisible characters a page puts inside a long name where a line
-#: may break: SOFT HYPHEN (U+00AD, shown only at a break) and ZERO WIDTH
-#: SPACE (U+200B); they stand for nothing in the name
-_BREAK_OPPORTUNITIES = frozenset((0xAD, 0x200B))
 
 
 def _stands_for(reference: bytes, components: bool) -> Optional[bytes]:
@@ -53,7 +49,7 @@ def _stands_for(reference: bytes, components: bool) -> Optional[bytes]:
     if reference[1] != 0x23:  # "#": named references other than "&amp;" end it
         return None
     code = int(reference[3:-1], 16) if reference[2] in b"xX" else int(reference[2:-1])
-    if code in _BREAK_OPPORTUNITIES:
+    if code in BREAK_CHARACTERS:  # they stand for nothing in the name
         return b""
     return bytes([code]) if code < 128 and code in _NAME_CHARS else None
 

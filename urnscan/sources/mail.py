@@ -197,6 +197,7 @@ def parse_message(data: bytes) -> Message:
 
 #: the fields whose text an author wrote (RFC 5322 section 3.6.5)
 INFORMATIONAL_FIELDS = ("Subject", "Comments", "Keywords")
+_INFORMATIONAL_BY_KEY = {name.lower(): name for name in INFORMATIONAL_FIELDS}  # (field names are case-insensitive)
 #: a line break that folds a field: the white space after it stays (RFC
 #: 5322 section 2.2.3)
 _FOLD = re.compile(r"\r?\n(?=[ \t])")
@@ -208,10 +209,9 @@ def header_text(message: Message) -> str:
     when it has none.  Bytes outside ASCII written as they are (a raw
     UTF-8 subject) stay as surrogate escapes: ``surrogateescape`` gives
     them back."""
-    wanted = {name.lower(): name for name in INFORMATIONAL_FIELDS}
     lines = []
     for name, value in message.raw_items():
-        field = wanted.get(name.lower())
+        field = _INFORMATIONAL_BY_KEY.get(name.lower())
         if field is not None:
             lines.append(f"{field}: {_field_text(value)}\n")
     return "".join(lines)
@@ -229,8 +229,9 @@ def _field_text(value: str) -> str:
 #: encoded-text "?="; a language after "*" in the charset, RFC 2231
 #: section 5), and the white space between two of them, which is not
 #: displayed (RFC 2047 section 6.2)
-_ENCODED_WORD = re.compile(r"=\?([^?*\s]+)(?:\*[^?\s]*)?\?([BbQq])\?([^?\s]*)\?=")
-_BETWEEN_WORDS = re.compile(r"(?<=\?=)[ \t]+(?==\?[^?*\s]+(?:\*[^?\s]*)?\?[BbQq]\?)")
+_WORD_HEAD = r"=\?([^?*\s]+)(?:\*[^?\s]*)?\?([BbQq])\?"
+_ENCODED_WORD = re.compile(_WORD_HEAD + r"([^?\s]*)\?=")
+_BETWEEN_WORDS = re.compile(r"(?<=\?=)[ \t]+(?=" + _WORD_HEAD + ")")
 _Q_ESCAPE = re.compile(r"=([0-9A-Fa-f]{2})")
 
 
