@@ -258,6 +258,7 @@ SNIPPETS = [
     b"/urn:a:b-\n  c&d", b"/urn:a:b?q=\n  c", b"/urn:a:b.\n  Next",
     b"  urn:a:b:\n    The b.\n", b"- urn:a:b:\n    c d\n", b"  urn:a:b:\n    c\n",
     b"s;gr=urn:a:b-\n  c;lr>", b"s;gr=urn:a:b-\n  ;lr>",
+    b" urn:a:b/urn:c:d x", b"'/urn:a:b/urn:c:d/*'", b"<n>urn:a:b/URN:c:d</n>", b" urn:a:b/urnx:c ",
     b"UID:urn:a:b\r\n c\r\n", b" X;A=\"q\":urn:a:b\n  c\n", b"Note: urn:a:b\n c", b"UID:urn:a:b\n\tc d\n",
     b"  urn:a:b: The c d\n    e\n", b"  urn:a:b: The c\n\n", b"  urn:a:b: The c\n  d\n", b"  urn:a:b: the c\n    e\n",
     b'"urn:a:b" +\n "c"', b"'urn:a:b' . 'c'", b'"urn:a:b"\n + "c" + d', b'"urn:a:b" ++ "c"', b'"urn:a:b" <> "c"',

@@ -845,6 +845,17 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     ('   scope="urn:example:channel=HBO&urn:example:rating=G,PG-13"',
      [("urn:example:channel=HBO", ("cut:list",)), ("urn:example:rating=G,PG-13", ())]),
     ("urn:example:weather?=op=map&lat=39.56 x", [("urn:example:weather?=op=map&lat=39.56", ())]),
+    # a "/" right before "urn:": the steps of a path of qualified names (an
+    # XPath over CalDAV's elements), a node named after two namespaces; the
+    # next step is read as a relative path's (a "?" starts a query)
+    ("$tree->GetPath('/urn:ietf:params:xml:ns:caldav:calendar-query/urn:ietf:params:xml:ns:caldav:filter/*');",
+     [("urn:ietf:params:xml:ns:caldav:calendar-query", ("embedded:url", "cut:list")),
+      ("urn:ietf:params:xml:ns:caldav:filter", ("embedded:url", "trim:url-slash"))]),
+    ("<node>urn:xmpp:pubsub-attachments:1/urn:xmpp:microblog:0</node>",
+     [("urn:xmpp:pubsub-attachments:1", ("cut:list",)), ("urn:xmpp:microblog:0", ("embedded:url",))]),
+    ("see urn:example:a/URN:example:b/c x", [("urn:example:a", ("cut:list",)), ("URN:example:b/c", ("embedded:url",))]),
+    # ... a "/" before anything else stays
+    ("see urn:example:a/urnx:b and urn:example:a/urn x", [("urn:example:a/urnx:b", ()), ("urn:example:a/urn", ())]),
 ])
 def test_lists_and_urls(text, expected):
     assert rules_of(text) == expected

@@ -811,12 +811,12 @@ may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
 }
 
 /* lists.py list_end(): a "," in s[a:b] right before "urn:" or a URL's
-   "scheme://", or a "&" or ";" right before "urn:" (inside the run, so before b) */
+   "scheme://", or a "&", ";" or "/" right before "urn:" (inside the run, so before b) */
 static int
 has_list_comma(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
 {
     for (Py_ssize_t i = a; i < b; i++) {
-        if ((s[i] == '&' || s[i] == ';') && urn_at(s, i + 1, b))
+        if ((s[i] == '&' || s[i] == ';' || s[i] == '/') && urn_at(s, i + 1, b))
             return 1;
         if (s[i] != ',')
             continue;

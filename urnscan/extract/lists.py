@@ -11,7 +11,14 @@
   6750 section 3): a q-component's parameters are ``name=value``.  A
   ``;`` right before ``urn:`` separates items too
   (``urn:isbn:0451450523;urn:isbn:0451450524``, a catalogue's list; a
-  URN:LEX's ``;`` before a number stays, RFC 9676).
+  URN:LEX's ``;`` before a number stays, RFC 9676), and so does a ``/``
+  right before ``urn:``: the steps of a path of qualified names, an
+  XPath over a namespace's elements (``/urn:ietf:params:xml:ns:caldav:
+  calendar-query/urn:ietf:params:xml:ns:caldav:filter/*``, CalDAV's
+  RFC 4791 names) or a node named after two namespaces (XEP-0470's
+  ``urn:xmpp:pubsub-attachments:1/urn:xmpp:microblog:0``).  RFC 8141
+  section 2 lets an NSS hold ``/``, but a second ``urn:`` scheme there is
+  another name, as after ``,``.
 * A URN right after a comma is a field of comma-separated values (RFC
   4180 section 2: a field holding a comma is quoted), and the next comma
   ends it: ``2,urn:isbn:0451450524,Title``.
@@ -26,7 +33,7 @@ import re
 
 from .entity import REFERENCE_PATTERN
 
-_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|[&;](?=[Uu][Rr][Nn]:)")
+_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|[&;/](?=[Uu][Rr][Nn]:)")
 _URL_QUERY = re.compile(rb"\?(?![+=])")
 #: a character reference ending where the text searched ends (entity.py)
 _REFERENCE_END = re.compile(REFERENCE_PATTERN + rb"\Z")
