@@ -101,10 +101,17 @@ def test_quiet_never_hides_errors(tree):
 
 
 def test_no_messages_silences_the_notes_not_the_summary(tree):
-    loud = run("scan", "d").stderr.decode()
+    loud = run("scan", "d/logo.png", "d/a.txt").stderr.decode()
     assert "urnscan: d/logo.png: skipped (binary)\n" in loud
-    quiet = run("scan", "d", "-s").stderr.decode()
-    assert "skipped (binary)" not in quiet and "urnscan: 4 inputs (3 scanned, 1 binary skipped" in quiet
+    quiet = run("scan", "d/logo.png", "d/a.txt", "-s").stderr.decode()
+    assert "skipped (binary)" not in quiet and "urnscan: 2 inputs (1 scanned, 1 binary skipped" in quiet
+
+
+@pytest.mark.parametrize("args", [["d"], ["d/*.png"], ["d", "-j", "2"]])
+def test_binary_files_met_while_walking_are_counted_not_noted(tree, args):
+    res = run("scan", *args)
+    err = res.stderr.decode()
+    assert res.returncode == 0 and "logo.png" not in err and " 1 binary skipped" in err
 
 
 @pytest.mark.parametrize("args,summary", [

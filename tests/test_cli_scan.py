@@ -59,7 +59,7 @@ def test_scan_to_parquet(corpus, tmp_path):
     urns = hits.column("urn").to_pylist()
     assert "urn:ietf:params:xml:ns:yang:ietf-interfaces" in urns
     assert "URN:ISBN:0-395-36341-1" in urns and "urn:example:after-bad-bytes" in urns
-    assert b"error" in res.stderr and b"skipped (binary)" in res.stderr
+    assert b"error" in res.stderr and b"1 binary skipped" in res.stderr and b"image.png" not in res.stderr
     meta = json.loads(pq.read_schema(out).metadata[b"urnscan"])
     assert meta["params"]["profile"] == "rfc8141" and meta["urnscan_version"]
 

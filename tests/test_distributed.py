@@ -262,7 +262,7 @@ def test_cli_dask_local_equals_local_scan(corpus, tmp_path):
     ours = run_cli("scan", "corpus", "-o", str(tmp_path / "dask") + "/", "--dask", "local", "-j", "2", *common,
                    env=env, cwd=root.parent)
     assert local.returncode == ours.returncode == 1, ours.stderr  # the broken gzip
-    assert b"skipped (binary)" in ours.stderr and b"20 inputs" in ours.stderr
+    assert b"binary skipped" in ours.stderr and b"20 inputs" in ours.stderr
     a = pads.dataset(tmp_path / "dask").to_table().to_pylist()
     b = pads.dataset(tmp_path / "local").to_table().to_pylist()
     assert by_position(a) == by_position(b) and len(a) > 1000

@@ -35,7 +35,7 @@ def add_scan(sub) -> None:
         description="Scan inputs for URNs and write every candidate -- valid or not, with its findings -- "
                     "to Parquet (an index with a files table beside it), JSON lines, or grep-like "
                     "'path:line:col:urn' text.  Compressed inputs (gzip, bz2, xz, zstd) are read by "
-                    "content; binary files are skipped and reported.  Directories are walked the way "
+                    "content; binary files are skipped and counted.  Directories are walked the way "
                     "ripgrep walks them: hidden files and files matched by .ignore / .gitignore rules "
                     "are skipped (--hidden, --no-ignore, -u), symbolic links are followed only with -L.  "
                     "With no PATH, standard input is read when it is not a terminal, else the current "
@@ -120,8 +120,8 @@ def add_scan(sub) -> None:
     run.add_argument("-q", "--quiet", action="store_true",
                      help="print no hits on stdout, no progress, notes or summary; errors are still printed")
     run.add_argument("-s", "--no-messages", action="store_true",
-                     help="no per-file notes (binary files, symbolic-link loops and dangling links skipped); "
-                          "errors are still printed")
+                     help="no per-file notes (binary files named as PATH, symbolic-link loops and dangling "
+                          "links skipped); errors are still printed")
     run.add_argument("--stats", action="store_true",
                      help="print statistics of the run on stderr at the end (inputs, bytes, hits, time)")
     run.add_argument("--dask", metavar="ADDRESS",
@@ -337,6 +337,10 @@ class _Report:
         self.args = args
         self.stream = stream
         self.progress = _Progress(stream) if not args.quiet and stream.isatty() else None
+        #: the inputs named on the command line: a binary file among them is
+        #: noted, one met while walking a directory is counted (as ripgrep
+        #: passes over binary files it walks into without a word)
+        self.named = frozenset(args.paths)
         self.files = self.scanned = self.binary = self.skipped = self.errors = 0
         self.bytes = self.hits = self.valid = 0
 
@@ -358,6 +362,8 @@ class _Report:
         else:
             if status.status == SKIPPED_BINARY:
                 self.binary += 1
+                if status.source not in self.named:
+                    return  # in the files table and the summary's count, not on stderr
                 what = "skipped (binary)"
             else:
                 self.skipped += 1
