@@ -182,7 +182,8 @@ def test_interrupted_scan_leaves_no_output(tmp_path):
     (("scan", "x", "-C", "9999"), b"--context must be between 0 and 256"),
     (("scan", "x", "-o", "out.weird"), b"output format"),
     (("scan", "x", "--format", "parquet"), b"needs -o"),
-    (("scan", "x", "--max-urn-length", "3"), b"--max-urn-length must be a whole number of at least 16"),
+    (("scan", "x", "--max-urn-length", "3"), b"--max-urn-length must be a whole number from 16 to 1048576"),
+    (("scan", "x", "--max-urn-length", "1048577"), b"--max-urn-length must be a whole number from 16 to 1048576"),
 ])
 def test_usage_errors(args, message, tmp_path):
     res = run(*args, cwd=tmp_path)

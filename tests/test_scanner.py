@@ -230,9 +230,11 @@ def test_wrong_input_types_say_what_to_use():
         list(urnscan.scan_file(0))
     with pytest.raises(TypeError, match="validate"):
         urnscan.validate_keys("urn:ab:c")
-    for bad in (None, 4.5, 8):
+    for bad in (None, 4.5, 8, 15, (1 << 20) + 1, 10 ** 12):
         with pytest.raises(ValueError, match="max_urn_length"):
             list(scan_text("urn:a:b", max_urn_length=bad))
+    for good in (16, 1 << 20):  # the bounds themselves are taken
+        assert [h.urn for h in scan_text("see urn:a:b", max_urn_length=good)] == ["urn:a:b"]
 
 
 def test_scan_bytes_takes_one_bytes_object_too():

@@ -31,6 +31,9 @@ from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
 from .syntax import check_profile
 
 DEFAULT_MAX_URN_LENGTH = 4096
+#: the largest max_urn_length: the scanner's look-ahead window is twice it,
+#: so this bounds the memory a scan may hold (a few MiB) whatever it is told
+MAX_URN_LENGTH_LIMIT = 1 << 20
 DEFAULT_CHUNK_SIZE = 1 << 20
 
 
@@ -179,8 +182,9 @@ def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAU
     from .context import MAX_CONTEXT
 
     check_profile(profile)
-    if not isinstance(max_urn_length, Integral) or max_urn_length < 16:
-        raise ValueError(f"max_urn_length must be a whole number of at least 16, not {max_urn_length!r}")
+    if not isinstance(max_urn_length, Integral) or not 16 <= max_urn_length <= MAX_URN_LENGTH_LIMIT:
+        raise ValueError(f"max_urn_length must be a whole number from 16 to {MAX_URN_LENGTH_LIMIT}, "
+                         f"not {max_urn_length!r}")
     if not isinstance(context, Integral) or not 0 <= context <= MAX_CONTEXT:
         raise ValueError(f"context must be between 0 and {MAX_CONTEXT} bytes")
     return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length), bool(pair), bool(code), bool(embedded),

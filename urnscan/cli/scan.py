@@ -91,7 +91,7 @@ def add_scan(sub) -> None:
                            "in a URL's encoding, not as URNs")
     what.add_argument("--valid-only", action="store_true", help="write only hits valid under --profile")
     what.add_argument("--max-urn-length", type=int, default=DEFAULT_MAX_URN_LENGTH, metavar="N",
-                      help="longer candidates are reported as over-long (default: %(default)s)")
+                      help="longer candidates are reported as over-long (16 to 1048576; default: %(default)s)")
     what.add_argument("--registry", metavar="FILE",
                       help="a newer IANA URN namespace registry (urn-namespaces.xml, or JSON from "
                            "tools/build_registry.py) for namespace_status, instead of the shipped snapshot; "
