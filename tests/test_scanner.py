@@ -253,3 +253,18 @@ def test_count_breaks(data, a, b, expected):
     assert count_breaks(data, a, b) == expected
     if b"\r" not in data:
         assert count_breaks(data, a, b, may_have_cr=False) == expected
+
+
+def test_the_largest_max_urn_length_still_bounds_what_the_scanner_holds():
+    from urnscan.scanner import MAX_URN_LENGTH_LIMIT, ByteScanner, _options
+
+    scanner = ByteScanner("x", _options(max_urn_length=MAX_URN_LENGTH_LIMIT))
+    chunk = b"a" * (1 << 20)
+    hits = scanner.feed(b"see urn:ex:")
+    held = 0
+    for _ in range(24):  # a run of 24 MiB of name characters
+        hits += scanner.feed(chunk)
+        held = max(held, len(scanner._buf))
+    hits += scanner.finish()
+    assert [h.codes for h in hits] == [("over-long",)]
+    assert held <= 2 * MAX_URN_LENGTH_LIMIT + 4 * len(chunk)
