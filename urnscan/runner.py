@@ -450,7 +450,10 @@ class _Parallel:
         self.giving = True
         try:
             pool, pending = self.pool, self.pending
-            while pool.has_room() and not (pending and pending[0][1] is None):
+            # only a task given here takes room away (workers finishing make
+            # more), so the room is asked for again after each one, not per input
+            room = pool.has_room()
+            while room and not (pending and pending[0][1] is None):
                 ref = next(self.inputs, None)
                 if ref is None:
                     self.inputs = None
@@ -460,6 +463,7 @@ class _Parallel:
                 if plan.kind == "files":
                     if self.batch.add(ref, layout):
                         self._submit_files(self.batch.refs)
+                        room = pool.has_room()
                     continue
                 if self.batch.refs:
                     self._submit_files(self.batch.refs)
@@ -469,6 +473,7 @@ class _Parallel:
                     pending.append((plan, [pool.submit(_task_range, r, self.config, arrow) for r in plan.ranges]))
                 else:
                     pending.append((plan, None))
+                room = pool.has_room()
         finally:
             self.giving = False
 
