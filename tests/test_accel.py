@@ -600,7 +600,7 @@ def test_plain_file_triage_agrees(tmp_path_factory, data, off, extra):
 def test_a_file_with_nothing_to_find_scans_to_nothing(tmp_path_factory, data):
     """What the triage takes as its status alone is what the rules make of
     the file: scanned whole, no hit, every byte counted."""
-    from urnscan.runner import ScanConfig, _scan_whole, nothing_to_find
+    from urnscan.runner import ScanConfig, _Emitted, _scan_whole, nothing_to_find
     from urnscan.sources import InputRef
 
     if not nothing_to_find(data):
@@ -609,7 +609,7 @@ def test_a_file_with_nothing_to_find_scans_to_nothing(tmp_path_factory, data):
     path.write_bytes(data)
     hits = []
     ref = InputRef(str(path), len(data))
-    status = _scan_whole(ref, data, ScanConfig(), hits.extend, None)
+    status = _scan_whole(ref, data, ScanConfig(), _Emitted(hits.extend), None)
     assert hits == [] and status.status == "scanned" and status.bytes == len(data) and status.reason is None
 
 

@@ -103,8 +103,9 @@ def scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], No
 
 
 class _Emitted:
-    """``emit`` counting what it was given; ``failed`` while a call of it
-    has not returned (it raised)."""
+    """``emit`` counting what it was given (an input's status takes its
+    counts from here, also when reading it failed); ``failed`` while a call
+    of it has not returned (it raised)."""
 
     __slots__ = ("emit", "hits", "valid", "failed")
 
@@ -121,7 +122,7 @@ class _Emitted:
         self.valid += sum(1 for h in hits if h.valid)
 
 
-def _scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], None],
+def _scan_input(ref: InputRef, config: ScanConfig, emit: _Emitted,
                 on_bytes: Optional[Callable[[int], None]]) -> FileStatus:
     data = _small_plain_file(ref, config.chunk_size)
     if type(data) is int:  # plain text with nothing to find
@@ -130,7 +131,7 @@ def _scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], N
         return FileStatus(ref.path, SCANNED, None, data, None, None, 0, 0, documents=1)
     if data is not None:
         return _scan_whole(ref, data, config, emit, on_bytes)
-    hits = valid = scanned = 0
+    scanned = 0
     docs = None
 
     def read(n: int) -> None:
@@ -150,17 +151,15 @@ def _scan_input(ref: InputRef, config: ScanConfig, emit: Callable[[List[Hit]], N
                 for found in scanner.batches(doc.chunks, read):
                     found = _keep(found, config.valid_only)
                     if found:
-                        hits += len(found)
-                        valid += sum(1 for h in found if h.valid)
                         emit(found)
             return FileStatus(ref.path, SCANNED, docs.skipped_summary(), scanned, _compressed(docs),
-                              docs.compression, hits, valid, docs.container, docs.documents,
+                              docs.compression, emit.hits, emit.valid, docs.container, docs.documents,
                               sum(docs.skipped.values()))
     except SourceError as exc:
         if docs is None:
             return FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc))
         return FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc), scanned,
-                          _compressed(docs), docs.compression, hits, valid, docs.container,
+                          _compressed(docs), docs.compression, emit.hits, emit.valid, docs.container,
                           docs.documents, sum(docs.skipped.values()))
 
 
@@ -275,24 +274,21 @@ def _read_at_most(path: str, size: int, expected: int) -> bytes:
         os.close(fd)
 
 
-def _scan_whole(ref: InputRef, data: bytes, config: ScanConfig, emit: Callable[[List[Hit]], None],
+def _scan_whole(ref: InputRef, data: bytes, config: ScanConfig, emit: _Emitted,
                 on_bytes: Optional[Callable[[int], None]]) -> FileStatus:
     """:func:`scan_input` of a file read whole: the same hits and status.
     Most files of a corpus hold no "urn:" at all: no scanner is built for
     them (a scanner finds its candidates with the same function)."""
     if looks_binary(data):  # (it reads the first block only)
         return FileStatus(ref.path, SKIPPED_BINARY, BINARY_CONTENT, 0, None, None, skipped_documents=1)
-    found: List[Hit] = []
     if (urn_positions(data, 0, len(data)) or may_hold_suspects(data, 0, len(data))
             or (config.options.percent and may_hold_encoded(data, 0, len(data)))):
-        scanner = ByteScanner(ref.path, config.options)
-        found = _keep(scanner.whole(data), config.valid_only)
+        found = _keep(ByteScanner(ref.path, config.options).whole(data), config.valid_only)
         if found:
             emit(found)
     if on_bytes is not None:
         on_bytes(len(data))
-    return FileStatus(ref.path, SCANNED, None, len(data), None, None, len(found), sum(1 for h in found if h.valid),
-                      documents=1)
+    return FileStatus(ref.path, SCANNED, None, len(data), None, None, emit.hits, emit.valid, documents=1)
 
 
 def _compressed(reader) -> Optional[int]:
