@@ -813,7 +813,7 @@ may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
 /* lists.py list_end(): a "," in s[a:b] right before "urn:" or a URL's
    "scheme://", or a "&", ";" or "/" right before "urn:" (inside the run, so before b) */
 static int
-has_list_comma(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
+has_list_separator(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
 {
     for (Py_ssize_t i = a; i < b; i++) {
         if ((s[i] == '&' || s[i] == ';' || s[i] == '/') && urn_at(s, i + 1, b))
@@ -1229,7 +1229,7 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         return 0;  /* reading.py letters_on(): a letter outside ASCII may go on the name */
     if ((flags & READ_EMBEDDED) && before == '=' && memchr(s + p + 4, ';', (size_t)(e - p - 4)) != NULL)
         return 0;  /* maybe the value of a ";name=" parameter: params.py */
-    if (has_list_comma(s, nss_start, run_end)
+    if (has_list_separator(s, nss_start, run_end)
         || (before == ',' && memchr(s + nss_start, ',', (size_t)(run_end - nss_start)) != NULL))
         return 0;  /* reading.py finish(): the rule of lists (lists.py list_end(): a field of CSV) */
     for (Py_ssize_t k = nss_start; k + 1 < run_end; k++)
