@@ -31,8 +31,10 @@ from .model import DEFAULT_PROFILE, ERROR, Finding, Hit
 from .syntax import check_profile
 
 DEFAULT_MAX_URN_LENGTH = 4096
-#: the largest max_urn_length: the scanner's look-ahead window is twice it,
-#: so this bounds the memory a scan may hold (a few MiB) whatever it is told
+#: the smallest max_urn_length, and the largest: the scanner's look-ahead
+#: window is twice it, so this bounds the memory a scan may hold (a few
+#: MiB) whatever it is told
+MIN_URN_LENGTH_LIMIT = 16
 MAX_URN_LENGTH_LIMIT = 1 << 20
 DEFAULT_CHUNK_SIZE = 1 << 20
 
@@ -182,9 +184,10 @@ def _options(profile=DEFAULT_PROFILE, trim=True, fold=True, max_urn_length=DEFAU
     from .context import MAX_CONTEXT
 
     check_profile(profile)
-    if not isinstance(max_urn_length, Integral) or not 16 <= max_urn_length <= MAX_URN_LENGTH_LIMIT:
-        raise ValueError(f"max_urn_length must be a whole number from 16 to {MAX_URN_LENGTH_LIMIT}, "
-                         f"not {max_urn_length!r}")
+    if not (isinstance(max_urn_length, Integral)
+            and MIN_URN_LENGTH_LIMIT <= max_urn_length <= MAX_URN_LENGTH_LIMIT):
+        raise ValueError(f"max_urn_length must be a whole number from {MIN_URN_LENGTH_LIMIT} to "
+                         f"{MAX_URN_LENGTH_LIMIT}, not {max_urn_length!r}")
     if not isinstance(context, Integral) or not 0 <= context <= MAX_CONTEXT:
         raise ValueError(f"context must be between 0 and {MAX_CONTEXT} bytes")
     return ScanOptions(profile, bool(trim), bool(fold), int(max_urn_length), bool(pair), bool(code), bool(embedded),

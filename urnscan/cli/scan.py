@@ -11,7 +11,7 @@ from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, plura
 from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
 from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 from ..runner import ScanConfig, default_jobs, run_scan
-from ..scanner import DEFAULT_MAX_URN_LENGTH, MAX_URN_LENGTH_LIMIT, _options
+from ..scanner import DEFAULT_MAX_URN_LENGTH, MAX_URN_LENGTH_LIMIT, MIN_URN_LENGTH_LIMIT, _options
 from ..sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from ..sources import STDIN, expand_inputs
 from ..sources.limits import DEFAULT_MAX_RATIO
@@ -91,8 +91,8 @@ def add_scan(sub) -> None:
                            "in a URL's encoding, not as URNs")
     what.add_argument("--valid-only", action="store_true", help="write only hits valid under --profile")
     what.add_argument("--max-urn-length", type=int, default=DEFAULT_MAX_URN_LENGTH, metavar="N",
-                      help=f"longer candidates are reported as over-long (16 to {MAX_URN_LENGTH_LIMIT}; "
-                           "default: %(default)s)")
+                      help=f"longer candidates are reported as over-long ({MIN_URN_LENGTH_LIMIT} to "
+                           f"{MAX_URN_LENGTH_LIMIT}; default: %(default)s)")
     what.add_argument("--registry", metavar="FILE",
                       help="a newer IANA URN namespace registry (urn-namespaces.xml, or JSON from "
                            "tools/build_registry.py) for namespace_status, instead of the shipped snapshot; "
