@@ -46,6 +46,9 @@ def test_draft2012_step_5b_keeps_sorted_query():
     ("URN:EXAMPLE:a%2cb", "urn:example:a%2Cb"),
     ("urn:example:a?+%2f", "urn:example:a?+%2f"),  # components kept as written
     ("uRn:IsBn:0451450523#x", "urn:isbn:0451450523#x"),
+    # seed 001 section 3.1 step 3, each mix of cases in a triplet
+    ("urn:example:%af%aF%Af%AF%0a%A0%00", "urn:example:%AF%AF%AF%AF%0A%A0%00"),
+    ("urn:example:a%25af%2525", "urn:example:a%25af%2525"),  # "af" after %25 is data
 ])
 def test_canonical(s, expected):
     assert canonical(s) == expected

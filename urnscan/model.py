@@ -121,14 +121,17 @@ class Urn(NamedTuple):
 
 # --- canonical form and equivalence key (seed 001 section 3.1) -------------
 
-_PCT = re.compile(_abnf.PCT_ENCODED)
+# a triplet with a lower-case hex digit: the only ones case normalisation
+# changes (a name already upper-case, the usual case, is passed over without
+# a replacement per triplet)
+_PCT_LOWER = re.compile(f"%(?:[a-f][{_abnf.HEXDIG}]|[0-9A-F][a-f])")
 
 
 def upper_percent(s: str) -> str:
     """Upper-case the hex digits of every ``%HH`` triplet; decode nothing."""
     if "%" not in s:
         return s
-    return _PCT.sub(lambda m: m.group().upper(), s)
+    return _PCT_LOWER.sub(lambda m: m.group().upper(), s)
 
 
 def canonical_of(urn: Urn) -> str:
