@@ -362,6 +362,12 @@ PLAIN_TABLE = [
     (b"urn:a:b: :urn:a:b x.urn:a:b qr{urn:a:b}", 0),  # ":" last, maybe a pattern, a word, Perl's quote
     (b"urn:a:%s urn:a:$x urn:a:b.*c urn:a:{id} urn:a:<nss> \"urn:a:\" + x 'urn:a' 'b'", 0),  # code
     (b"folded urn:a:b-\n  c", 0),
+    # a wrapper folded over lines (seed 004 section 2), white space dropped
+    (b"Resolve <urn:nbn:at:obvsg-\n        16380155> <urn:ietf:rfc:\r\n   2141> <urn:a:b\n\tc \n d>.", 3),
+    # white space in a line, before ">" or its NID; ">" of a quoted reply;
+    # maybe elided or an empty element; nothing on the first line
+    (b"<urn:a:b c> <urn:a:b\n> <urn:a:b \n > <urn:\n a:b> > <urn:a:b\n> c> <urn:a:b.\n .c> <urn:a:b\n c/>", 0),
+    (b"<urn:a:\n b> <urn:a:b\n c d>", 0),
     # a character reference ends the name ("&quot;" quoting it in HTML source)
     (b'<span>&quot;urn:a:b&quot;</span> &#39;urn:a:b.&#39;</span> &quot;urn:a:b&quot; x', 3),
     (b"&quot;urn:a:b&amp;</b> &quot;urn:a:b&#45;c&quot;</b> &quot;urn:a:&lt;x&gt;</b>", 0),

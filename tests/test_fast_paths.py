@@ -289,6 +289,8 @@ SNIPPETS = [
     b"x urn:a:b:* y", b"x urn:a:b:*.", b"x urn:a:b* y", b"'urn:a:b/*'",
     b"x urn:a:b:1:</p>", b"x urn:a:b:1:\n\n  <x/>", b"x urn:a:b:1.0:\n c", b"x urn:a:1:</p>",
     b"> x urn:a:b-\n> c\n", b"> > <urn:a:b:\n> > c> d", b"> <urn:a:b\n>", b"<urn:a:b\n> c>", b">> urn:a:b-\n> > c",
+    b"<urn:a:b-\n  1>", b"<urn:a:b\r\n c\td>", b"<urn:a:b \n\t c>", b"<urn:a:b\n c\n>", b"<urn:a:b.\n .c>",
+    b"<urn:a:b\n c/>", b"<urn:a:b\n c/d/>", b"<urn:a:b\n\n c>", b"<URN:A:B\n C>x",
 ]
 
 

@@ -536,8 +536,8 @@ context_snippet(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
  * or form parameters (the URL context read as url.py's StreamContext
  * reads it) whose run to "&", no rule after it changes but the trimming of
  * one mark -- no code pattern, template, placeholder, elision, adjacent
- * literal or concatenation, and a non-empty NSS; and a "<urn:...>" wrapper
- * without white space.
+ * literal or concatenation, and a non-empty NSS; and a "<urn:...>" wrapper,
+ * without white space or folded over lines (as wrapper.py reads it).
  * ---------------------------------------------------------------------- */
 
 /* the flags of plain_reads' 256-byte table */
@@ -865,6 +865,7 @@ typedef struct {
     int url;             /* 0, or inside a URL (1) or form parameters (2) */
     int trimmed;         /* the byte trimming cut, or -1 */
     int entity;          /* a character reference ended it (cut:entity) */
+    int folded;          /* a wrapper folded over lines: its URN without white space */
 } Read;
 
 /* the NID token from i: [A-Za-z0-9][A-Za-z0-9-]{0,limit-2}: (limit 0: no
@@ -897,7 +898,19 @@ runs(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi, const unsigned char *t
     return i;
 }
 
-/* fast.py's wrapper pattern at p: "<urn:NID:NSS>" without white space */
+/* white space a wrapper may hold (seed 004 section 2) */
+static int
+is_wrapper_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* the "<urn:NID:NSS>" wrapper at p: fast.py's wrapper pattern (no white
+   space), or one that wrapper.py wrapped() reads folded over lines (*folded
+   set): each run of white space inside holds a line break and is followed
+   by more of the name (wrapper.py _folds_only; a ">" starting a line may be
+   a quoted reply's mark, quoting.py: reading.py reads it), the NID token
+   whole on the first line */
 static int
 read_wrapped(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned char *table,
              Py_ssize_t wrapper_limit, Read *r)
@@ -907,15 +920,38 @@ read_wrapped(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned
     Py_ssize_t nss_start = nid_token(s, p + 4, hi, 0);
     if (nss_start < 0)
         return 0;
-    Py_ssize_t e = runs(s, nss_start, hi, table, NO_PAIR, &r->lit_end);
-    if (e >= hi || s[e] != '>' || e <= nss_start || e + 1 > p + wrapper_limit)
+    Py_ssize_t limit = p + wrapper_limit < hi ? p + wrapper_limit : hi;  /* wrapped(): e < limit */
+    Py_ssize_t lit_end, e = runs(s, nss_start, limit, table, NO_PAIR, &r->lit_end);
+    if (e <= nss_start)
         return 0;
-    if (has_pair(s, nss_start, e, '.', '.') || s[e - 1] == '/')  /* (hand back any final "/") */
-        return 0;  /* maybe elided, "<URN:IANA:...>", or an empty element "<urn:x:y/>": reading.py */
+    int folded = 0;
+    while (e < limit && is_wrapper_space(s[e])) {
+        int breaks = 0;
+        for (; e < limit && is_wrapper_space(s[e]); e++)
+            breaks |= s[e] == '\r' || s[e] == '\n';
+        Py_ssize_t next = runs(s, e, limit, table, NO_PAIR, &lit_end);
+        if (!breaks || next == e)
+            return 0;  /* a blank inside a line (code or prose), or white space before ">" */
+        folded = 1;
+        e = next;
+    }
+    if (e >= limit || s[e] != '>')
+        return 0;
+    unsigned char last = 0;
+    for (Py_ssize_t k = nss_start; k < e; k++) {
+        if (is_wrapper_space(s[k]))
+            continue;
+        if (last == '.' && s[k] == '.')
+            return 0;  /* maybe elided, "<URN:IANA:...>": reading.py */
+        last = s[k];
+    }
+    if (last == '/')
+        return 0;  /* maybe an empty element, "<urn:x:y/>": reading.py (hand back any final "/") */
     r->end = e;
     r->pair = WRAP;
     r->url = 0;
     r->trimmed = -1;
+    r->folded = folded;
     return 1;
 }
 
@@ -1175,7 +1211,7 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
 {
     unsigned char before = s[p - 1];
     int pair, url = 0;
-    r->entity = 0;
+    r->entity = r->folded = 0;
     if ((flags & READ_CODE) && in_hexdump_column(s, p))
         return 0;  /* read_all: no URN in a hex dump's text column */
     if (is_token_stop(before))
@@ -1337,6 +1373,23 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
    literal, urn, rules); consts = (Candidate, "bare", "wrapped", pair:quote,
    pair:paren, wrap:1995, per byte the trimming rule or None, embedded:url,
    embedded:form, cut:entity) */
+/* the ASCII text s[0:n] without the white space a wrapper may hold */
+static PyObject *
+without_white_space(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t len = 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        len += !is_wrapper_space(s[k]);
+    PyObject *out = PyUnicode_New(len, 127);
+    if (out == NULL)
+        return NULL;
+    Py_UCS1 *d = PyUnicode_1BYTE_DATA(out);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (!is_wrapper_space(s[k]))
+            *d++ = s[k];
+    return out;
+}
+
 static PyObject *
 new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_ssize_t p, const Read *r)
 {
@@ -1347,10 +1400,12 @@ new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_s
     PyObject *trim_rule = r->trimmed < 0 ? NULL : PyTuple_GET_ITEM(PyTuple_GET_ITEM(consts, 6), r->trimmed);
     if (trim_rule == Py_None)
         trim_rule = NULL;
-    PyObject *parts[3];
+    PyObject *parts[4];
     Py_ssize_t count = 0;
     if (opener_rule)
         parts[count++] = opener_rule;
+    if (r->folded)
+        parts[count++] = PyTuple_GET_ITEM(consts, 10);
     if (r->entity)
         parts[count++] = PyTuple_GET_ITEM(consts, 9);
     if (trim_rule)
@@ -1360,14 +1415,17 @@ new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_s
         PyTuple_SET_ITEM(rules, k, Py_NewRef(parts[k]));
     PyObject *start = PyLong_FromSsize_t(p);
     PyObject *end = PyLong_FromSsize_t(r->end);
-    PyObject *urn = PyUnicode_DecodeASCII((const char *)s + p, r->end - p, NULL);
-    PyObject *literal = r->lit_end == r->end ? Py_XNewRef(urn)
+    PyObject *text = PyUnicode_DecodeASCII((const char *)s + p, r->end - p, NULL);
+    PyObject *urn = r->folded ? without_white_space(s + p, r->end - p) : Py_XNewRef(text);
+    PyObject *literal = r->lit_end == r->end ? Py_XNewRef(text)
                         : PyUnicode_DecodeASCII((const char *)s + p, r->lit_end - p, NULL);
     PyObject *cand = type->tp_alloc(type, 9);
-    if (rules == NULL || start == NULL || end == NULL || urn == NULL || literal == NULL || cand == NULL) {
+    if (rules == NULL || start == NULL || end == NULL || text == NULL || urn == NULL || literal == NULL
+            || cand == NULL) {
         Py_XDECREF(rules);
         Py_XDECREF(start);
         Py_XDECREF(end);
+        Py_XDECREF(text);
         Py_XDECREF(urn);
         Py_XDECREF(literal);
         Py_XDECREF(cand);
@@ -1376,11 +1434,11 @@ new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_s
     PyTuple_SET_ITEM(cand, 0, start);
     PyTuple_SET_ITEM(cand, 1, end);
     PyTuple_SET_ITEM(cand, 2, Py_NewRef(form));
-    PyTuple_SET_ITEM(cand, 3, Py_NewRef(Py_False));
+    PyTuple_SET_ITEM(cand, 3, Py_NewRef(r->folded ? Py_True : Py_False));
     PyTuple_SET_ITEM(cand, 4, Py_NewRef(r->url ? Py_True : Py_False));
-    PyTuple_SET_ITEM(cand, 5, Py_NewRef(urn));
+    PyTuple_SET_ITEM(cand, 5, urn);
     PyTuple_SET_ITEM(cand, 6, literal);
-    PyTuple_SET_ITEM(cand, 7, urn);
+    PyTuple_SET_ITEM(cand, 7, text);
     PyTuple_SET_ITEM(cand, 8, rules);
     return cand;
 }
@@ -1496,11 +1554,11 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t base;
     if (index_arg(args[14], &base) < 0)
         return NULL;
-    if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 10
+    if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 11
             || !PyType_Check(PyTuple_GET_ITEM(consts, 0))
             || !PyType_IsSubtype((PyTypeObject *)PyTuple_GET_ITEM(consts, 0), &PyTuple_Type)
             || !PyTuple_Check(PyTuple_GET_ITEM(consts, 6)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(consts, 6)) != 256) {
-        PyErr_SetString(PyExc_TypeError, "plain_reads: positions and found must be lists, consts the 10 constants");
+        PyErr_SetString(PyExc_TypeError, "plain_reads: positions and found must be lists, consts the 11 constants");
         return NULL;
     }
     if (index_arg(args[2], &i) < 0 || index_arg(args[3], &pos) < 0 || index_arg(args[4], &n) < 0
