@@ -362,6 +362,13 @@ PLAIN_TABLE = [
     (b"urn:a:b: :urn:a:b x.urn:a:b qr{urn:a:b}", 0),  # ":" last, maybe a pattern, a word, Perl's quote
     (b"urn:a:%s urn:a:$x urn:a:b.*c urn:a:{id} urn:a:<nss> \"urn:a:\" + x 'urn:a' 'b'", 0),  # code
     (b"folded urn:a:b-\n  c", 0),
+    # an empty line after a character a fold may follow: the name ends there
+    (b"see urn:a:b.\n\nNext urn:a:c/\n  \nx urn:a:d=\r\n\r\ny urn:a:e?\n\n urn:a:f-\n\t\n", 5),
+    (b" urn:a:b.\n\n" + b"x" * 1100 + b"[Page 2]", 1),  # a "[Page N]" too far to be a page break's
+    # ... but for a page break, a ":" (which folds across an empty line) or
+    # a line break that is not followed by an empty line
+    (b"urn:a:b-\n\nRFC 1 [Page 3]\n\fRFC 1  Title\n\n   c d", 0),
+    (b" urn:a:b:\n\nc-1\n urn:a:b.\r\nc x urn:a:c.\n\n  [Page 2]", 0),
     # a wrapper folded over lines (seed 004 section 2), white space dropped
     (b"Resolve <urn:nbn:at:obvsg-\n        16380155> <urn:ietf:rfc:\r\n   2141> <urn:a:b\n\tc \n d>.", 3),
     # white space in a line, before ">" or its NID; ">" of a quoted reply;

@@ -291,6 +291,8 @@ SNIPPETS = [
     b"> x urn:a:b-\n> c\n", b"> > <urn:a:b:\n> > c> d", b"> <urn:a:b\n>", b"<urn:a:b\n> c>", b">> urn:a:b-\n> > c",
     b"<urn:a:b-\n  1>", b"<urn:a:b\r\n c\td>", b"<urn:a:b \n\t c>", b"<urn:a:b\n c\n>", b"<urn:a:b.\n .c>",
     b"<urn:a:b\n c/>", b"<urn:a:b\n c/d/>", b"<urn:a:b\n\n c>", b"<URN:A:B\n C>x",
+    b" urn:a:b.\n\n c", b" urn:a:b-\n \n c", b" urn:a:b.\r\n\r\n", b" urn:a:b.\r\nc\n", b" urn:a:b?\r\r c",
+    b" urn:a:b/\n\n   [Page 2]\n c", b" urn:a:b-\n\nRFC 1 [Page 3]\n\fRFC 1  Title\n\n   c d", b" urn:a:b=\n\n&c=d",
 ]
 
 

@@ -618,6 +618,22 @@ wbr_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
            && (s[i + 3] | 0x20) == 'r' && in_set(s[i + 4], " />");
 }
 
+/* fold.py PAGE_BREAK_LIMIT: how far a page break may reach */
+#define PAGE_BREAK_LIMIT 1024
+
+/* (?s:.){0,PAGE_BREAK_LIMIT}?\[Page  from k in s[0:hi]: the footer of a page
+   break (fold.py _PAGE_BREAK) may follow */
+static int
+page_mark_after(const unsigned char *s, Py_ssize_t k, Py_ssize_t hi)
+{
+    static const char mark[] = "[Page ";
+    Py_ssize_t last = k + PAGE_BREAK_LIMIT < hi - 6 ? k + PAGE_BREAK_LIMIT : hi - 6;
+    for (Py_ssize_t i = k; i <= last; i++)
+        if (s[i] == '[' && memcmp(s + i, mark, 6) == 0)
+            return 1;
+    return 0;
+}
+
 /* fast.py _NOTHING_FOLLOWS at e in s[0:hi] (e > 0), alternative by
    alternative; each is a lookahead, so the first that holds decides */
 static int
@@ -650,8 +666,13 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
         if (!(m < hi && (s[m] == ':' || s[m] == '&' || s[m] == '-' || s[m] == '.')))
             return 1;
     }
+    Py_ssize_t m = skip_blanks(s, k, hi);
+    /* (?<=[-./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)[ \t]*[\r\n]) and no "[Page "
+       within PAGE_BREAK_LIMIT of the next line's start */
+    if (in_set(s[e - 1], "-./?=") && m < hi && (s[m] == '\r' || s[m] == '\n') && !page_mark_after(s, k, hi))
+        return 1;
     /* (?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:) */
-    return urn_at(s, skip_blanks(s, k, hi), hi);
+    return urn_at(s, m, hi);
 }
 
 /* fast.py _MAY_FOLD_IN_URL at e in s[0:hi] (e > 0): an RFC 8792 "\\", a

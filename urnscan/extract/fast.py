@@ -27,7 +27,7 @@ from ..accel import COMPILED
 from .chars import ALNUM, EOL, LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body, one_line_indent
 from .options import Reading
 from .pairing import Opener
-from .fold import adjacent_literal, literal_closer, next_literal, resume_at
+from .fold import PAGE_BREAK_LIMIT, adjacent_literal, literal_closer, next_literal, resume_at
 from .hexdump import in_hexdump_column
 from .params import may_end_at_parameter
 from .reading import Candidate, OverLong, Rejected, finish, read_at, without_nid
@@ -46,12 +46,17 @@ _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, 
 #: end tag, or after a character no template ends with; a line break after
 #: a character no fold ends with (a name's "-:./", a query's "?="), the
 #: next line starting with none of ":", "&", "-" and "."; a line break
-#: before a line starting a URN of its own; or the end of what may be read.
-#: Never HTML's "<wbr>", after which the name goes on (breaks.py)
+#: before a line starting a URN of its own; an empty line after a character
+#: a fold may follow but ":" (fold.py folds across one only after ":"),
+#: with no page break's "[Page N]" after it (fold.py _PAGE_BREAK); or the
+#: end of what may be read.  Never HTML's "<wbr>", after which the name
+#: goes on (breaks.py)
 _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])"
                     rb"|(?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />])"
                     rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&.]))"
-                    rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)|\Z)")
+                    rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)"
+                    rb"|(?<=[-./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)[ \t]*[\r\n])"
+                    rb"(?![ \t]*(?:\r\n|\r(?!\n)|\n)(?s:.){0,%d}?\[Page )|\Z)" % PAGE_BREAK_LIMIT)
 
 
 #: where a URN inside a URL may go on on the next line (fold.continuation,

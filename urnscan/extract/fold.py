@@ -85,7 +85,7 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     q = blanks_end(buf, nl, hi)
     across_blank = q < hi and buf[q] in EOL
     if last in _FOLD_LAST and (across_blank or (q < hi and buf[q] not in ALNUM)):
-        page = _PAGE_BREAK.match(buf, nl, min(hi, nl + _PAGE_BREAK_LIMIT))
+        page = _PAGE_BREAK.match(buf, nl, min(hi, nl + PAGE_BREAK_LIMIT))
         if page is not None:  # the URN goes on on the next page ...
             q, across_blank = blanks_end(buf, page.end(), hi), False
             if _outdented(buf, start, q - page.end()):
@@ -261,7 +261,7 @@ _PAGE_BREAK = re.compile(rb"(?:[ \t]*(?:\r\n?|\n)){0,8}[^\r\n\f]{1,120}\[Page [0
                          rb"(?:\f(?:[ \t]*(?:\r\n?|\n))?[^\r\n\f]{1,120}"
                          rb"|(?:[ \t]*(?:\r\n?|\n)){0,3}(?:RFC [0-9]{1,5}|Internet-Draft|INTERNET[- ]DRAFT) [^\r\n\f]{1,120})"
                          rb"(?:\r\n?|\n)(?:[ \t]*(?:\r\n?|\n)){0,8}")
-_PAGE_BREAK_LIMIT = 1024
+PAGE_BREAK_LIMIT = 1024
 
 #: between two string literals that make one string: blanks and at most
 #: one line break (C and Python join adjacent literals; a "\\" before the
