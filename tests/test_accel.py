@@ -369,6 +369,11 @@ PLAIN_TABLE = [
     # a line break that is not followed by an empty line
     (b"urn:a:b-\n\nRFC 1 [Page 3]\n\fRFC 1  Title\n\n   c d", 0),
     (b" urn:a:b:\n\nc-1\n urn:a:b.\r\nc x urn:a:c.\n\n  [Page 2]", 0),
+    # a next line that may go on with the name past quote marks or a
+    # protocol trace's mark, or after CRLF; the same inside a URL
+    (b"> see urn:a:bc\n> -de\nC: urn:a:bc\nC: -de\n urn:a:b?x=1\r\n&d=e\r\n", 0),
+    (b"> http://h/urn:a:bc\n> -de\n see http://h/urn:a:b:2\n  .0:c x", 0),
+    (b"> see urn:a:bc\n> de\n urn:a:bc\nC:d\n", 2),
     # a wrapper folded over lines (seed 004 section 2), white space dropped
     (b"Resolve <urn:nbn:at:obvsg-\n        16380155> <urn:ietf:rfc:\r\n   2141> <urn:a:b\n\tc \n d>.", 3),
     # white space in a line, before ">" or its NID; ">" of a quoted reply;

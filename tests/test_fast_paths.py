@@ -21,6 +21,7 @@ PIECES = [
     b"\xff", b"|", b" | ", b"grant_type=", b"a=1&k=", b"\n | ", b"\n  :", b"\n- ", b"  - ", b"'urn:", b'"urn:',
     b"(urn:", b"`", "\u2018".encode(), "\u201c".encode(), b" + ", b" . $x", b" .. ", b" || ", b" % (", b"%s", b"%d",
     b"%02d", b"$x", b"${x}", b"#{x}", b"$(x)", b"@V@", b".*", b"(?P<", b"\\d", b"^", b"$", b"</", b"key:", b"+\\\n",
+    b"\nC: ", b"S: ", b"\n>", b"\r\n&", b"\n  .0:",
     b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.", b"UID:", b"X;A=b:", b"\n> ", b"> > ", b"*", b":*", "\u2010\n".encode(), b"~", b"~s", b"%v", b"%lu", b"s/", b"=~ ", b"$$", b"lex:", b"\n-", b"\n-1", b"urn:\n", b"\x1fa", "\u2021b".encode(), b"\\\\.", b" + ", b" ++ ", b" <> ", b" \\\n",
     # lists, a URL's query and path, literals joined or concatenated
     b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"/", b"'+x+'", b"'\n  '", b'"\n  "', b"' '", b"'{x}'",
@@ -95,6 +96,37 @@ def _both(data, opts, final, window):
 @example(b" urn:a:b.", ("rfc8141", Reading(), 4096), True, 100)  # the run ends at the end of the input
 @example(b" urn:a:b.)x", ("draft-2012", Reading(trim=False), 4096), False, 10)  # ... or of the window
 def test_fast_path_equals_the_rules(data, opts, final, window):
+    fast, rules = _both(data, opts, final, window)
+    assert fast == rules
+
+
+#: a line ending in a name, then the next line, each with a line's marks
+#: (a quoted reply's, a protocol trace's, a comment's, an indentation):
+#: what decides whether a name goes on on the next line
+_LINE_MARKS = [b"", b"> ", b">", b"> > ", b"C: ", b"S: ", b"  ", b"\t", b"| ", b"# ", b" * ", b"1. ", b"- "]
+_folded_lines = st.builds(
+    lambda mark, before, name, end, mark2, indent, nxt, after: (mark + before + name + end + b"\n" + mark2 + indent
+                                                                + nxt + after),
+    st.sampled_from(_LINE_MARKS),
+    st.sampled_from([b" ", b"see ", b"(", b"'", b'"', b"<", b"=", b">", b",", b";", b"http://h/", b"http://h/?u=",
+                     b"{", b"`", b"*"]),
+    st.sampled_from([b"urn:a:b", b"URN:NBN:de:101:1-2", b"urn:a:b1", b"urn:oid:1.2.3", b"urn:a:b?x=1", b"urn:a:b:2"]),
+    st.sampled_from([b"", b"-", b":", b".", b"/", b"?", b"=", b"&", b",", b")", b"'", b'"', b"-1", b":1", b".5"]),
+    st.one_of(st.sampled_from(_LINE_MARKS), st.just(b"")),
+    st.sampled_from([b"", b" ", b"  ", b"\t"]),
+    st.sampled_from([b"de", b"-de", b":c", b".0:c", b"&d=e", b"12", b"-2 x", b"The next", b"is here", b"urn:a:c",
+                     b"| c |", b"c)", b"c'", b"c>", b"C: x", b"\\c", b"[Page 3]", b"k: v", b"x-1_2", b"c d", b"", b"."]),
+    st.sampled_from([b"", b" x", b"\n", b")", b"."]))
+folded_texts = st.lists(_folded_lines, min_size=1, max_size=3).map(b"".join).map(
+    lambda t: t.replace(b"\n", b"\r\n") if t[:1] == b">" else t)
+
+
+@given(folded_texts, options, st.booleans(), st.integers(8, 120))
+@settings(max_examples=400, deadline=None)
+@example(b"> see urn:a:bc\n> -de\n", ("rfc8141", Reading(), 4096), True, 4096)
+@example(b"C: http://h/urn:a:bc\nC: -de\n", ("rfc8141", Reading(), 4096), True, 4096)
+@example(b" urn:a:b?x=1\r\n&d=e\r\n", ("rfc8141", Reading(), 4096), True, 4096)
+def test_fast_path_equals_the_rules_across_lines(data, opts, final, window):
     fast, rules = _both(data, opts, final, window)
     assert fast == rules
 
@@ -292,6 +324,10 @@ SNIPPETS = [
     b"<urn:a:b-\n  1>", b"<urn:a:b\r\n c\td>", b"<urn:a:b \n\t c>", b"<urn:a:b\n c\n>", b"<urn:a:b.\n .c>",
     b"<urn:a:b\n c/>", b"<urn:a:b\n c/d/>", b"<urn:a:b\n\n c>", b"<URN:A:B\n C>x",
     b" urn:a:b.\n\n c", b" urn:a:b-\n \n c", b" urn:a:b.\r\n\r\n", b" urn:a:b.\r\nc\n", b" urn:a:b?\r\r c",
+    # a fold past a quoted reply's marks or a protocol trace's, or after CRLF
+    b"> see urn:a:bc\n> -de\n", b"> > urn:a:b:1\n> > :c\n", b">x urn:a:b?x=1\n>&d=e\n", b"C: urn:a:bc\nC: -de\n",
+    b"S: <x>urn:a:b:1\nS: :c</x>\n", b" urn:a:b?x=1\r\n&d=e\r\n", b"> see urn:a:bc\n> de\n", b" urn:a:bc\nC:d\n",
+    b"> http://h/urn:a:bc\n> -de\n", b"C: http://h/urn:a:bc\nC: -de\n", b"see http://h/urn:a:b:2\n  .0:c x",
     b" urn:a:b/\n\n   [Page 2]\n c", b" urn:a:b-\n\nRFC 1 [Page 3]\n\fRFC 1  Title\n\n   c d", b" urn:a:b=\n\n&c=d",
 ]
 

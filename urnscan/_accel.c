@@ -618,6 +618,14 @@ wbr_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
            && (s[i + 3] | 0x20) == 'r' && in_set(s[i + 4], " />");
 }
 
+/* fold.py _TRACE_MARK at m in s[0:hi]: [A-Z]:(?=[ \t<]), a protocol trace's
+   mark ("C: ", "S: ") */
+static int
+trace_mark_at(const unsigned char *s, Py_ssize_t m, Py_ssize_t hi)
+{
+    return m + 2 < hi && s[m] >= 'A' && s[m] <= 'Z' && s[m + 1] == ':' && in_set(s[m + 2], " \t<");
+}
+
 /* fold.py PAGE_BREAK_LIMIT: how far a page break may reach */
 #define PAGE_BREAK_LIMIT 1024
 
@@ -657,13 +665,13 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     if (s[j] == '\r' && k < hi && s[k] == '\n')
         k++;
     if (!in_set(s[e - 1], "-:./?=")) {
-        /* (?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&.])): after "\r\n" the
-           regex may step back to the "\r" alone, where the lookahead sees
-           "\n" and holds */
-        if (k == j + 2)
-            return 1;
-        Py_ssize_t m = skip_blanks(s, k, hi);
-        if (!(m < hi && (s[m] == ':' || s[m] == '&' || s[m] == '-' || s[m] == '.')))
+        /* (?<![-:./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)(?![ \t>]*(?:[-:&.]|[A-Z]:[ \t<]))):
+           past quote marks, a line that may go on with the name, or a
+           protocol trace's mark */
+        Py_ssize_t m = k;
+        while (m < hi && (is_blank(s[m]) || s[m] == '>'))
+            m++;
+        if (!(m < hi && (in_set(s[m], ":&-.") || trace_mark_at(s, m, hi))))
             return 1;
     }
     Py_ssize_t m = skip_blanks(s, k, hi);
@@ -677,7 +685,8 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
 
 /* fast.py _MAY_FOLD_IN_URL at e in s[0:hi] (e > 0): an RFC 8792 "\\", a
    table's "|" after blanks, or a line break after one of "-:./?=" or
-   before "-", ":" or "&" */
+   before "-", ":", "&" or "." (past quote marks) or a protocol trace's
+   mark */
 static int
 may_fold_in_url(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
 {
@@ -697,8 +706,10 @@ may_fold_in_url(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     Py_ssize_t k = j + 1;
     if (s[j] == '\r' && k < hi && s[k] == '\n')
         k++;
-    Py_ssize_t m = skip_blanks(s, k, hi);
-    return m < hi && (s[m] == ':' || s[m] == '&' || s[m] == '-');
+    Py_ssize_t m = k;
+    while (m < hi && (is_blank(s[m]) || s[m] == '>'))
+        m++;
+    return m < hi && (in_set(s[m], ":&-.") || trace_mark_at(s, m, hi));
 }
 
 /* code.py _PERL_OPERATOR before the delimiter at p - 1: "s", "m", "y",

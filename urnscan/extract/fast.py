@@ -45,7 +45,9 @@ _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, 
 #: on the name or a break opportunity); one blank before a word; "<" of an
 #: end tag, or after a character no template ends with; a line break after
 #: a character no fold ends with (a name's "-:./", a query's "?="), the
-#: next line starting with none of ":", "&", "-" and "."; a line break
+#: next line starting with none of ":", "&", "-" and ".", past its quote
+#: marks (quoting.py), nor with a protocol trace's mark ("C: ", fold.py
+#: _TRACE_MARK); a line break
 #: before a line starting a URN of its own; an empty line after a character
 #: a fold may follow but ":" (fold.py folds across one only after ":"),
 #: with no page break's "[Page N]" after it (fold.py _PAGE_BREAK); or the
@@ -53,7 +55,7 @@ _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, 
 #: goes on (breaks.py)
 _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])"
                     rb"|(?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />])"
-                    rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n?|\n)(?![ \t]*[-:&.]))"
+                    rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)(?![ \t>]*(?:[-:&.]|[A-Z]:[ \t<])))"
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)"
                     rb"|(?<=[-./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)[ \t]*[\r\n])"
                     rb"(?![ \t]*(?:\r\n|\r(?!\n)|\n)(?s:.){0,%d}?\[Page )|\Z)" % PAGE_BREAK_LIMIT)
@@ -61,8 +63,10 @@ _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(
 
 #: where a URN inside a URL may go on on the next line (fold.continuation,
 #: which reading._url_fold runs): an RFC 8792 "\\", a table's "|", or a
-#: line break after a character a fold may follow or before "-", ":" or "&"
-_MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)|[ \t]*(?:\r\n?|\n)[ \t]*[-:&]")
+#: line break after a character a fold may follow or before "-", ":", "&"
+#: or ".", past quote marks, or before a protocol trace's mark
+_MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)"
+                              rb"|[ \t]*(?:\r\n?|\n)[ \t>]*(?:[-:&.]|[A-Z]:[ \t<])")
 
 
 #: blanks, then a line break
