@@ -33,7 +33,7 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           # character references that end a name, and ones cut short
           b"&quot;", b"&#39;", b"&#x2014;", b"&#1234567;", b"&#x", b"&#", b"&q", b";urn:a:b&quot;",
           # wrappers folded over lines, and white space that is no fold
-          b"<urn:a:b", b"<urn:a:b-\n  1>", b"\n\t", b"\r\n  ", b" \n", b"\n>", b"/>", b"\n\n", b"[Page 3]\n\f",
+          b"<urn:a:b", b"<urn:a:b-\n  1>", b"\n\t", b"\r\n  ", b" \n", b"\n>", b"/>", b"-\n  ", b"-\r\n   1818245", b" is", b"\n\n", b"[Page 3]\n\f",
           # hex dump lines
           b"0010  ", b"00000010: ", b"27 75 72 6e ", b"7265 ", b"  |'", b"##",
           # what makes a file read otherwise than as plain text (runner.nothing_to_find)

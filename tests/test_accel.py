@@ -361,7 +361,14 @@ PLAIN_TABLE = [
     (b"{urn:a:b}c {urn:a:b.}c", 2),  # Clark notation, one mark trimmed
     (b"urn:a:b: :urn:a:b x.urn:a:b qr{urn:a:b}", 0),  # ":" last, maybe a pattern, a word, Perl's quote
     (b"urn:a:%s urn:a:$x urn:a:b.*c urn:a:{id} urn:a:<nss> \"urn:a:\" + x 'urn:a' 'b'", 0),  # code
-    (b"folded urn:a:b-\n  c", 0),
+    # a name an RFC formatter broke after "-", joined (one "." trimmed)
+    (b"folded urn:a:b-\n  c, see urn:nbn:de:gbv:7-webdoc-\r\n   1818245.\n\turn:x-y:1-2-\n3_4 x", 3),
+    # ... but for a function word, a pattern, a further fold, a ":" last, a
+    # mark, a character another rule reads, another URN or an empty line
+    (b" urn:a:b-\n  is x urn:a:xxxx-\n  1 x urn:a:b-\n  c-\n  d x urn:a:b-\n  c:\n", 0),
+    (b"C: urn:a:b-\nC: d x urn:a:b-\n  c%41 x urn:a:b=-\n c urn:a:b-\n  c{x} urn:a:b-\n  c.. x", 0),
+    (b" urn:a:b-\n  c, x urn:a:b-\n  c;\n urn:a:b-\n  c!", 3),  # one mark trimmed
+    (b" urn:a:b-\n  c,. x urn:a:b-\n  c:. x urn:a:b-\n  c? x urn:a:b-\n  c* x", 0),  # ... but no other
     # an empty line after a character a fold may follow: the name ends there
     (b"see urn:a:b.\n\nNext urn:a:c/\n  \nx urn:a:d=\r\n\r\ny urn:a:e?\n\n urn:a:f-\n\t\n", 5),
     (b" urn:a:b.\n\n" + b"x" * 1100 + b"[Page 2]", 1),  # a "[Page N]" too far to be a page break's

@@ -324,6 +324,8 @@ SNIPPETS = [
     b"<urn:a:b-\n  1>", b"<urn:a:b\r\n c\td>", b"<urn:a:b \n\t c>", b"<urn:a:b\n c\n>", b"<urn:a:b.\n .c>",
     b"<urn:a:b\n c/>", b"<urn:a:b\n c/d/>", b"<urn:a:b\n\n c>", b"<URN:A:B\n C>x",
     b" urn:a:b.\n\n c", b" urn:a:b-\n \n c", b" urn:a:b.\r\n\r\n", b" urn:a:b.\r\nc\n", b" urn:a:b?\r\r c",
+    b" urn:a:b-\r\n  c2 x", b" urn:a:b-\n  c, x", b" urn:a:b-\n  is x", b"\turn:x-y:1-2-\n3_4 x", b" urn:a:xxxx-\n  1 x",
+    b" urn:a:b-\n  c:. x", b" urn:a:b-\n  c;\n", b" urn:a:b-\n  c!? x", b"\nurn:a:b-\n  C: x", b" urn:a:b-\n  c\n  d",
     # a fold past a quoted reply's marks or a protocol trace's, or after CRLF
     b"> see urn:a:bc\n> -de\n", b"> > urn:a:b:1\n> > :c\n", b">x urn:a:b?x=1\n>&d=e\n", b"C: urn:a:bc\nC: -de\n",
     b"S: <x>urn:a:b:1\nS: :c</x>\n", b" urn:a:b?x=1\r\n&d=e\r\n", b"> see urn:a:bc\n> de\n", b" urn:a:bc\nC:d\n",

@@ -898,6 +898,8 @@ typedef struct {
     int trimmed;         /* the byte trimming cut, or -1 */
     int entity;          /* a character reference ended it (cut:entity) */
     int folded;          /* a wrapper folded over lines: its URN without white space */
+    Py_ssize_t fold_at;  /* a bare name broken after "-": where its first line ends (-1: none) */
+    Py_ssize_t fold_to;  /* ... and where it goes on, on the next line */
 } Read;
 
 /* the NID token from i: [A-Za-z0-9][A-Za-z0-9-]{0,limit-2}: (limit 0: no
@@ -1084,6 +1086,121 @@ token_embedded(const Token *t)
     return 0;
 }
 
+/* fold.py _FUNCTION_WORDS: words that go on a sentence, not a name */
+static const char *const function_words[] = {
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "for", "from", "has", "have", "if", "in", "is", "it",
+    "may", "must", "not", "of", "on", "or", "should", "so", "that", "the", "then", "this", "to", "was", "were",
+    "which", "will", "with", NULL};
+
+static int
+function_word(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
+{
+    for (const char *const *w = function_words; *w != NULL; w++) {
+        Py_ssize_t n = (Py_ssize_t)strlen(*w);
+        if (n != b - a)
+            continue;
+        Py_ssize_t k = 0;
+        while (k < n && (s[a + k] | (is_alpha(s[a + k]) ? 0x20 : 0)) == (unsigned char)(*w)[k])
+            k++;
+        if (k == n)
+            return 1;
+    }
+    return 0;
+}
+
+/* the characters of a name the fold path below takes: letters, digits and
+   "._:-" -- none that a rule of code, lists, queries, parameters or
+   quotes looks at */
+static int
+plain_name_chars(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
+{
+    for (Py_ssize_t k = a; k < b; k++)
+        if (!(is_alnum[s[k]] || s[k] == '.' || s[k] == '_' || s[k] == ':' || s[k] == '-'))
+            return 0;
+    return 1;
+}
+
+/* code.py letters_for_digits() at s[k] in s[0:b]: "xxxx", "nnnn", "x.x.x"
+   or "n.n.n" (one case), letters standing for digits */
+static int
+letters_for_digits_at(const unsigned char *s, Py_ssize_t k, Py_ssize_t b)
+{
+    return ((s[k] | 0x20) == 'x' || (s[k] | 0x20) == 'n')
+           && ((k + 4 <= b && s[k + 1] == s[k] && s[k + 2] == s[k] && s[k + 3] == s[k])
+               || (k + 5 <= b && s[k + 1] == '.' && s[k + 2] == s[k] && s[k + 3] == '.' && s[k + 4] == s[k]));
+}
+
+/* letters standing for digits, or an elision (".."), in s[a:b] */
+static int
+may_stand_for_digits(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
+{
+    for (Py_ssize_t k = a; k < b; k++)
+        if (letters_for_digits_at(s, k, b) || (s[k] == '.' && k + 1 < b && s[k + 1] == '.'))
+            return 1;
+    return 0;
+}
+
+/* the index after blanks from i (fold.py blanks_end: at most INDENT_LIMIT) */
+static Py_ssize_t
+blanks_end(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
+{
+    return skip_blanks(s, i, i + INDENT_LIMIT < hi ? i + INDENT_LIMIT : hi);
+}
+
+/* fold.py continuation() of the commonest fold: a bare name (after a blank
+   or a line break) whose first line, s[p:e], ends in "-" after which an
+   RFC formatter broke it, the next line going on with an indented word
+   that is no function word ("urn:nbn:de:gbv:7-webdoc-" then "1818245"),
+   nothing after that word that may go on further (nothing_follows), and
+   no character in the name that another rule looks at; reading.py
+   finish() then trims at most one mark (".", or a last ",", ";" or "!").
+   Returns read_one's answer: 1 and *r, or 0 (read_all reads it) */
+static int
+read_hyphen_fold(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_ssize_t e, Py_ssize_t hi,
+                 const unsigned char *table, Py_ssize_t cap, long flags, Read *r)
+{
+    if (e - p > cap || e <= nss_start || s[e - 1] != '-' || !plain_name_chars(s, nss_start, e)
+            || one_line_open_before(s, p))
+        return 0;
+    Py_ssize_t w = blanks_end(s, e, hi);
+    if (w >= hi || (s[w] != '\r' && s[w] != '\n'))
+        return 0;
+    Py_ssize_t nl = w + (s[w] == '\r' && w + 1 < hi && s[w + 1] == '\n' ? 2 : 1);
+    Py_ssize_t q = blanks_end(s, nl, hi);
+    if (q >= hi || !is_alnum[s[q]] || urn_at(s, q, hi) || trace_mark_at(s, q, hi))
+        return 0;  /* an empty line, a URN of its own, a protocol trace's mark: fold.py reads them */
+    Py_ssize_t lit_end, t = runs(s, q, hi, table, NO_PAIR, &lit_end);
+    if (t - p > cap || !plain_name_chars(s, q, t - 1) || function_word(s, q, t)
+            || !(plain_name_chars(s, t - 1, t) || ((flags & READ_TRIM) && in_set(s[t - 1], ",;!")))
+            || (t < hi && s[t] >= 0x80) || !nothing_follows(s, t, hi)
+            || (t < hi && (s[t] == '\r' || s[t] == '\n') && one_line_open_before(s, q)))
+        return 0;
+    unsigned char last = s[t - 1];
+    if (last == ':')
+        return 0;  /* reading.py finish(): a key's or an example's ":" */
+    if (flags & READ_CODE) {
+        int after = t < hi ? s[t] : -1;
+        if (after == 0xE2 || after == '{' || after == '[' || after == '\\' || after == '&'
+                || (after == '<' && in_set(last, ":/=-(") && !(t + 1 < hi && (s[t + 1] == '/' || s[t + 1] == '!'))))
+            return 0;  /* code.py: a template, a pattern, an elision */
+        if (may_stand_for_digits(s, p, e) || may_stand_for_digits(s, q, t))
+            return 0;
+    }
+    r->trimmed = -1;
+    if ((flags & READ_TRIM) && (table[last] & CLASS_TRIMMABLE)) {
+        if (t - 1 <= q || (table[s[t - 2]] & CLASS_TRIMMABLE) || s[t - 2] == ':')
+            return 0;  /* trim.py: more than one mark, or a ":" left last (layout.py example_colon()) */
+        r->trimmed = last;
+        t--;
+    }
+    r->end = t;
+    r->pair = NO_PAIR;
+    r->url = 0;
+    r->fold_at = e;
+    r->fold_to = q;
+    return 1;
+}
+
 /* extract/chars.py TOKEN_STOP */
 static int
 is_token_stop(unsigned char c)
@@ -1244,6 +1361,7 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     unsigned char before = s[p - 1];
     int pair, url = 0;
     r->entity = r->folded = 0;
+    r->fold_at = r->fold_to = -1;
     if ((flags & READ_CODE) && in_hexdump_column(s, p))
         return 0;  /* read_all: no URN in a hex dump's text column */
     if (is_token_stop(before))
@@ -1316,8 +1434,10 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
                           example_colon(): a ":" that ends an element's text */
     }
     else {
-        if (pair == NO_PAIR ? !nothing_follows(s, run_end, hi)
-                            : !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))
+        if (pair == NO_PAIR && !nothing_follows(s, run_end, hi))
+            return (flags & READ_FOLD) && run_end == e && (is_blank(before) || before == '\n' || before == '\r')
+                   ? read_hyphen_fold(s, p, nss_start, e, hi, table, cap, flags, r) : 0;
+        if (pair != NO_PAIR && !(e < hi && s[e] == (pair == PAIR_PAREN ? ')' : '\'')))
             return 0;
         if ((flags & READ_FOLD) && run_end < hi && (s[run_end] == '\r' || s[run_end] == '\n')
                 && one_line_open_before(s, p))
@@ -1364,11 +1484,7 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         if (last == '$' || last == '(' || memchr(s + (e - 3 > p ? e - 3 : p), '*', (size_t)(e - 3 > p ? 3 : e - p)))
             return 0;  /* an anchor, a group, a wildcard ("urn:x:nodes:*", "'urn:x:*'" untrimmed): maybe a pattern */
         for (Py_ssize_t k = p; k < e; k++)
-            if (s[k] == '%' || s[k] == '$' || s[k] == '@' || s[k] == '~'
-                    || (((s[k] | 0x20) == 'x' || (s[k] | 0x20) == 'n')
-                        && ((k + 4 <= e && s[k + 1] == s[k] && s[k + 2] == s[k] && s[k + 3] == s[k])
-                            || (k + 5 <= e && s[k + 1] == '.' && s[k + 2] == s[k] && s[k + 3] == '.'
-                                && s[k + 4] == s[k]))))
+            if (s[k] == '%' || s[k] == '$' || s[k] == '@' || s[k] == '~' || letters_for_digits_at(s, k, e))
                 return 0;  /* code.py has_placeholder(): "%s", "${x}", letters_for_digits() */
         if (has_pair(s, p, e, '.', '.') || has_pair(s, p, e, '.', '*') || has_pair(s, p, e, '.', '+')
                 || has_pair(s, p, e, '(', '?') || has_pair(s, p, e, '#', '#'))
@@ -1401,10 +1517,6 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     return 1;
 }
 
-/* a Candidate (reading.py): (start, end, form, False, embedded, urn,
-   literal, urn, rules); consts = (Candidate, "bare", "wrapped", pair:quote,
-   pair:paren, wrap:1995, per byte the trimming rule or None, embedded:url,
-   embedded:form, cut:entity) */
 /* the ASCII text s[0:n] without the white space a wrapper may hold */
 static PyObject *
 without_white_space(const unsigned char *s, Py_ssize_t n)
@@ -1422,6 +1534,23 @@ without_white_space(const unsigned char *s, Py_ssize_t n)
     return out;
 }
 
+/* the ASCII text s[p:a] + s[b:end]: a name joined over a fold */
+static PyObject *
+joined(const unsigned char *s, Py_ssize_t p, Py_ssize_t a, Py_ssize_t b, Py_ssize_t end)
+{
+    PyObject *out = PyUnicode_New((a - p) + (end - b), 127);
+    if (out == NULL)
+        return NULL;
+    Py_UCS1 *d = PyUnicode_1BYTE_DATA(out);
+    memcpy(d, s + p, (size_t)(a - p));
+    memcpy(d + (a - p), s + b, (size_t)(end - b));
+    return out;
+}
+
+/* a Candidate (reading.py): (start, end, form, folded, embedded, urn,
+   literal, text, rules); consts = (Candidate, "bare", "wrapped", pair:quote,
+   pair:paren, wrap:1995, per byte the trimming rule or None, embedded:url,
+   embedded:form, cut:entity, fold:wrapper, fold:rfc) */
 static PyObject *
 new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_ssize_t p, const Read *r)
 {
@@ -1438,6 +1567,8 @@ new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_s
         parts[count++] = opener_rule;
     if (r->folded)
         parts[count++] = PyTuple_GET_ITEM(consts, 10);
+    if (r->fold_at >= 0)
+        parts[count++] = PyTuple_GET_ITEM(consts, 11);
     if (r->entity)
         parts[count++] = PyTuple_GET_ITEM(consts, 9);
     if (trim_rule)
@@ -1448,7 +1579,8 @@ new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_s
     PyObject *start = PyLong_FromSsize_t(p);
     PyObject *end = PyLong_FromSsize_t(r->end);
     PyObject *text = PyUnicode_DecodeASCII((const char *)s + p, r->end - p, NULL);
-    PyObject *urn = r->folded ? without_white_space(s + p, r->end - p) : Py_XNewRef(text);
+    PyObject *urn = r->folded ? without_white_space(s + p, r->end - p)
+                    : r->fold_at >= 0 ? joined(s, p, r->fold_at, r->fold_to, r->end) : Py_XNewRef(text);
     PyObject *literal = r->lit_end == r->end ? Py_XNewRef(text)
                         : PyUnicode_DecodeASCII((const char *)s + p, r->lit_end - p, NULL);
     PyObject *cand = type->tp_alloc(type, 9);
@@ -1466,7 +1598,7 @@ new_candidate(PyObject *consts, PyObject *no_rules, const unsigned char *s, Py_s
     PyTuple_SET_ITEM(cand, 0, start);
     PyTuple_SET_ITEM(cand, 1, end);
     PyTuple_SET_ITEM(cand, 2, Py_NewRef(form));
-    PyTuple_SET_ITEM(cand, 3, Py_NewRef(r->folded ? Py_True : Py_False));
+    PyTuple_SET_ITEM(cand, 3, Py_NewRef(r->folded || r->fold_at >= 0 ? Py_True : Py_False));
     PyTuple_SET_ITEM(cand, 4, Py_NewRef(r->url ? Py_True : Py_False));
     PyTuple_SET_ITEM(cand, 5, urn);
     PyTuple_SET_ITEM(cand, 6, literal);
@@ -1586,11 +1718,11 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t base;
     if (index_arg(args[14], &base) < 0)
         return NULL;
-    if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 11
+    if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 12
             || !PyType_Check(PyTuple_GET_ITEM(consts, 0))
             || !PyType_IsSubtype((PyTypeObject *)PyTuple_GET_ITEM(consts, 0), &PyTuple_Type)
             || !PyTuple_Check(PyTuple_GET_ITEM(consts, 6)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(consts, 6)) != 256) {
-        PyErr_SetString(PyExc_TypeError, "plain_reads: positions and found must be lists, consts the 11 constants");
+        PyErr_SetString(PyExc_TypeError, "plain_reads: positions and found must be lists, consts the 12 constants");
         return NULL;
     }
     if (index_arg(args[2], &i) < 0 || index_arg(args[3], &pos) < 0 || index_arg(args[4], &n) < 0

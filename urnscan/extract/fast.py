@@ -134,10 +134,12 @@ PLAIN_READS = getattr(COMPILED, "plain_reads", None)
 #: what plain_reads makes a Candidate of: its type, its forms, the rules of
 #: a quote, a parenthesis and a wrapper, per byte the rule that trims it,
 #: the rules of a URN inside a URL and in form parameters, that of a
-#: character reference ending it and that of a wrapper folded over lines
+#: character reference ending it, that of a wrapper folded over lines and
+#: that of a bare name an RFC formatter broke after "-"
 PLAIN_CONSTS = (Candidate, "bare", "wrapped", Rule.PAIR_QUOTE.value, Rule.PAIR_PAREN.value, Rule.WRAP_1995.value,
                 tuple(TRAILING_RULES[c].value if c in TRAILING_RULES else None for c in range(256)),
-                Rule.EMBEDDED_URL.value, Rule.EMBEDDED_FORM.value, Rule.CUT_ENTITY.value, Rule.FOLD_WRAPPER.value)
+                Rule.EMBEDDED_URL.value, Rule.EMBEDDED_FORM.value, Rule.CUT_ENTITY.value, Rule.FOLD_WRAPPER.value,
+                Rule.FOLD_RFC.value)
 
 
 @lru_cache(maxsize=None)
