@@ -369,6 +369,9 @@ PLAIN_TABLE = [
     (b"C: urn:a:b-\nC: d x urn:a:b-\n  c%41 x urn:a:b=-\n c urn:a:b-\n  c{x} urn:a:b-\n  c.. x", 0),
     (b" urn:a:b-\n  c, x urn:a:b-\n  c;\n urn:a:b-\n  c!", 3),  # one mark trimmed
     (b" urn:a:b-\n  c,. x urn:a:b-\n  c:. x urn:a:b-\n  c? x urn:a:b-\n  c* x", 0),  # ... but no other
+    # a "." before a line starting a new sentence, not a trace's mark
+    (b" urn:oid:2.999.37.\nThe operator urn:oid:2.9.\r\n  For it urn:a:b-\n  c.\nThe x", 3),
+    (b" urn:a:b.\nC: x urn:a:b.\n> The x urn:a:b.\nthe x", 0),
     # an empty line after a character a fold may follow: the name ends there
     (b"see urn:a:b.\n\nNext urn:a:c/\n  \nx urn:a:d=\r\n\r\ny urn:a:e?\n\n urn:a:f-\n\t\n", 5),
     (b" urn:a:b.\n\n" + b"x" * 1100 + b"[Page 2]", 1),  # a "[Page N]" too far to be a page break's

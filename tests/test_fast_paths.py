@@ -324,6 +324,7 @@ SNIPPETS = [
     b"<urn:a:b-\n  1>", b"<urn:a:b\r\n c\td>", b"<urn:a:b \n\t c>", b"<urn:a:b\n c\n>", b"<urn:a:b.\n .c>",
     b"<urn:a:b\n c/>", b"<urn:a:b\n c/d/>", b"<urn:a:b\n\n c>", b"<URN:A:B\n C>x",
     b" urn:a:b.\n\n c", b" urn:a:b-\n \n c", b" urn:a:b.\r\n\r\n", b" urn:a:b.\r\nc\n", b" urn:a:b?\r\r c",
+    b" urn:oid:2.999.37.\nThe x", b" urn:a:b.\nC: x", b"C: urn:a:b.\nC: Dx", b" urn:a:b.\n> The x", b" urn:a:b.\nA:",
     b" urn:a:b-\r\n  c2 x", b" urn:a:b-\n  c, x", b" urn:a:b-\n  is x", b"\turn:x-y:1-2-\n3_4 x", b" urn:a:xxxx-\n  1 x",
     b" urn:a:b-\n  c:. x", b" urn:a:b-\n  c;\n", b" urn:a:b-\n  c!? x", b"\nurn:a:b-\n  C: x", b" urn:a:b-\n  c\n  d",
     # a fold past a quoted reply's marks or a protocol trace's, or after CRLF

@@ -679,6 +679,9 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
        within PAGE_BREAK_LIMIT of the next line's start */
     if (in_set(s[e - 1], "-./?=") && m < hi && (s[m] == '\r' || s[m] == '\n') && !page_mark_after(s, k, hi))
         return 1;
+    /* (?<=\.)(?=[ \t]*(?:\r\n|\r(?!\n)|\n)[ \t]*[A-Z](?!:[ \t<])): a new sentence */
+    if (s[e - 1] == '.' && m < hi && s[m] >= 'A' && s[m] <= 'Z' && !trace_mark_at(s, m, hi))
+        return 1;
     /* (?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:) */
     return urn_at(s, m, hi);
 }
