@@ -160,11 +160,15 @@ def test_fast_path_equals_the_rules_on_hex_dumps(data, opts, final, window):
 
 # (text, how many of its candidates the rules read): a "urn:" without a
 # NID and its ":" is passed over unread, but where a fold may carry it
-# over a line break, a wrapper may start, or a character reference go on
+# over a line break (a "urn:" in lower case or on a URL, a NID token or
+# an empty line next), a wrapper may start, or a character reference go on
 WITHOUT_NID = [
     (b'<p xmlns:h="urn:x-hex" a=\'urn:\'>&quot;urn:graph&quot; urn: x (urn:example) urn:', 0),
     (b" urn:a:b (urn:a:b) urn:", 0),
-    (b"URN:\nisbn:0451450523", 1),
+    (b"urn:\nisbn:0451450523", 1),
+    (b"see URN:\nisbn:0451450523 /URN:\r\n  isbn:0451450523 URN:\n\n  isbn:0451450523", 1),  # a URL's goes on
+    (b"a string of urn:\n   and nothing else; a line marked URN:\n> label", 0),  # no NID next, or not typeset
+    (b"urn:\n\n  nbn:de:1-2\n", 1),  # across an empty line, onto a lone token
     (b"<urn:x-hex>", 1),
     (b'"urn:uddi&#45;org:api_v2:x"', 1),
 ]

@@ -1344,8 +1344,16 @@ without_nid(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi)
     Py_ssize_t i = p + 4;
     if (i >= hi)
         return 1;
-    if (s[i] == '\r' || s[i] == '\n')
-        return 0;  /* reading.py _after_scheme_break() */
+    if (s[i] == '\r' || s[i] == '\n') {
+        /* reading.py _no_name_after_break(): _after_scheme_break() reads a
+           "urn:" in lower case or on a URL whose next line, empty or not,
+           may start with a NID token */
+        if (!(s[p] == 'u' && s[p + 1] == 'r' && s[p + 2] == 'n') && !(p > 0 && (s[p - 1] == '/' || s[p - 1] == '=')))
+            return 1;
+        Py_ssize_t nl = i + (s[i] == '\r' && i + 1 < hi && s[i + 1] == '\n' ? 2 : 1);
+        Py_ssize_t q = blanks_end(s, nl, hi);
+        return q < hi && s[q] != '\r' && s[q] != '\n' && nid_token(s, q, hi, NID_SCAN_LIMIT) < 0;
+    }
     if (!is_alnum[s[i]])
         return 1;
     Py_ssize_t limit = hi - i > 2 * NID_SCAN_LIMIT ? i + 2 * NID_SCAN_LIMIT : hi;

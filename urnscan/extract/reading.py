@@ -170,10 +170,24 @@ def without_nid(buf: bytes, p: int, hi: int) -> bool:
     """Whether :func:`read_at` finds nothing at p for want of a NID: no
     NID token and its ":" follow the "urn:" (``xmlns:h="urn:x-hex"``,
     ``urn:example``, RFC 8141 section 2: a URN has a NSS), nor a line
-    break that a fold may carry over, and no "<" before it opens a
-    wrapper.  The fast paths pass such a candidate over without reading it."""
-    return ((p == 0 or buf[p - 1] != 0x3C) and (p + 4 >= hi or buf[p + 4] not in EOL)
-            and _nid_with_reference(buf, p, hi) is None)
+    break that a fold may carry over (:func:`_after_scheme_break`), and no
+    "<" before it opens a wrapper.  The fast paths pass such a candidate
+    over without reading it."""
+    if p and buf[p - 1] == 0x3C:
+        return False
+    if p + 4 < hi and buf[p + 4] in EOL:
+        return _no_name_after_break(buf, p, hi)
+    return _nid_with_reference(buf, p, hi) is None
+
+
+def _no_name_after_break(buf: bytes, p: int, hi: int) -> bool:
+    """Whether :func:`_after_scheme_break` finds nothing after the "urn:" at
+    p that a line break follows: it is not written in lower case nor on a
+    URL, or the next line, not empty, starts with no NID token."""
+    if buf[p:p + 4] != b"urn:" and (p == 0 or buf[p - 1] not in b"/="):
+        return True
+    q = blanks_end(buf, line_break_after(buf, p + 4, hi), hi)
+    return q < hi and buf[q] not in EOL and NID_TOKEN.match(buf, q, min(hi, q + NID_SCAN_LIMIT)) is None
 
 
 def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
