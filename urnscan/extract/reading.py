@@ -180,11 +180,17 @@ def without_nid(buf: bytes, p: int, hi: int) -> bool:
     return _nid_with_reference(buf, p, hi) is None
 
 
+def _typeset_or_on_url(buf: bytes, p: int) -> bool:
+    """Whether the "urn:" at p is written in lower case, as typeset URNs
+    are, or goes on a URL's path or query (after "/" or "=")."""
+    return buf[p:p + 4] == b"urn:" or (p > 0 and buf[p - 1] in b"/=")
+
+
 def _no_name_after_break(buf: bytes, p: int, hi: int) -> bool:
     """Whether :func:`_after_scheme_break` finds nothing after the "urn:" at
     p that a line break follows: it is not written in lower case nor on a
     URL, or the next line, not empty, starts with no NID token."""
-    if buf[p:p + 4] != b"urn:" and (p == 0 or buf[p - 1] not in b"/="):
+    if not _typeset_or_on_url(buf, p):
         return True
     q = blanks_end(buf, line_break_after(buf, p + 4, hi), hi)
     return q < hi and buf[q] not in EOL and NID_TOKEN.match(buf, q, min(hi, q + NID_SCAN_LIMIT)) is None
@@ -233,7 +239,7 @@ def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Read
     unless the "urn:" is written in lower case, as typeset URNs are, or
     goes on a URL's path or query: "... is not a URN:" ending a line of
     prose is the word, before an example."""
-    if buf[p:p + 4] != b"urn:" and (p == 0 or buf[p - 1] not in b"/="):
+    if not _typeset_or_on_url(buf, p):
         return None
     q = blanks_end(buf, line_break_after(buf, p + 4, hi), hi)
     fold = Rule.FOLD_RFC
