@@ -47,14 +47,13 @@ _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, 
 #: a character no fold ends with (a name's "-:./", a query's "?="), the
 #: next line starting with none of ":", "&", "-" and ".", past its quote
 #: marks (quoting.py), nor with a protocol trace's mark ("C: ", fold.py
-#: _TRACE_MARK); a line break
-#: before a line starting a URN of its own; an empty line after a character
-#: a fold may follow but ":" (fold.py folds across one only after ":"),
-#: with no page break's "[Page N]" after it (fold.py _PAGE_BREAK); a "."
-#: before a line starting with a capital, a new sentence (fold.py
-#: _name_piece), but for a protocol trace's mark ("S: "); or the end of
-#: what may be read.  Never HTML's "<wbr>", after which the name
-#: goes on (breaks.py)
+#: _TRACE_MARK); a line break before a line starting a URN of its own; an
+#: empty line after a character a fold may follow but ":" (fold.py folds
+#: across one only after ":"), with no page break's "[Page N]" after it
+#: (fold.py _PAGE_BREAK); a "." before a line starting with a capital, a
+#: new sentence (fold.py _name_piece), but for a protocol trace's mark
+#: ("S: "); or the end of what may be read.  Never HTML's "<wbr>", after
+#: which the name goes on (breaks.py)
 _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])"
                     rb"|(?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />])"
                     rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)(?![ \t>]*(?:[-:&.]|[A-Z]:[ \t<])))"
