@@ -626,6 +626,25 @@ trace_mark_at(const unsigned char *s, Py_ssize_t m, Py_ssize_t hi)
     return m + 2 < hi && s[m] >= 'A' && s[m] <= 'Z' && s[m + 1] == ':' && in_set(s[m + 2], " \t<");
 }
 
+/* chars.py line_break_after() of the line break at s[i] (CR LF, LF or CR) */
+static Py_ssize_t
+line_break_end(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
+{
+    return i + (s[i] == '\r' && i + 1 < hi && s[i + 1] == '\n' ? 2 : 1);
+}
+
+/* [ \t>]*(?:[-:&.]|[A-Z]:[ \t<]) from k, the start of the next line: past
+   its blanks and a quoted reply's marks (quoting.py), it starts with what a
+   fold may go on with (fold.py continuation()), or with a protocol trace's
+   mark (the line may go on past it) */
+static int
+next_line_may_go_on(const unsigned char *s, Py_ssize_t k, Py_ssize_t hi)
+{
+    while (k < hi && (is_blank(s[k]) || s[k] == '>'))
+        k++;
+    return k < hi && (in_set(s[k], ":&-.") || trace_mark_at(s, k, hi));
+}
+
 /* fold.py PAGE_BREAK_LIMIT: how far a page break may reach */
 #define PAGE_BREAK_LIMIT 1024
 
@@ -661,19 +680,10 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     Py_ssize_t j = skip_blanks(s, e, hi);
     if (j >= hi || (s[j] != '\r' && s[j] != '\n'))
         return 0;
-    Py_ssize_t k = j + 1;
-    if (s[j] == '\r' && k < hi && s[k] == '\n')
-        k++;
-    if (!in_set(s[e - 1], "-:./?=")) {
-        /* (?<![-:./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)(?![ \t>]*(?:[-:&.]|[A-Z]:[ \t<]))):
-           past quote marks, a line that may go on with the name, or a
-           protocol trace's mark */
-        Py_ssize_t m = k;
-        while (m < hi && (is_blank(s[m]) || s[m] == '>'))
-            m++;
-        if (!(m < hi && (in_set(s[m], ":&-.") || trace_mark_at(s, m, hi))))
-            return 1;
-    }
+    Py_ssize_t k = line_break_end(s, j, hi);
+    /* (?<![-:./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)(?![ \t>]*(?:[-:&.]|[A-Z]:[ \t<]))) */
+    if (!in_set(s[e - 1], "-:./?=") && !next_line_may_go_on(s, k, hi))
+        return 1;
     Py_ssize_t m = skip_blanks(s, k, hi);
     /* (?<=[-./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)[ \t]*[\r\n]) and no "[Page "
        within PAGE_BREAK_LIMIT of the next line's start */
@@ -706,13 +716,7 @@ may_fold_in_url(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
         return 0;
     if (in_set(s[e - 1], "-:./?="))
         return 1;
-    Py_ssize_t k = j + 1;
-    if (s[j] == '\r' && k < hi && s[k] == '\n')
-        k++;
-    Py_ssize_t m = k;
-    while (m < hi && (is_blank(s[m]) || s[m] == '>'))
-        m++;
-    return m < hi && (in_set(s[m], ":&-.") || trace_mark_at(s, m, hi));
+    return next_line_may_go_on(s, line_break_end(s, j, hi), hi);
 }
 
 /* code.py _PERL_OPERATOR before the delimiter at p - 1: "s", "m", "y",
@@ -1168,8 +1172,7 @@ read_hyphen_fold(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_
     Py_ssize_t w = blanks_end(s, e, hi);
     if (w >= hi || (s[w] != '\r' && s[w] != '\n'))
         return 0;
-    Py_ssize_t nl = w + (s[w] == '\r' && w + 1 < hi && s[w + 1] == '\n' ? 2 : 1);
-    Py_ssize_t q = blanks_end(s, nl, hi);
+    Py_ssize_t q = blanks_end(s, line_break_end(s, w, hi), hi);
     if (q >= hi || !is_alnum[s[q]] || urn_at(s, q, hi) || trace_mark_at(s, q, hi))
         return 0;  /* an empty line, a URN of its own, a protocol trace's mark: fold.py reads them */
     Py_ssize_t lit_end, t = runs(s, q, hi, table, NO_PAIR, &lit_end);
@@ -1181,14 +1184,10 @@ read_hyphen_fold(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_
     unsigned char last = s[t - 1];
     if (last == ':')
         return 0;  /* reading.py finish(): a key's or an example's ":" */
-    if (flags & READ_CODE) {
-        int after = t < hi ? s[t] : -1;
-        if (after == 0xE2 || after == '{' || after == '[' || after == '\\' || after == '&'
-                || (after == '<' && in_set(last, ":/=-(") && !(t + 1 < hi && (s[t + 1] == '/' || s[t + 1] == '!'))))
-            return 0;  /* code.py: a template, a pattern, an elision */
-        if (may_stand_for_digits(s, p, e) || may_stand_for_digits(s, q, t))
-            return 0;
-    }
+    /* (what follows the word is no template's or pattern's start: nothing_follows
+       took none of "{[\\&", no byte past ASCII, no "<" after "-") */
+    if ((flags & READ_CODE) && (may_stand_for_digits(s, p, e) || may_stand_for_digits(s, q, t)))
+        return 0;  /* code.py letters_for_digits(), elided() */
     r->trimmed = -1;
     if ((flags & READ_TRIM) && (table[last] & CLASS_TRIMMABLE)) {
         if (t - 1 <= q || (table[s[t - 2]] & CLASS_TRIMMABLE) || s[t - 2] == ':')
@@ -1350,8 +1349,7 @@ without_nid(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi)
            may start with a NID token */
         if (!(s[p] == 'u' && s[p + 1] == 'r' && s[p + 2] == 'n') && !(p > 0 && (s[p - 1] == '/' || s[p - 1] == '=')))
             return 1;
-        Py_ssize_t nl = i + (s[i] == '\r' && i + 1 < hi && s[i + 1] == '\n' ? 2 : 1);
-        Py_ssize_t q = blanks_end(s, nl, hi);
+        Py_ssize_t q = blanks_end(s, line_break_end(s, i, hi), hi);
         return q < hi && s[q] != '\r' && s[q] != '\n' && nid_token(s, q, hi, NID_SCAN_LIMIT) < 0;
     }
     if (!is_alnum[s[i]])

@@ -39,6 +39,9 @@ from .wrapper import WRAPPER_LIMIT
 #: closer a URN may hold, no pattern syntax, no "<" wrapper
 _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, b">"[0]: None, b"="[0]: None,
                  b","[0]: None, b";"[0]: None, b'"'[0]: Opener.DOUBLE_QUOTE}
+#: blanks, then one line break (CRLF, LF or CR), never a CR alone before LF
+_ONE_BREAK = rb"[ \t]*(?:\r\n|\r(?!\n)|\n)"
+
 #: what rules out every fold, template, ellipsis and table cell after the
 #: run: another ASCII character but a blank, line break, "\\", "{", "[",
 #: "<", "&" or "|" (any other byte may start U+2026, a letter that goes
@@ -56,11 +59,11 @@ _PLAIN_BEFORE = {b" "[0]: None, b"\t"[0]: None, b"\n"[0]: None, b"\r"[0]: None, 
 #: which the name goes on (breaks.py)
 _NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])"
                     rb"|(?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />])"
-                    rb"|(?<![-:./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)(?![ \t>]*(?:[-:&.]|[A-Z]:[ \t<])))"
+                    rb"|(?<![-:./?=])(?=" + _ONE_BREAK + rb"(?![ \t>]*(?:[-:&.]|[A-Z]:[ \t<])))"
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)"
-                    rb"|(?<=[-./?=])(?=[ \t]*(?:\r\n|\r(?!\n)|\n)[ \t]*[\r\n])"
-                    rb"(?![ \t]*(?:\r\n|\r(?!\n)|\n)(?s:.){0,%d}?\[Page )"
-                    rb"|(?<=\.)(?=[ \t]*(?:\r\n|\r(?!\n)|\n)[ \t]*[A-Z](?!:[ \t<]))|\Z)" % PAGE_BREAK_LIMIT)
+                    rb"|(?<=[-./?=])(?=" + _ONE_BREAK + rb"[ \t]*[\r\n])"
+                    rb"(?!" + _ONE_BREAK + rb"(?s:.){0,%d}?\[Page )" % PAGE_BREAK_LIMIT
+                    + rb"|(?<=\.)(?=" + _ONE_BREAK + rb"[ \t]*[A-Z](?!:[ \t<]))|\Z)")
 
 
 #: where a URN inside a URL may go on on the next line (fold.continuation,
@@ -72,7 +75,7 @@ _MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)"
 
 
 #: blanks, then a line break
-_LINE_ENDS = re.compile(rb"[ \t]*[\r\n]")
+_ONE_BREAKS = re.compile(rb"[ \t]*[\r\n]")
 
 
 def _without(body: bytes, chars: bytes) -> bytes:
@@ -244,7 +247,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                                 next_literal(buf, quote_at, hi) >= 0:
                             pass  # the URN started inside a literal that others follow
                         elif (folds and before == 0x22 and closer_at < 0 and buf[e - 1] in ALNUM
-                              and _LINE_ENDS.match(buf, e, hi) is not None):
+                              and _ONE_BREAKS.match(buf, e, hi) is not None):
                             pass  # a string broken for display: the fold rule reads it (fold._broken_value)
                         else:
                             cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
