@@ -175,7 +175,15 @@ def iso_same_standard(nss: str) -> Optional[str]:
     """RFC 5141 §2.4: ``std:`` originator [type] docnumber [partnumber],
     then status, edition, version, language, supplements and document
     elements.  Keeping only the first four gives a "same standard" key
-    (``urn:iso:std:iso:9999:-1:ed-1:en`` -> ``urn:iso:std:iso:9999:-1``)."""
+    (``urn:iso:std:iso:9999:-1:ed-1:en`` -> ``urn:iso:std:iso:9999:-1``).
+
+    Only the elements the grammar names are dropped.  An <addition>
+    (``:tech`` and what follows) names "a resource in its own right"
+    extracted from or associated with the document, such as one schema of
+    a standard of many (``urn:iso:std:iso:20022:tech:xsd:pain.001.001.03``),
+    and a segment the grammar does not know (``urn:iso:std:iso:11073:10101``,
+    the nomenclature of one part) may name one too: from either on, the
+    NSS is kept, and the key is that of the resource, not the standard."""
     segments = nss.split(":")
     if len(segments) < 3 or segments[0] != "std" or not segments[1]:
         return None
@@ -185,7 +193,35 @@ def iso_same_standard(nss: str) -> Optional[str]:
     end = number_at + 1
     if end < len(segments) and segments[end].startswith("-"):
         end += 1
-    return join_key("iso", ":".join(segments[:end]))
+    kept = _iso_resource_at(segments, end)
+    return join_key("iso", ":".join(segments[:end] + segments[kept:]))
+
+
+#: RFC 5141 §2.4: status, edition, docversion and language, each one segment
+_ISO_DOCUMENT_VERSION = re.compile(
+    r"draft|cancelled|stage-[0-9]{2}\.[0-9]{2}(?:\.v[0-9]+)?|ed-[0-9]+|v[0-9][0-9a-z.-]*|[a-z]{2}(?:,[a-z]{2})*")
+#: RFC 5141 §2.4: a supplement (suppltype ":" supplnumber) and a docelement
+#: (its kind ":" elementnumbers), two segments each
+_ISO_SUPPLEMENT = frozenset({"amd", "cor", "add"})
+_ISO_DOCUMENT_ELEMENT = frozenset({"clause", "figure", "table", "term"})
+
+
+def _iso_resource_at(segments: List[str], at: int) -> int:
+    """Where, from ``at``, the segments of an ISO NSS stop being elements of
+    the document's version, supplements and parts (RFC 5141 §2.4): the
+    start of an addition or of a segment the grammar does not name, or
+    their end."""
+    while at < len(segments):
+        segment = segments[at]
+        if segment in _ISO_SUPPLEMENT and at + 1 < len(segments) and segments[at + 1].isdigit():
+            at += 2
+        elif segment in _ISO_DOCUMENT_ELEMENT and at + 1 < len(segments) and segments[at + 1]:
+            at += 2
+        elif not segment or _ISO_DOCUMENT_VERSION.fullmatch(segment):  # (an empty one: a stray ":")
+            at += 1
+        else:
+            return at
+    return at
 
 
 # --- s1000d -----------------------------------------------------------------------
