@@ -20,6 +20,10 @@ fast as ripgrep; above: faster):
 * start-up: ``urnscan scan`` of an empty file to Parquet, beside
   ``python -c pass``.
 
+The commands run from outside the checkout (benchmarks/measured.py), so
+that ``python -m urnscan`` is the installed package, and the first lines
+name it and say whether its compiled accelerator ran.
+
 Every time is the wall time of the quickest of ``--repeat`` runs; the CPU
 seconds (user + system, the process and its workers) of that run are
 printed beside it, as the machine's load average: on a shared machine the
@@ -43,8 +47,8 @@ sys.path.insert(0, str(HERE))
 
 from bench_scan import RG_PATTERN  # noqa: E402
 from corpus import _make_urn, _paragraph, generate  # noqa: E402
+from measured import OUTSIDE, URNSCAN, describe  # noqa: E402
 
-URNSCAN = [sys.executable, "-m", "urnscan"]
 #: the commands run as an installed package runs: with its bytecode cached
 #: (PYTHONDONTWRITEBYTECODE would have every run compile urnscan again)
 CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -57,7 +61,8 @@ def best(repeat, args, env=None):
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env or CHILD_ENV)
+        proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env or CHILD_ENV,
+                              cwd=OUTSIDE)
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -164,6 +169,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--dir", default=str(HERE / "_corpus"), help="where the generated file is cached")
     args = ap.parse_args()
+    args.dir = os.path.abspath(args.dir)  # (the commands run elsewhere: measured.OUTSIDE)
+    if args.real:
+        args.real = os.path.abspath(args.real)
     rg = shutil.which("rg")
     if rg is None:
         raise SystemExit("ripgrep (rg) is not installed: pip install '.[bench]'")
@@ -171,6 +179,7 @@ def main():
     cores = len(os.sched_getaffinity(0))
     print(f"urnscan scan DIR -o x.parquet vs {version} -U -c -i (bare+wrapped); {cores} cores; "
           f"best of {args.repeat}; ratio = rg time / urnscan time")
+    print(describe())
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           "(other work on the machine slows both tools, and --jobs 2 most)")
     print(f"{'input':28} {'jobs':>4} {'MB':>8} {'urnscan s':>9} {'rg s':>9} {'MB/s':>9} {'ratio':>7} "

@@ -23,12 +23,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from corpus import generate  # noqa: E402
+from measured import OUTSIDE, URNSCAN, describe  # noqa: E402
 
 
 def timed_scan(paths, out, jobs):
     t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "urnscan", "scan", *paths, "-o", out, "--force", "-q", "--jobs", str(jobs)],
-                   check=True)
+    subprocess.run([*URNSCAN, "scan", *paths, "-o", out, "--force", "-q", "--jobs", str(jobs)], check=True,
+                   cwd=OUTSIDE)
     return time.perf_counter() - t0
 
 
@@ -60,6 +61,7 @@ def main():
         size = sum(p.stat().st_size for p in Path(many).iterdir())
         print(f"{cores} cores; corpus {size / 1e6:.0f} MB as {args.files} files and as one file; "
               f"1 URN per {args.every} bytes; best of {args.repeat}")
+        print(describe())
         print(f"{'input':>18} {'--jobs':>7} {'MB/s':>8} {'speed-up':>9}")
         for label, paths in (("many files", [many]), ("one large file", [big])):
             results = {}

@@ -61,7 +61,9 @@ def test_usage_errors_exit_two(args):
 def test_version_and_help():
     from urnscan import __version__
 
-    assert run("--version").stdout.strip() == f"urnscan {__version__}"
+    from urnscan.accel import in_use
+
+    assert run("--version").stdout.strip() == f"urnscan {__version__} ({in_use()})"
     assert "check" in run("--help").stdout
 
 

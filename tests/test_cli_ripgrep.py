@@ -135,8 +135,28 @@ def test_stats(tree):
 def test_version(flag):
     from urnscan import __version__
 
+    from urnscan.accel import in_use
+
     res = run(flag)
-    assert res.returncode == 0 and res.stdout.decode().strip() == f"urnscan {__version__}"
+    assert res.returncode == 0 and res.stdout.decode().strip() == f"urnscan {__version__} ({in_use()})"
+
+
+@pytest.mark.parametrize("value, compiled", [("1", False), ("0", True)])
+def test_version_and_stats_say_which_code_runs(value, compiled, tree):
+    """A run without the compiled accelerator is several times slower: -V
+    and --stats say which code runs (URNSCAN_PURE_PYTHON turns it off)."""
+    from urnscan.accel import COMPILED
+
+    if compiled and COMPILED is None:
+        pytest.skip("the compiled accelerator is not built here")
+    env = {**os.environ, "URNSCAN_PURE_PYTHON": value}
+    version = run("-V", env=env).stdout.decode().strip()
+    stats = run("scan", "d", "--stats", "-q", env=env).stderr.decode()
+    if compiled:
+        assert version.endswith("(compiled accelerator)") and "scanner           compiled accelerator" in stats
+    else:
+        assert version.endswith("(pure Python: URNSCAN_PURE_PYTHON is set)")
+        assert "scanner           pure Python: URNSCAN_PURE_PYTHON is set" in stats
 
 
 # ---------------------------------------------------------------------------

@@ -33,6 +33,18 @@ def _load() -> Optional[ModuleType]:
 COMPILED = _load()
 
 
+def in_use() -> str:
+    """Which code runs the byte loops, in words for a user (``urnscan -V``,
+    ``--stats``): a run without the compiled code is several times slower,
+    and nothing else says so."""
+    if COMPILED is not None:
+        return "compiled accelerator"
+    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+        return f"pure Python: {PURE_PYTHON_VARIABLE} is set"
+    # (the path shows a checkout's source tree shadowing an installed copy)
+    return f"pure Python: no compiled accelerator in {os.path.dirname(os.path.abspath(__file__))}"
+
+
 def accelerated(python_function: F) -> F:
     """The compiled function of the same name as ``python_function`` when
     the extension is in use, else ``python_function`` itself."""

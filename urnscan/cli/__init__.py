@@ -12,6 +12,7 @@ import sys
 from typing import Optional, Sequence
 
 from .._version import __version__
+from ..accel import in_use as accel_in_use
 from ..errors import UrnscanError
 from ..interrupts import Terminated, raise_in_main_thread
 
@@ -34,12 +35,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+class _Version(argparse.Action):
+    """``-V``: the version and which code runs, on one line (argparse's own
+    version action wraps it at the terminal's width)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(f"urnscan {__version__} ({accel_in_use()})\n")
+        parser.exit(EXIT_OK)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="urnscan",
         description="Find Uniform Resource Names in text, validate them against RFC 8141, RFC 2141 "
                     "and their drafts, and index them to Parquet.")
-    parser.add_argument("-V", "--version", action="version", version=f"urnscan {__version__}")
+    parser.add_argument("-V", "--version", action=_Version, nargs=0,
+                        help="show the version, and whether the compiled accelerator runs, and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     from .check import add_check

@@ -8,6 +8,7 @@ import time
 from typing import Optional, TextIO
 
 from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, plural
+from ..accel import in_use as accel_in_use
 from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
 from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 from ..runner import ScanConfig, default_jobs, run_scan
@@ -396,6 +397,7 @@ class _Report:
         lines = [f"{name:<17} {value}" for name, value in rows]
         lines.append(f"{'seconds':<17} {elapsed:.3f}")
         lines.append(f"{'MB per second':<17} {self.bytes / 1e6 / max(elapsed, 1e-9):.1f}")
+        lines.append(f"{'scanner':<17} {accel_in_use()}")
         if output:
             lines.append(f"{'output':<17} {output}")
         self.stream.write("".join(f"urnscan: {line}\n" for line in lines))

@@ -1,0 +1,45 @@
+"""The benchmarks of whole commands measure the installed urnscan, and say
+which code ran (benchmarks/measured.py)."""
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import urnscan
+from urnscan.accel import COMPILED
+
+_CHECKOUT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("measured", _CHECKOUT / "benchmarks" / "measured.py")
+measured = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(measured)
+
+
+def test_commands_run_outside_the_checkout():
+    # -m from inside would import the checkout's urnscan/ before an installed copy
+    assert not Path(measured.OUTSIDE).resolve().is_relative_to(_CHECKOUT)
+
+
+def _package_named(line: str) -> Path:
+    return Path(line.split(", from ", 1)[1])
+
+
+def test_describe_names_the_code_measured():
+    first, *warning = measured.describe().splitlines()
+    assert first.startswith(f"measured: urnscan {urnscan.__version__} (")
+    assert (_package_named(first) / "__init__.py").is_file()
+    assert bool(warning) == ("pure Python" in first)
+
+
+def test_describe_warns_of_the_pure_python_fallback(monkeypatch):
+    monkeypatch.setenv("URNSCAN_PURE_PYTHON", "1")
+    first, warning = measured.describe().splitlines()
+    assert "(pure Python: URNSCAN_PURE_PYTHON is set), from " in first
+    assert warning.startswith("WARNING: these are the numbers of urnscan's pure-Python fallback")
+
+
+@pytest.mark.parametrize("value", ["", "0"])
+def test_the_variable_unset_or_zero_keeps_the_compiled_code(monkeypatch, value):
+    if COMPILED is None:
+        pytest.skip("the compiled accelerator is not built here")
+    monkeypatch.setenv("URNSCAN_PURE_PYTHON", value)
+    assert "(compiled accelerator)" in measured.describe()
