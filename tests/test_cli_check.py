@@ -83,3 +83,20 @@ def test_an_unknown_profile_is_refused_with_the_names_of_the_others(command):
     assert res.returncode == 2
     assert res.stderr.splitlines()[-1].endswith(
         "argument --profile: invalid choice: 'rfc9999' (choose from 'rfc8141', 'rfc2141', 'draft-2012', 'draft-1995')")
+
+
+@pytest.mark.parametrize("urn, ns_key, dedup_key, rules", [
+    # the heuristic beyond the namespace's rules, shown with its rule
+    ("urn:iso:std:iso:9999:-1:ed-1:en", None, "urn:iso:std:iso:9999:-1", ("h:iso-same-standard",)),
+    ("urn:oid:1.02.3/", None, "urn:oid:1.2.3", ("h:trailing-slash", "h:oid-leading-zeros")),
+    # normative rules alone: the ns_key, no dedup_key beside it (its rules, in JSON)
+    ("URN:ISBN:0-451-45052-3", "urn:isbn:9780451450524", None, ("isbn-hyphens", "isbn-10-to-13")),
+    ("urn:example:foo", None, None, ()),
+])
+def test_check_shows_the_dedup_key_where_heuristics_change_it(urn, ns_key, dedup_key, rules):
+    line = run("check", urn).stdout.strip()
+    assert (f"ns_key={ns_key}" in line) if ns_key else "ns_key=" not in line
+    assert (f"dedup_key={dedup_key} ({','.join(rules)})" in line) if dedup_key else "dedup_key=" not in line
+    record = json.loads(run("check", "--json", urn).stdout)
+    assert record["dedup_key"] == (dedup_key or ns_key or record["key"])
+    assert record["dedup_rules"] == list(rules)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Dict
 
 from .model import PROFILES, Severity, Verdict, canonical_of, key_of
-from .namespaces import namespace_status, ns_findings, ns_key
+from .namespaces import namespace_keys, namespace_status, ns_findings
 from .namespaces._text import split_key
 from .namespaces.findings import checksum_verdict
 from .syntax import validate
@@ -22,6 +22,7 @@ def check_record(value: str, profile: str) -> Dict[str, Any]:
     key = key_of(urn) if urn else None
     findings = ns_findings(key) if key else ()
     parts = split_key(key) if key else None
+    keys = namespace_keys(key) if key else None
     return {
         "input": value,
         "profile": profile,
@@ -30,7 +31,11 @@ def check_record(value: str, profile: str) -> Dict[str, Any]:
         "key": key,
         "nid": urn.nid if urn else None,
         "namespace_status": namespace_status(urn.nid) if urn else None,
-        "ns_key": ns_key(key) if key else None,
+        "ns_key": keys.ns_key if keys else None,
+        # the key with the heuristics of citation deduplication, and the
+        # rules (normative, then "h:" heuristic) that reached it
+        "dedup_key": keys.dedup_key if keys else None,
+        "dedup_rules": list(keys.dedup_rules) if keys else [],
         # namespace-level warnings (check digits, malformed identifiers)
         "namespace_findings": [_finding_dict(f) for f in findings],
         # whether the check character(s) match, for the names that carry some
@@ -55,6 +60,8 @@ def format_check_line(record: Dict[str, Any]) -> str:
         parts.append(f"namespace={record['namespace_status']}")
         if record["ns_key"] != record["key"]:
             parts.append(f"ns_key={record['ns_key']}")
+        if record["dedup_key"] != record["ns_key"]:
+            parts.append(f"dedup_key={record['dedup_key']} ({','.join(record['dedup_rules'])})")
         if record["valid_checksum"] is not None:
             parts.append("checksum=" + ("ok" if record["valid_checksum"] else "wrong"))
         if record["namespace_findings"]:
