@@ -19,8 +19,13 @@ F = TypeVar("F", bound=Callable)
 PURE_PYTHON_VARIABLE = "URNSCAN_PURE_PYTHON"
 
 
+def _turned_off() -> bool:
+    """Whether the environment says to ignore the extension."""
+    return os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0")
+
+
 def _load() -> Optional[ModuleType]:
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+    if _turned_off():
         return None
     try:
         from . import _accel
@@ -39,7 +44,7 @@ def in_use() -> str:
     and nothing else says so."""
     if COMPILED is not None:
         return "compiled accelerator"
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+    if _turned_off():
         return f"pure Python: {PURE_PYTHON_VARIABLE} is set"
     # (the path shows a checkout's source tree shadowing an installed copy)
     return f"pure Python: no compiled accelerator in {os.path.dirname(os.path.abspath(__file__))}"

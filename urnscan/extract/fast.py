@@ -75,7 +75,7 @@ _MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)"
 
 
 #: blanks, then a line break
-_ONE_BREAKS = re.compile(rb"[ \t]*[\r\n]")
+_LINE_ENDS = re.compile(rb"[ \t]*[\r\n]")
 
 
 def _without(body: bytes, chars: bytes) -> bytes:
@@ -247,7 +247,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                                 next_literal(buf, quote_at, hi) >= 0:
                             pass  # the URN started inside a literal that others follow
                         elif (folds and before == 0x22 and closer_at < 0 and buf[e - 1] in ALNUM
-                              and _ONE_BREAKS.match(buf, e, hi) is not None):
+                              and _LINE_ENDS.match(buf, e, hi) is not None):
                             pass  # a string broken for display: the fold rule reads it (fold._broken_value)
                         else:
                             cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
