@@ -160,6 +160,7 @@ PACKAGE_FACE = [
     ("UrnscanError", "urnscan.errors"), ("UrnError", "urnscan.errors"), ("ProfileError", "urnscan.errors"),
     ("SourceError", "urnscan.errors"), ("SinkError", "urnscan.errors"),
     ("read_index", "urnscan.frame"), ("read_files_table", "urnscan.frame"), ("dedupe", "urnscan.frame"),
+    ("dedupe_index", "urnscan.frame"),
     ("scan_series", "urnscan.frame"), ("summary_by_namespace", "urnscan.frame"),
 ]
 

@@ -251,3 +251,65 @@ def test_dedupe_counts_spellings_documents_and_rules_per_group():
     assert first.rules == ["scheme-case", "nid-case"] and not first.heuristic
     second = groups.iloc[1]
     assert (second.spellings, second.rules, second.documents) == (["urn:isbn:0451450523"], [], ["a.txt"])
+
+
+@pytest.mark.parametrize("level", ["key", "ns", "heuristic"])
+@pytest.mark.parametrize("examples", [True, False])
+def test_dedupe_index_reads_in_batches_what_dedupe_gives_of_the_whole(indexes, tmp_path, level, examples):
+    """The groups of an index read a batch at a time do not depend on the
+    batch's size, nor on the index's parts (a dataset directory)."""
+    import pyarrow.parquet as pq
+
+    from urnscan.frame import dedupe_index
+
+    for n, path in enumerate(indexes):
+        whole = _plain(dedupe(read_index(path), level, min_spellings=1, examples=examples))
+        for rows in (1, 7, 65536):
+            assert _plain(dedupe_index(path, level, min_spellings=1, examples=examples, batch_rows=rows)) == whole
+        table = pq.read_table(path)
+        parts = tmp_path / f"parts{n}"
+        parts.mkdir()
+        third = -(-table.num_rows // 3)
+        for i in range(3):
+            pq.write_table(table.slice(i * third, third), parts / f"hits-{i:05d}.parquet")
+        assert _plain(dedupe_index(parts, level, min_spellings=1, examples=examples, batch_rows=5)) == whole
+    if not examples:
+        assert whole[1]["examples_left_out"] > 0
+
+
+def _repeated_index(path, rows: int) -> None:
+    """An index of ``rows`` hits citing 40 URNs over and over, from 50 documents."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    urns = [f"urn:isbn:97803953634{n:02d}" if n % 2 else f"URN:Example:item-{n}" for n in range(40)]
+    cited = [urns[i % 40] for i in range(rows)]
+    pq.write_table(pa.table({
+        "source": [f"doc-{i % 50}.txt" for i in range(rows)], "urn": cited,
+        "key": [urnscan.equivalence_key(u) for u in cited], "nid": [u.split(":")[1] for u in cited],
+    }), path, row_group_size=4096)
+
+
+def test_dedupe_index_memory_grows_with_distinct_keys_not_with_hits(tmp_path):
+    """Four times the hits of the same 40 URNs: the memory dedupe_index
+    takes (Python and NumPy objects, traced) stays the same, where a frame
+    of the whole index would grow fourfold."""
+    import tracemalloc
+
+    from urnscan.frame import dedupe_index
+
+    def peak(rows: int):
+        path = tmp_path / f"i{rows}.parquet"
+        _repeated_index(path, rows)
+        tracemalloc.start()
+        try:
+            groups = dedupe_index(path, "ns", min_spellings=1, batch_rows=2048)
+            return tracemalloc.get_traced_memory()[1], groups
+        finally:
+            tracemalloc.stop()
+
+    small, few = peak(20_000)
+    large, many = peak(80_000)
+    assert list(many["group_key"]) == list(few["group_key"]) and len(many) == 40
+    assert many["count"].sum() == 80_000 and many["n_documents"].max() <= 50
+    assert large < 1.5 * small

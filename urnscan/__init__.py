@@ -12,7 +12,7 @@ from .model import DEFAULT_PROFILE, PROFILES, Finding, Hit, Urn, Verdict
 from .scanner import scan_bytes, scan_file, scan_text
 from .syntax import is_valid, parse, validate
 
-_FRAME_NAMES = ("read_index", "read_files_table", "dedupe", "scan_series", "summary_by_namespace")
+_FRAME_NAMES = ("read_index", "read_files_table", "dedupe", "dedupe_index", "scan_series", "summary_by_namespace")
 
 
 def __getattr__(name):

@@ -39,13 +39,19 @@ class DedupeLevel(enum.StrEnum):
 LEVELS: Tuple[DedupeLevel, ...] = tuple(DedupeLevel)
 
 def _dataset(path: str):
+    return ds.dataset(_index_files(path), format="parquet")
+
+
+def _index_files(path: str) -> List[str]:
+    """The Parquet files of the index at ``path``: itself, or the parts of a
+    dataset directory in order."""
     if os.path.isdir(path):
         files = sorted(os.path.join(path, f) for f in os.listdir(path)
                        if f.startswith("hits-") and f.endswith(".parquet"))
         if not files:
             raise FileNotFoundError(f"{path}: no hits-*.parquet parts in this directory")
-        return ds.dataset(files, format="parquet")
-    return ds.dataset(path, format="parquet")
+        return files
+    return [path]
 
 
 def read_index(path: str, columns: Optional[List[str]] = None) -> pd.DataFrame:
@@ -106,13 +112,16 @@ def _missing(value: object) -> bool:
     return value is None or (isinstance(value, float) and pd.isna(value))
 
 
-def group_keys(keys: Iterable[Optional[str]], level: str) -> Tuple[List[Optional[str]], List[Tuple[str, ...]]]:
+def group_keys(keys: Iterable[Optional[str]], level: str, cache: Optional[dict] = None
+               ) -> Tuple[List[Optional[str]], List[Tuple[str, ...]]]:
     """The grouping key and the namespace rules applied, per equivalence key
-    (computed: the namespace rules run once per distinct key)."""
+    (computed: the namespace rules run once per distinct key; ``cache``, a
+    dict kept from call to call for one level, makes that once for them all)."""
     level = _level(level)
     out_keys: List[Optional[str]] = []
     out_rules: List[Tuple[str, ...]] = []
-    cache: dict = {}
+    if cache is None:
+        cache = {}
     for key in keys:
         if _missing(key):
             out_keys.append(None)
@@ -131,18 +140,18 @@ def group_keys(keys: Iterable[Optional[str]], level: str) -> Tuple[List[Optional
     return out_keys, out_rules
 
 
-def _stored_group_keys(valid: pd.DataFrame, level: DedupeLevel
+def _stored_group_keys(valid: pd.DataFrame, level: DedupeLevel, rules: dict
                        ) -> Optional[Tuple[List[Optional[str]], List[Tuple[str, ...]]]]:
     """:func:`group_keys` from the keys the index stores (``ns_key``,
     ``dedup_key`` and ``dedup_rules``, written by the scan); ``None`` when the
     frame lacks them.  Only an ns-level key that differs from the equivalence
     key runs the namespace rules, once per distinct key, for their names
-    (``dedup_rules`` mixes them with the rules heuristics triggered)."""
+    (``dedup_rules`` mixes them with the rules heuristics triggered);
+    ``rules`` keeps those names from call to call."""
     if level == DedupeLevel.KEY:
         keys = valid["key"].astype(object).tolist()
         return keys, [()] * len(keys)
     if level == DedupeLevel.NS and "ns_key" in valid:
-        rules: dict = {}
         out_keys, out_rules = [], []
         for key, stored in zip(valid["key"].astype(object), valid["ns_key"].astype(object)):
             if _missing(stored):
@@ -216,46 +225,121 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1, examp
     A group with case variants is listed whatever ``min_spellings``.  Sorted
     by ``count``, then ``group_key``.  ``examples=False`` leaves out the
     URNs of the documentation namespace ``urn:example:`` (RFC 6963 §3;
-    namespaces.md §1: out of the dedup statistics).
+    namespaces.md §1: out of the dedup statistics); the frame's
+    ``attrs["examples_left_out"]`` says how many valid hits that was.
+    :func:`dedupe_index` gives the same groups from an index on disk,
+    read a batch at a time.
     """
-    valid = df[df["key"].notna()]
-    if not examples:
-        valid = valid[~is_example(valid)]
-    stored = _stored_group_keys(valid, _level(level))
-    keys, rules = stored if stored is not None else group_keys(valid["key"].astype(object).tolist(), level)
-    work = pd.DataFrame({
-        "group_key": keys,
-        "urn": valid["urn"].astype(object).to_numpy(),
-        "source": valid["source"].astype(object).to_numpy() if "source" in valid else None,
-        "nid": valid["nid"].astype(object).str.lower().to_numpy(),
-        "rules": rules,
-    })
-    variants = _case_variants(work["group_key"].unique().tolist())
-    rows = []
-    for gk, group in _gathered(work).items():
-        # spellings most cited first, ties in the order they were met
-        counts = sorted(group.spellings.items(), key=lambda item: -item[1])
-        spellings = [spelling for spelling, _ in counts]
-        if len(spellings) < min_spellings and gk not in variants:
-            continue
-        applied = sorted(group.rules)
-        merged = len(spellings) > 1  # (one spelling: no rule merged anything)
-        documents = sorted(group.documents)
-        rows.append({
-            "group_key": gk, "nid": group.nid, "count": group.count,
-            "n_spellings": len(spellings), "spellings": spellings, "spelling_counts": [n for _, n in counts],
-            "n_documents": len(documents), "documents": documents,
-            "rules": _generic_reasons(spellings) + applied if merged else [],
-            "heuristic": merged and any(r.startswith("h:") for r in applied),
-            "case_variants": variants.get(gk, []),
-        })
-    columns = ["group_key", "nid", "count", "n_spellings", "spellings", "spelling_counts", "n_documents",
-               "documents", "rules", "heuristic", "case_variants"]
-    out = pd.DataFrame(rows, columns=columns)
-    if len(out):
-        out = out.sort_values(["count", "group_key"], ascending=[False, True], kind="stable").reset_index(drop=True)
-    out.attrs["level"] = level
-    return out
+    gathering = Gathering(level, examples)
+    gathering.add(df)
+    return gathering.groups_frame(min_spellings)
+
+
+#: rows of an index :func:`dedupe_index` reads at a time (a scan writes
+#: row groups of 16,384: sinks.parquet.DEFAULT_BATCH_ROWS)
+DEDUPE_BATCH_ROWS = 65536
+
+
+def dedupe_index(path: str, level: str = "ns", *, min_spellings: int = 1, examples: bool = True,
+                 columns: Optional[List[str]] = None, batch_rows: int = DEDUPE_BATCH_ROWS) -> pd.DataFrame:
+    """:func:`dedupe` of the index at ``path`` (a Parquet file or a dataset
+    directory written by ``urnscan scan``), read ``batch_rows`` rows at a
+    time: memory grows with the distinct keys and the documents citing
+    them, not with the hits (the whole index in a DataFrame takes some
+    3 KB a hit).  ``columns``: those to read (by default the ones dedupe
+    uses that the index has)."""
+    gathering = Gathering(level, examples)
+    for part in _index_files(os.fspath(path)):
+        # a file a row group at a time (a dataset scan reads ahead, on threads: 80 MB more)
+        with pq.ParquetFile(part) as reader:
+            names = set(reader.schema_arrow.names)
+            read = [c for c in (DEDUPE_COLUMNS if columns is None else columns) if c in names]
+            for batch in reader.iter_batches(batch_size=batch_rows, columns=read, use_threads=False):
+                gathering.add(batch.to_pandas())
+    return gathering.groups_frame(min_spellings)
+
+
+#: the columns of an index dedupe reads: the hit, its source and keys (an
+#: index written before the scan stored ``ns_key``, ``dedup_key`` and
+#: ``dedup_rules`` lacks them: they are then computed from ``key``)
+DEDUPE_COLUMNS = ("source", "urn", "key", "nid", "ns_key", "dedup_key", "dedup_rules")
+
+
+class Gathering:
+    """The groups of :func:`dedupe`, gathered from frames of hits given one
+    after the other (:meth:`add`); the result does not depend on how the
+    hits are cut into frames."""
+
+    def __init__(self, level: str, examples: bool):
+        self.level = _level(level)
+        self.examples = examples
+        self.examples_left_out = 0
+        self.groups: Dict[str, _Group] = {}
+        # one string a document for every group citing it, and the keys
+        # computed once for the whole index, not once a frame
+        self._documents: Dict[str, str] = {}
+        self._computed: dict = {}
+        self._named: dict = {}
+
+    def add(self, df: pd.DataFrame) -> None:
+        """Gather the valid hits of ``df`` (columns as :data:`DEDUPE_COLUMNS`)."""
+        valid = df[df["key"].notna()]
+        if not self.examples:
+            example = is_example(valid)
+            self.examples_left_out += int(example.sum())
+            valid = valid[~example]
+        stored = _stored_group_keys(valid, self.level, self._named)
+        keys, rules = stored if stored is not None else group_keys(valid["key"].astype(object).tolist(),
+                                                                   self.level, self._computed)
+        sources = valid["source"].astype(object).tolist() if "source" in valid else [None] * len(keys)
+        self._gather(keys, valid["urn"].astype(object).tolist(), sources,
+                     valid["nid"].astype(object).str.lower().tolist(), rules)
+
+    def _gather(self, keys, urns, sources, nids, rules) -> None:
+        """One pass over the rows (a pandas group a key costs a hundred
+        times as much on an index of many distinct URNs)."""
+        groups, documents = self.groups, self._documents
+        for gk, urn, source, nid, named in zip(keys, urns, sources, nids, rules):
+            group = groups.get(gk)
+            if group is None:
+                group = groups[gk] = _Group(nid)
+            group.count += 1
+            group.spellings[urn] = group.spellings.get(urn, 0) + 1
+            if not _missing(source):  # (None, or NaN: a categorical's missing value)
+                group.documents.add(documents.setdefault(source, source))
+            if named:
+                group.rules.update(named)
+
+    def groups_frame(self, min_spellings: int = 1) -> pd.DataFrame:
+        """The groups gathered, as :func:`dedupe` gives them."""
+        variants = _case_variants(list(self.groups))
+        rows = []
+        for gk, group in self.groups.items():
+            # spellings most cited first, ties in the order they were met
+            counts = sorted(group.spellings.items(), key=lambda item: -item[1])
+            spellings = [spelling for spelling, _ in counts]
+            if len(spellings) < min_spellings and gk not in variants:
+                continue
+            applied = sorted(group.rules)
+            merged = len(spellings) > 1  # (one spelling: no rule merged anything)
+            documents = sorted(group.documents)
+            rows.append({
+                "group_key": gk, "nid": group.nid, "count": group.count,
+                "n_spellings": len(spellings), "spellings": spellings, "spelling_counts": [n for _, n in counts],
+                "n_documents": len(documents), "documents": documents,
+                "rules": _generic_reasons(spellings) + applied if merged else [],
+                "heuristic": merged and any(r.startswith("h:") for r in applied),
+                "case_variants": variants.get(gk, []),
+            })
+        columns = ["group_key", "nid", "count", "n_spellings", "spellings", "spelling_counts", "n_documents",
+                   "documents", "rules", "heuristic", "case_variants"]
+        out = pd.DataFrame(rows, columns=columns)
+        if len(out):
+            out = out.sort_values(["count", "group_key"], ascending=[False, True],
+                                  kind="stable").reset_index(drop=True)
+        out.attrs["level"] = str(self.level)
+        out.attrs["examples_left_out"] = self.examples_left_out
+        return out
 
 
 class _Group:
@@ -270,25 +354,6 @@ class _Group:
         self.spellings: Dict[str, int] = {}
         self.documents: set = set()
         self.rules: set = set()
-
-
-def _gathered(work: pd.DataFrame) -> Dict[str, _Group]:
-    """The groups of ``work``'s rows by ``group_key``, in the order met: one
-    pass over the rows (a pandas group a key costs a hundred times as much
-    on an index of many distinct URNs)."""
-    groups: Dict[str, _Group] = {}
-    for gk, urn, source, nid, rules in zip(work["group_key"].tolist(), work["urn"].tolist(),
-                                           work["source"].tolist(), work["nid"].tolist(), work["rules"].tolist()):
-        group = groups.get(gk)
-        if group is None:
-            group = groups[gk] = _Group(nid)
-        group.count += 1
-        group.spellings[urn] = group.spellings.get(urn, 0) + 1
-        if not _missing(source):  # (None, or NaN: a categorical's missing value)
-            group.documents.add(source)
-        if rules:
-            group.rules.update(rules)
-    return groups
 
 
 def _case_variants(keys: List[str]) -> Dict[str, List[str]]:

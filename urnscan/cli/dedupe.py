@@ -52,18 +52,19 @@ def run_dedupe(args) -> int:
     if not os.path.exists(args.index):
         return _failed(f"{args.index}: no such file or directory")
     try:
-        columns = index_columns(args.index)
+        index_columns(args.index)
     except IndexFileError as exc:
         return _failed(f"{args.index}: {exc}")
     try:
-        from ..frame import dedupe, read_index
+        from ..frame import dedupe_index
     except ImportError as exc:  # pandas is a dependency: a broken install
         return _failed(f"'urnscan dedupe' needs {exc.name or 'pandas'}: pip install pandas")
+    import pyarrow as pa
+
     try:
-        df = read_index(args.index, columns=[c for c in (*_NEEDED, *_STORED_KEYS) if c in columns])
-    except (OSError, ValueError) as exc:
+        groups = dedupe_index(args.index, args.level, min_spellings=1 if args.all else 2, examples=args.examples)
+    except (OSError, ValueError, pa.ArrowException) as exc:
         return _failed(f"{args.index}: cannot be read: {getattr(exc, 'strerror', None) or exc}")
-    groups = dedupe(df, args.level, min_spellings=1 if args.all else 2, examples=args.examples)
     shown = groups if args.limit is None else groups.head(args.limit)
     out = sys.stdout
     for row in shown.itertuples(index=False):
@@ -80,7 +81,7 @@ def run_dedupe(args) -> int:
                       f"(a probable duplicate, not merged at level {args.level!r})\n")
     citations = int(groups["count"].sum()) if len(groups) else 0
     printed = f", {len(shown)} printed" if len(shown) < len(groups) else ""
-    examples = "" if args.examples else _examples_left_out(df)
+    examples = "" if args.examples else _examples_left_out(groups.attrs["examples_left_out"])
     sys.stderr.write(f"urnscan dedupe: {plural(len(groups), 'group')} at level {args.level!r} "
                      f"({plural(citations, 'citation')}{examples}){printed}\n")
     if args.output:
@@ -91,11 +92,8 @@ def run_dedupe(args) -> int:
     return EXIT_OK
 
 
-def _examples_left_out(df) -> str:
+def _examples_left_out(n: int) -> str:
     """What the summary says of the urn:example: citations left out."""
-    from ..frame import is_example
-
-    n = int((is_example(df) & df["key"].notna()).sum())
     return f"; {plural(n, 'valid hit')} of urn:example: left out, --examples groups them" if n else ""
 
 
@@ -126,11 +124,9 @@ def _check_output(path: str, force: bool, index: str) -> None:
     check_dir_writable(directory)
 
 
-#: the columns dedupe reads: every urnscan index has them
+#: the columns dedupe needs: every urnscan index has them (and, read when
+#: there, the keys a scan stores: frame.DEDUPE_COLUMNS)
 _NEEDED = ("source", "urn", "key", "nid")
-#: the keys a scan stores, read when the index has them (older indexes do
-#: not: dedupe then computes them from ``key``)
-_STORED_KEYS = ("ns_key", "dedup_key", "dedup_rules")
 
 
 def index_columns(path: str):
