@@ -442,6 +442,14 @@ def test_a_roff_hyphen_keeps_its_raw_text_and_is_no_fold():
     ("- **urn:xmpp:mam:2**: message archive", [("urn:xmpp:mam:2", ("pair:emphasis",))]),
     ("* _urn:xmpp:mam:2_ and *urn:xmpp:sm:3*", [("urn:xmpp:mam:2", ("pair:emphasis",)), ("urn:xmpp:sm:3", ("pair:emphasis",))]),
     ("__urn:example:a__", [("urn:example:a", ("pair:emphasis",))]),
+    # ... and so does GitHub Flavored Markdown's strikethrough (section 6.5), one or two "~"
+    ("- ~~urn:xmpp:mix:0~~ replaced by urn:xmpp:mix:1", [("urn:xmpp:mix:0", ("pair:emphasis",)),
+                                                        ("urn:xmpp:mix:1", ())]),
+    ("~urn:example:a~, ~~urn:example:b~c~~", [("urn:example:a", ("pair:emphasis",)),
+                                             ("urn:example:b~c", ("pair:emphasis",))]),
+    ("URN:~urn:nbn:de:gbv:7-1234~(TeX)", [("urn:nbn:de:gbv:7-1234", ("pair:emphasis",))]),
+    ("see urn:example:a~ and ~~urn:example:b:~~", [("urn:example:a~", ()), ("urn:example:b:~~", ())]),
+    ("'~urn:example:a~'", [("urn:example:a", ("pair:delimiter",))]),
     # ... a mark inside the name stays, and so does a wildcard
     ("_urn:ietf:params:oauth:token-type:access_token_ x",
      [("urn:ietf:params:oauth:token-type:access_token", ("pair:emphasis",))]),

@@ -4,8 +4,10 @@ the URN ends -- at its closer.
 Only closers that a URN may contain need a rule: ``'`` (RFC 2141 section
 2.2 and RFC 8141's sub-delims), also as the closer of a ``‘`` typed with a
 straight quote, ``)``, and the emphasis of Markdown (CommonMark section
-6.2), ``*`` and ``_``, closed by the same marks after a letter or digit
-and before none (``**urn:xmpp:mam:2**:``, ``_urn:x:access_token_``);
+6.2), ``*`` and ``_``, and its strikethrough (GitHub Flavored Markdown's
+extension, section 6.5), ``~~`` or ``~``, closed by the same marks after
+a letter or digit and before none (``**urn:xmpp:mam:2**:``,
+``_urn:x:access_token_``, ``~~urn:xmpp:mix:0~~``);
 every other closer (``"``, ``>``, ``]``, ``}``, a backtick, typographic
 quotes) is outside every repertoire and ends the run anyway.  Parentheses
 balanced inside the NSS are kept (SICI ``...(199501)13:1...``).  With no
@@ -35,6 +37,7 @@ class Opener(Enum):
     ANGLE = (b"<", b">")
     STAR = (b"*", b"*")
     UNDERSCORE = (b"_", b"_")
+    TILDE = (b"~", b"~")
 
     @property
     def closer(self) -> bytes:
@@ -59,7 +62,8 @@ _STRAIGHT_CLOSER = re.compile(rb"'(?![A-Za-z0-9])")
 #: before none (a mark inside a word, ``access_token``, stays; so does a
 #: wildcard after a separator, ``urn:xmpp:mix:nodes:*``)
 _EMPHASIS = {Opener.STAR: re.compile(rb"(?<=[A-Za-z0-9])\*+(?![A-Za-z0-9])"),
-             Opener.UNDERSCORE: re.compile(rb"(?<=[A-Za-z0-9])_+(?![A-Za-z0-9])")}
+             Opener.UNDERSCORE: re.compile(rb"(?<=[A-Za-z0-9])_+(?![A-Za-z0-9])"),
+             Opener.TILDE: re.compile(rb"(?<=[A-Za-z0-9])~+(?![A-Za-z0-9])")}
 #: the openers whose closer is looked for in the run, and its pattern
 _CLOSER_IN_RUN = {Opener.LEFT_SINGLE: _STRAIGHT_CLOSER, **_EMPHASIS}
 
@@ -77,6 +81,8 @@ def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
             k -= 1
         if k > lo and buf[k - 1] in ALNUM:
             return None  # a mark inside a word ("NS_urn:...") opens no emphasis
+        if found is Opener.TILDE and k == p - 1 and k > lo and buf[k - 1] in b"'\"":
+            return None  # a regular expression's delimiter in a string ("'~urn:...~'": delimiter_closer)
     return found
 
 
