@@ -8,7 +8,7 @@ import urnscan.scanner as scanner
 
 PIECES = st.sampled_from([b"urn:", b"URN:", b"uRn:", b"a", b"1", b".", b" ", b"\n", b":", b"-", b"\xff", b"x",
                           b"urn", b"rn:", b"<", b"(", b"\x00", b"\r", b"\x1f", b"\x1fa", "\u2021".encode(),
-                          b"\\", b"f", b"\\fI", b"\\f(CW", b"\\f("])
+                          b"\\", b"f", b"\\fI", b"\\f(CW", b"\\f(", b"\\n", b"n", b"\\u003c", b"\\x3e", b"u00"])
 
 
 def both(buf, start, stop):
@@ -46,6 +46,14 @@ def both(buf, start, stop):
     (b"\\fIurn:a", 1, 9, [3]),
     (b"fIurn:a", 0, 7, []),
     (b"\\(CWurn:a", 0, 10, []),
+    # a string literal's escape: a blank, a line break, a character by its code
+    (b'"See\\nurn:ietf:rfc:2141"', 0, 24, [6]),
+    (b'"\\tURN:a:b\\r\\nurn:a:c"', 0, 22, [3, 14]),
+    (b'"\\u003curn:a:b\\u003e"', 0, 21, [7]),
+    (b"'\\x3curn:a:b'", 0, 13, [5]),
+    # ... not when its backslash is escaped, nor a letter that is no such escape
+    (b'"C:\\\\nurn:a:b"', 0, 14, []),
+    (b"\\burn:a:b \\u03curn:a:b \\x3urn:a:b", 0, 33, []),
 ])
 def test_table(buf, start, stop, expected):
     assert both(buf, start, stop) == (expected, expected)

@@ -310,6 +310,15 @@ def test_code_awareness_can_be_turned_off():
     (r"The \f(CWurn:oid:2.25.329800735698586629295641978511506172918\fP arc", ["urn:oid:2.25.329800735698586629295641978511506172918"]),
     (r"the \fIURN:ISBN:0451450523\s0 form", ["URN:ISBN:0451450523"]),
     (r"see urn:example:a\*[dq] x", ["urn:example:a"]),
+    # a string literal's escapes before the URN (JSON, RFC 8259 section 7; C;
+    # JavaScript): a line break or a tab, "<" as Go's encoder writes it
+    (r'{"redirect_uri": "http://127.0.0.1:12345/cb\nurn:ietf:wg:oauth:2.0:oob"}', ["urn:ietf:wg:oauth:2.0:oob"]),
+    (r'"description": "ID Token\r\nurn:x-oca:ocpp:uid:2:233247\r\nContains"', ["urn:x-oca:ocpp:uid:2:233247"]),
+    (r'printf("id:\turn:example:a\n");', ["urn:example:a"]),
+    (r'{"ref": "\u003curn:ietf:rfc:2141\u003e"}', ["urn:ietf:rfc:2141"]),
+    (r"x = 'see \x22urn:example:b\x22'", ["urn:example:b"]),
+    # ... not after an escaped backslash ("C:\\nurn:" is "C:\" and a word)
+    (r'"C:\\nurn:example:a"', []),
     # ... a letter before "urn:" without the escape is a word ("Iurn:"), and
     # a regular expression's escapes after it are a pattern
     ("fIurn:example:a", []),

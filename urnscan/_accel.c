@@ -78,6 +78,31 @@ nid_start(unsigned char c)
     return is_alnum[c] || c == '\r' || c == '\n';
 }
 
+static int
+is_hex(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* chars.py after_escape(): the byte before p ends a string literal's
+   escape ("\n", "\t", "\r", "\f", "\v", "\uXXXX", "\xXX") whose
+   backslash is not itself escaped */
+static int
+after_escape(const unsigned char *s, Py_ssize_t p)
+{
+    Py_ssize_t at;
+    if (p >= 2 && s[p - 2] == '\\' && memchr("nrtfv", s[p - 1], 5) != NULL)
+        at = p - 2;
+    else if (p >= 6 && s[p - 6] == '\\' && s[p - 5] == 'u' && is_hex(s[p - 4]) && is_hex(s[p - 3])
+             && is_hex(s[p - 2]) && is_hex(s[p - 1]))
+        at = p - 6;
+    else if (p >= 4 && s[p - 4] == '\\' && s[p - 3] == 'x' && is_hex(s[p - 2]) && is_hex(s[p - 1]))
+        at = p - 4;
+    else
+        return 0;
+    return at == 0 || s[at - 1] != '\\';
+}
+
 /* "urn:" (ASCII case folded) at p, at a token boundary, followed by a letter
    or digit or a line break; the caller has checked the four bytes are
    inside the buffer */
@@ -95,6 +120,7 @@ keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
                        after "\f" or "\f(" ("\fIurn:...", "\f(CWurn:...") */
                     || (p >= 3 && s[p - 3] == '\\' && s[p - 2] == 'f')
                     || (p >= 5 && s[p - 5] == '\\' && s[p - 4] == 'f' && s[p - 3] == '('));
+    coded = coded || (is_alnum[s[p - 1]] && after_escape(s, p));
     return (!is_boundary[s[p - 1]] || coded) && (p + 4 >= n || nid_start(s[p + 4]));
 }
 
@@ -1247,12 +1273,6 @@ stream_skip_to(Stream *st, const unsigned char *s, Py_ssize_t p)
         token_feed(&st->token, s + stop, p - stop);
     st->at = p;
     st->moved = 1;
-}
-
-static int
-is_hex(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
 }
 
 /* hexdump.py in_hexdump_column(): s[p] in the text column of a hex dump

@@ -39,11 +39,35 @@ def after_font_change(buf: bytes, p: int) -> bool:
             or (p >= 5 and buf[p - 5] == 0x5C and buf[p - 4] == 0x66 and buf[p - 3] == 0x28))
 
 
+#: the one-letter escapes of a string literal that stand for a blank or a
+#: line break (JSON, RFC 8259 section 7; C; JavaScript; Python; Java)
+_BLANK_ESCAPES = frozenset(b"nrtfv")
+_HEX_DIGITS = frozenset(b"0123456789ABCDEFabcdef")
+
+
+def after_escape(buf: bytes, p: int) -> bool:
+    r"""Whether the letter or digit before p ends an escape of a string
+    literal -- ``\n``, ``\t``, ``\r``, ``\f``, ``\v``, ``\uXXXX``
+    (JSON, RFC 8259 section 7: ``"\u003curn:...\u003e"`` as Go's encoder
+    writes a "<") or ``\xXX`` -- whose backslash is not itself escaped, so
+    that a "urn:" at p starts a word of the string's text: ``"See\nurn:ietf:rfc:2141"``."""
+    if p >= 2 and buf[p - 2] == 0x5C and buf[p - 1] in _BLANK_ESCAPES:
+        at = p - 2
+    elif p >= 6 and buf[p - 6] == 0x5C and buf[p - 5] == 0x75 and all(c in _HEX_DIGITS for c in buf[p - 4:p]):
+        at = p - 6
+    elif p >= 4 and buf[p - 4] == 0x5C and buf[p - 3] == 0x78 and all(c in _HEX_DIGITS for c in buf[p - 2:p]):
+        at = p - 4
+    else:
+        return False
+    return at == 0 or buf[at - 1] != 0x5C
+
+
 def after_code(buf: bytes, p: int) -> bool:
     """Whether the letter or digit before p is a code the text before it
-    marks as one (a MARC subfield's, a roff font's): a "urn:" at p starts a
-    value, though a letter or digit stands before it."""
-    return after_subfield_code(buf, p) or after_font_change(buf, p)
+    marks as one (a MARC subfield's, a roff font's, a string literal's
+    escape): a "urn:" at p starts a value, though a letter or digit stands
+    before it."""
+    return after_subfield_code(buf, p) or after_font_change(buf, p) or after_escape(buf, p)
 
 
 _DELIMITERS = frozenset(b"\x1f$")
