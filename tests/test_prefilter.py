@@ -8,7 +8,7 @@ import urnscan.scanner as scanner
 
 PIECES = st.sampled_from([b"urn:", b"URN:", b"uRn:", b"a", b"1", b".", b" ", b"\n", b":", b"-", b"\xff", b"x",
                           b"urn", b"rn:", b"<", b"(", b"\x00", b"\r", b"\x1f", b"\x1fa", "\u2021".encode(),
-                          b"\\", b"f", b"\\fI", b"\\f(CW", b"\\f(", b"\\n", b"n", b"\\u003c", b"\\x3e", b"u00"])
+                          b"\\", b"f", b"\\fI", b"\\f(CW", b"\\f(", b"\\n", b"n", b"\\u003c", b"\\x3e", b"u00", b"%", b"%22", b"%2"])
 
 
 def both(buf, start, stop):
@@ -54,6 +54,9 @@ def both(buf, start, stop):
     # ... not when its backslash is escaped, nor a letter that is no such escape
     (b'"C:\\\\nurn:a:b"', 0, 14, []),
     (b"\\burn:a:b \\u03curn:a:b \\x3urn:a:b", 0, 33, []),
+    # a URL's percent-encoding
+    (b"q=%22urn:a:b%22 s=a%20URN:a:b", 0, 29, [5, 22]),
+    (b"%2urn:a:b %G0urn:a:b", 0, 20, []),
 ])
 def test_table(buf, start, stop, expected):
     assert both(buf, start, stop) == (expected, expected)

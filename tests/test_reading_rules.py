@@ -459,6 +459,22 @@ def test_a_roff_hyphen_keeps_its_raw_text_and_is_no_fold():
     ("URN:~urn:nbn:de:gbv:7-1234~(TeX)", [("urn:nbn:de:gbv:7-1234", ("pair:emphasis",))]),
     ("see urn:example:a~ and ~~urn:example:b:~~", [("urn:example:a~", ()), ("urn:example:b:~~", ())]),
     ("'~urn:example:a~'", [("urn:example:a", ("pair:delimiter",))]),
+    # a URL's percent-encoding before "urn:" (RFC 3986 section 2.1) is no
+    # word the URN ends: the URN ends at an encoded blank, quote or bracket
+    ("curl -d 'q=controlledAsset==%22urn:ngsi-ld:Building:farm001%22' -d 'attrs=x'",
+     [("urn:ngsi-ld:Building:farm001", ("pair:encoded",))]),
+    ("https://h.example/wfs?FILTER=%3Cgml:Envelope%20srsName=%22urn:ogc:def:crs:EPSG::25833%22%3E%3Cgml:lowerCorner%3E",
+     [("urn:ogc:def:crs:EPSG::25833", ("pair:encoded", "embedded:url"))]),
+    ('"&scope=openid%20profile%20urn:zitadel:iam:org:project:id:zitadel:aud";',
+     [("urn:zitadel:iam:org:project:id:zitadel:aud", ())]),
+    ("q=%3CInvoice+xmlns%3D%22urn:oasis:names:specification:ubl:schema:xsd:Invoice-2%22+x%3D%22urn:example:b%22",
+     [("urn:oasis:names:specification:ubl:schema:xsd:Invoice-2", ("pair:encoded",)),
+      ("urn:example:b", ("pair:encoded",))]),
+    ("see %3curn:ietf:rfc:2141%3e and %28urn:example:a%29", [("urn:ietf:rfc:2141", ("pair:encoded",)),
+                                                           ("urn:example:a", ("pair:encoded",))]),
+    # ... its own percent-encoding kept (a "%" with no two hex digits encodes nothing)
+    ("x%2Furn:example:a%2Fb%2525c y", [("urn:example:a%2Fb%2525c", ())]),
+    ("a%2urn:example:a x%3Gurn:example:b", []),
     # ... a mark inside the name stays, and so does a wildcard
     ("_urn:ietf:params:oauth:token-type:access_token_ x",
      [("urn:ietf:params:oauth:token-type:access_token", ("pair:emphasis",))]),
@@ -823,6 +839,14 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     ("x;urn:lex:it:stato:legge:2006-05-14;22 y", [("urn:lex:it:stato:legge:2006-05-14;22", ())]),
     ('scope="urn:example:channel=HBO&amp;urn:example:rating=G,PG-13"',
      [("urn:example:channel=HBO", ("cut:entity",)), ("urn:example:rating=G,PG-13", ())]),
+    # ... and so does a URL's percent-encoding before another URN (an OAuth scope list, an encoded comma)
+    ("https://h.example/authorize?scope=urn:example:a%20urn:example:b&state=1",
+     [("urn:example:a", ("embedded:url", "cut:list")), ("urn:example:b", ("embedded:url",))]),
+    ("?acr=urn:oasis:names:tc:SAML:2.0:ac:classes:unspecified%20urn:x-c:proxy:template",
+     [("urn:oasis:names:tc:SAML:2.0:ac:classes:unspecified", ("embedded:url", "cut:list")),
+      ("urn:x-c:proxy:template", ())]),
+    ("ids=urn:example:a%2curn:example:b", [("urn:example:a", ("embedded:form", "cut:list")),
+                                           ("urn:example:b", ())]),
     # ... but not before a name that is no scheme: OGC compound references
     ('"urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714"', [("urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714", ())]),
     ("urn:example:a,b:c", [("urn:example:a,b:c", ())]),

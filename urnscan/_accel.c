@@ -103,6 +103,13 @@ after_escape(const unsigned char *s, Py_ssize_t p)
     return at == 0 || s[at - 1] != '\\';
 }
 
+/* chars.py after_percent(): a URL's "%XX" ends right before p */
+static int
+after_percent(const unsigned char *s, Py_ssize_t p)
+{
+    return p >= 3 && s[p - 3] == '%' && is_hex(s[p - 2]) && is_hex(s[p - 1]);
+}
+
 /* "urn:" (ASCII case folded) at p, at a token boundary, followed by a letter
    or digit or a line break; the caller has checked the four bytes are
    inside the buffer */
@@ -120,7 +127,7 @@ keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
                        after "\f" or "\f(" ("\fIurn:...", "\f(CWurn:...") */
                     || (p >= 3 && s[p - 3] == '\\' && s[p - 2] == 'f')
                     || (p >= 5 && s[p - 5] == '\\' && s[p - 4] == 'f' && s[p - 3] == '('));
-    coded = coded || (is_alnum[s[p - 1]] && after_escape(s, p));
+    coded = coded || (is_alnum[s[p - 1]] && (after_escape(s, p) || after_percent(s, p)));
     return (!is_boundary[s[p - 1]] || coded) && (p + 4 >= n || nid_start(s[p + 4]));
 }
 
@@ -883,6 +890,8 @@ has_list_separator(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
     for (Py_ssize_t i = a; i < b; i++) {
         if ((s[i] == '&' || s[i] == ';' || s[i] == '/') && urn_at(s, i + 1, b))
             return 1;
+        if (s[i] == '%' && i + 2 < b && is_hex(s[i + 1]) && is_hex(s[i + 2]) && urn_at(s, i + 3, b))
+            return 1;
         if (s[i] != ',')
             continue;
         if (urn_at(s, i + 1, b))
@@ -1389,6 +1398,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
 {
     unsigned char before = s[p - 1];
     int pair, url = 0;
+    if (is_alnum[before])
+        return 0;  /* chars.py after_code(): a code, an escape or "%XX" before "urn:" (reading.py) */
     r->entity = r->folded = 0;
     r->fold_at = r->fold_to = -1;
     if ((flags & READ_CODE) && in_hexdump_column(s, p))

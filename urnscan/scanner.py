@@ -21,7 +21,7 @@ from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Tup
 
 from .accel import COMPILED, accelerated
 from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_code, after_escape,
-                      batch_reader, run_pattern)
+                      after_percent, batch_reader, run_pattern)
 from .extract.encoded import DECODE_PERCENT, encoded_urns
 from .extract.lookalike import merge, suspected_urns
 from .context import context_snippet
@@ -102,17 +102,17 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
     coded[five] |= (a[at - 5] == 0x5C) & (a[at - 4] == 0x66) & (a[at - 3] == 0x28)
     keep |= coded & tables[1][a[found - 1]] & (found >= 1)
     # ... or for a string literal's escape ("\\nurn:", "\\u003curn:";
-    # extract.chars.after_escape): looked at one by one where a backslash
-    # stands in the six bytes before
+    # extract.chars.after_escape) or a URL's "%XX" (after_percent): looked
+    # at one by one where a backslash or "%" stands in the six bytes before
     near = np.flatnonzero(~keep & (found >= 2))
     if len(near):
         at = found[near]
-        slash = np.zeros(len(at), dtype=bool)
-        for back in (2, 4, 6):
+        marked = np.zeros(len(at), dtype=bool)
+        for back, mark in ((2, 0x5C), (3, 0x25), (4, 0x5C), (6, 0x5C)):
             reach = at >= back
-            slash[reach] |= a[at[reach] - back] == 0x5C
-        for i, p in zip(near[slash].tolist(), at[slash].tolist()):
-            keep[i] = after_escape(buf, p)
+            marked[reach] |= a[at[reach] - back] == mark
+        for i, p in zip(near[marked].tolist(), at[marked].tolist()):
+            keep[i] = after_escape(buf, p) or after_percent(buf, p)
     # a NID starts with a letter or digit ("URN: a label" is prose), or
     # the URN breaks after "urn:"
     after = found + 4

@@ -62,12 +62,20 @@ def after_escape(buf: bytes, p: int) -> bool:
     return at == 0 or buf[at - 1] != 0x5C
 
 
+def after_percent(buf: bytes, p: int) -> bool:
+    """Whether a URL's percent-encoding (RFC 3986 section 2.1: ``%XX``)
+    ends right before p: an encoded space, quote or bracket before a
+    ``urn:`` written as it is (``scope=openid%20urn:...``,
+    ``q=asset==%22urn:ngsi-ld:Building:1%22``)."""
+    return p >= 3 and buf[p - 3] == 0x25 and buf[p - 2] in _HEX_DIGITS and buf[p - 1] in _HEX_DIGITS
+
+
 def after_code(buf: bytes, p: int) -> bool:
     """Whether the letter or digit before p is a code the text before it
     marks as one (a MARC subfield's, a roff font's, a string literal's
-    escape): a "urn:" at p starts a value, though a letter or digit stands
-    before it."""
-    return after_subfield_code(buf, p) or after_font_change(buf, p) or after_escape(buf, p)
+    escape, a URL's percent-encoding): a "urn:" at p starts a value, though
+    a letter or digit stands before it."""
+    return after_subfield_code(buf, p) or after_font_change(buf, p) or after_escape(buf, p) or after_percent(buf, p)
 
 
 _DELIMITERS = frozenset(b"\x1f$")

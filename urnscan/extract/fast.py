@@ -196,7 +196,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             cand = None
             if url is not None and in_urls:
                 # inside a URL: the run ends at "&"; no pairing or YAML
-                m = embedded(buf, p + 4, hi)
+                m = embedded(buf, p + 4, hi) if before not in ALNUM else None  # (after_code: read_at reads it)
                 if m is not None and may_end_at_parameter(buf, p, m.end()):
                     m = None  # read_at reads it (.params)
                 if m is not None and folds and _MAY_FOLD_IN_URL.match(buf, m.end(), hi) is not None:

@@ -7,7 +7,9 @@ straight quote, ``)``, and the emphasis of Markdown (CommonMark section
 6.2), ``*`` and ``_``, and its strikethrough (GitHub Flavored Markdown's
 extension, section 6.5), ``~~`` or ``~``, closed by the same marks after
 a letter or digit and before none (``**urn:xmpp:mam:2**:``,
-``_urn:x:access_token_``, ``~~urn:xmpp:mix:0~~``);
+``_urn:x:access_token_``, ``~~urn:xmpp:mix:0~~``), and a URL's
+percent-encoding (RFC 3986 section 2.1), closed by an encoded blank,
+quote or bracket (``q=asset==%22urn:ngsi-ld:Building:1%22``);
 every other closer (``"``, ``>``, ``]``, ``}``, a backtick, typographic
 quotes) is outside every repertoire and ends the run anyway.  Parentheses
 balanced inside the NSS are kept (SICI ``...(199501)13:1...``).  With no
@@ -19,7 +21,7 @@ import re
 from enum import Enum
 from typing import Optional, Tuple
 
-from .chars import ALNUM
+from .chars import ALNUM, after_percent
 from .rules import Rule
 
 
@@ -38,6 +40,9 @@ class Opener(Enum):
     STAR = (b"*", b"*")
     UNDERSCORE = (b"_", b"_")
     TILDE = (b"~", b"~")
+    #: a URL's percent-encoding (RFC 3986 section 2.1, ``%XX``) in a URL
+    #: that holds the URN as it is: ``q=asset==%22urn:ngsi-ld:Building:1%22``
+    PERCENT = (b"%", b"%")
 
     @property
     def closer(self) -> bytes:
@@ -49,7 +54,7 @@ class Opener(Enum):
 
 
 _BRACKETS = frozenset({Opener.PAREN, Opener.BRACKET, Opener.BRACE, Opener.ANGLE})
-_BY_BYTE = {o.value[0][0]: o for o in Opener if len(o.value[0]) == 1}
+_BY_BYTE = {o.value[0][0]: o for o in Opener if len(o.value[0]) == 1 and o is not Opener.PERCENT}
 _TYPOGRAPHIC = {o.value[0]: o for o in Opener if len(o.value[0]) == 3}
 
 
@@ -64,8 +69,12 @@ _STRAIGHT_CLOSER = re.compile(rb"'(?![A-Za-z0-9])")
 _EMPHASIS = {Opener.STAR: re.compile(rb"(?<=[A-Za-z0-9])\*+(?![A-Za-z0-9])"),
              Opener.UNDERSCORE: re.compile(rb"(?<=[A-Za-z0-9])_+(?![A-Za-z0-9])"),
              Opener.TILDE: re.compile(rb"(?<=[A-Za-z0-9])~+(?![A-Za-z0-9])")}
+#: what ends a URN that a percent-encoding opens: a URL's encoded blank,
+#: quote or bracket (``%20``, ``%22``, ``%3E``...; hex digits in either
+#: case), the URL encoding the text around the URN, not the URN
+_ENCODED_CLOSER = re.compile(rb"%(?:0[9ADad]|2[0278]|29|3[CEce]|5[BDbd]|7[BDbd])")
 #: the openers whose closer is looked for in the run, and its pattern
-_CLOSER_IN_RUN = {Opener.LEFT_SINGLE: _STRAIGHT_CLOSER, **_EMPHASIS}
+_CLOSER_IN_RUN = {Opener.LEFT_SINGLE: _STRAIGHT_CLOSER, Opener.PERCENT: _ENCODED_CLOSER, **_EMPHASIS}
 
 
 def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
@@ -75,6 +84,8 @@ def opener_before(buf: bytes, p: int, lo: int) -> Optional[Opener]:
     found = _BY_BYTE.get(buf[p - 1])
     if found is None and p - 3 >= lo and buf[p - 1] in (0x98, 0x9C):
         found = _TYPOGRAPHIC.get(buf[p - 3:p])
+    elif found is None and p - 3 >= lo and after_percent(buf, p):
+        found = Opener.PERCENT
     elif found in _EMPHASIS:
         k = p - 1
         while k > lo and buf[k - 1] == buf[p - 1] and p - k < 3:
@@ -121,12 +132,21 @@ def paired_run(buf: bytes, start: int, limit: int, run, opener: Optional[Opener]
         at = c + 1
 
 
+def closed_at(opener: Opener, buf: bytes, e: int, hi: int) -> bool:
+    """Whether the opener's closer stands at ``buf[e:hi]``."""
+    if opener is Opener.PERCENT:
+        return _ENCODED_CLOSER.match(buf, e, hi) is not None
+    return buf.startswith(opener.closer, e, hi)
+
+
 def pair_rule(opener: Optional[Opener]) -> Rule:
     """The rule that cut a run at its closer (no opener: a delimiter's)."""
     if opener is None:
         return Rule.PAIR_DELIMITER
     if opener in _EMPHASIS:
         return Rule.PAIR_EMPHASIS
+    if opener is Opener.PERCENT:
+        return Rule.PAIR_ENCODED
     return Rule.PAIR_PAREN if opener is Opener.PAREN else Rule.PAIR_QUOTE
 
 

@@ -26,7 +26,7 @@ from .layout import example_colon, key_colon, qname_colon
 from .lists import list_end, url_query_start
 from .url import url_quoted
 from .options import Reading
-from .pairing import Opener, delimiter_closer, opener_before, pair_rule, paired_run
+from .pairing import Opener, closed_at, delimiter_closer, opener_before, pair_rule, paired_run
 from .escapes import JSON_SLASH, ROFF_HYPHEN, escaped_run, segments_without
 from .rules import Rule
 from .trim import TRIMMABLE, trim
@@ -115,6 +115,8 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
             stop = quote  # the quote the URL opened after closes it
         e, cut = run.match(buf, nss_start, stop).end(), False
         e = letters_on(buf, e, stop, lambda i: run.match(buf, i, stop).end())
+        if reading.pair and opener is Opener.PERCENT:
+            e, cut = paired_run(buf, nss_start, e, run, opener)
     else:
         paired = opener if reading.pair else None
 
@@ -300,7 +302,7 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
     ``parameter``: before the next parameter of a URI, :mod:`.params`)."""
     literal = _literal(buf, p, e)
     rules: List[Rule] = [pair_rule(opener)] if cut else [Rule.CUT_PARAMETER] if parameter else []
-    closed = opener is not None and buf.startswith(opener.closer, e, hi)
+    closed = opener is not None and closed_at(opener, buf, e, hi)
     segments = [(p, e)]
     key: Optional[Rule] = None  # the rule that drops a key's ":"
     if context is not None:

@@ -17,6 +17,7 @@ class Rule(str, Enum):
     PAIR_PAREN = "pair:paren"  # ended at the ")" closing the "(" before it
     PAIR_EMPHASIS = "pair:emphasis"  # ended at the "*" or "_" closing Markdown's emphasis before it
     PAIR_DELIMITER = "pair:delimiter"  # "'#urn:...#'": ended at a regex's closing delimiter
+    PAIR_ENCODED = "pair:encoded"  # "%22urn:...%22": a URL's "%XX" before it, ended at an encoded blank, quote or bracket
     FOLD_RFC = "fold:rfc"  # a line break after "-", ":", "." or "/" joined
     FOLD_BLANK = "fold:blank"  # ... across one empty line, onto a lone token
     FOLD_COLON = "fold:colon"  # a line break just before ":" joined
