@@ -847,6 +847,10 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
       ("urn:x-c:proxy:template", ())]),
     ("ids=urn:example:a%2curn:example:b", [("urn:example:a", ("embedded:form", "cut:list")),
                                            ("urn:example:b", ())]),
+    # ... and a "+" before a URL (xsi:schemaLocation's pairs, form-encoded), not before a name
+    ("xsi:schemaLocation%3D%22urn:oasis:names:specification:ubl:schema:xsd:Invoice-2+http://h.example/I.xsd%22",
+     [("urn:oasis:names:specification:ubl:schema:xsd:Invoice-2", ("pair:encoded", "cut:list"))]),
+    ("urn:publicid:IDN+emulab.net+node+pc1 x", [("urn:publicid:IDN+emulab.net+node+pc1", ())]),
     # ... but not before a name that is no scheme: OGC compound references
     ('"urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714"', [("urn:ogc:def:crs,crs:EPSG::4326,crs:EPSG::5714", ())]),
     ("urn:example:a,b:c", [("urn:example:a,b:c", ())]),
@@ -937,6 +941,12 @@ def test_labels_are_kept_without_trimming():
     # a quote inside the run closes the string, a concatenation follows
     ("opf += '<dc:identifier>urn:uuid:'+self.BookId+'</dc:identifier>\\n'", []),
     ("s = '<id>urn:uuid:' + book_id + '</id>'", []),
+    # ... so does the closing double quote right after the run
+    ('url = base + "&acr=urn:x-c:template:cesnet%20urn:x-c:proxyidp:idpentityid:" + entity_id + "&t=";',
+     ["urn:x-c:template:cesnet"]),
+    ('s = "see urn:example:ab" + suffix', []),
+    ('s = "see urn:example:a:" + "b" + c', []),
+    ('He said "see urn:ietf:rfc:2141" and left', ["urn:ietf:rfc:2141"]),
     # a literal that does not go on the URN is left alone
     ("msg = ('see urn:example:ab'\n       ' and more')", ["urn:example:ab"]),
     ("see urn:example:o'brien:1 now", ["urn:example:o'brien:1"]),

@@ -883,7 +883,8 @@ may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
 }
 
 /* lists.py list_end(): a "," in s[a:b] right before "urn:" or a URL's
-   "scheme://", or a "&", ";" or "/" right before "urn:" (inside the run, so before b) */
+   "scheme://", a "+" right before a "scheme://", or a "&", ";", "/" or
+   "%XX" right before "urn:" (inside the run, so before b) */
 static int
 has_list_separator(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
 {
@@ -892,9 +893,9 @@ has_list_separator(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
             return 1;
         if (s[i] == '%' && i + 2 < b && is_hex(s[i + 1]) && is_hex(s[i + 2]) && urn_at(s, i + 3, b))
             return 1;
-        if (s[i] != ',')
+        if (s[i] != ',' && s[i] != '+')
             continue;
-        if (urn_at(s, i + 1, b))
+        if (s[i] == ',' && urn_at(s, i + 1, b))
             return 1;
         Py_ssize_t k = i + 1;
         if (k < b && is_alpha(s[k])) {
@@ -1531,6 +1532,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* "...", ".*", ".+", "(?", "##" */
         if (closed && quoted && concatenated_after(s, e, hi))
             return 0;
+        if (!closed && after == '"' && concatenated_after(s, e, hi))
+            return 0;  /* reading.py _code(): the string the URN starts inside goes on */
         for (Py_ssize_t k = p; k < e; k++)
             if (s[k] == '\'' && concatenated_after(s, k, hi))
                 return 0;  /* "urn:uuid:'+book_id+'": the string closed inside the run */

@@ -21,7 +21,9 @@
   another name, as after ``,``.  A URL's percent-encoding right before
   ``urn:`` separates them as well (``scope=urn:a:b%20urn:c:d``, an OAuth
   scope list's encoded blanks; ``%2C``, an encoded comma): the encoding
-  is the URL's, around names written as they are.
+  is the URL's, around names written as they are; and so does a ``+``
+  right before a URL's ``scheme://`` (a form-encoded blank between the
+  pairs of an ``xsi:schemaLocation``: ``urn:...:Invoice-2+http://...xsd``).
 * A URN right after a comma is a field of comma-separated values (RFC
   4180 section 2: a field holding a comma is quoted), and the next comma
   ends it: ``2,urn:isbn:0451450524,Title``.
@@ -36,7 +38,8 @@ import re
 
 from .entity import REFERENCE_PATTERN
 
-_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|(?:[&;/]|%[0-9A-Fa-f]{2})(?=[Uu][Rr][Nn]:)")
+_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|\+(?=[A-Za-z][A-Za-z0-9+.-]{0,30}://)"
+                        rb"|(?:[&;/]|%[0-9A-Fa-f]{2})(?=[Uu][Rr][Nn]:)")
 _URL_QUERY = re.compile(rb"\?(?![+=])")
 #: a character reference ending where the text searched ends (entity.py)
 _REFERENCE_END = re.compile(REFERENCE_PATTERN + rb"\Z")

@@ -576,6 +576,11 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
     if closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
                            or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi, p - 1):
         return True
+    # a URN that starts inside a string and ends at its closing quote, a
+    # concatenation after it: the string goes on with what is concatenated,
+    # as when the quote opens right before the URN ("...%20urn:x:id:" + id)
+    if closer_at < 0 and after == 0x22 and concatenated(buf, end, hi):
+        return True
     # a quote inside the run that a concatenation follows closes the string
     # the URN started in ("<id>urn:uuid:'+book_id+'</id>"); the quotes
     # between the literals of one string (fold:literal) do not
