@@ -606,6 +606,7 @@ TRIAGE_PIECES = st.sampled_from([
     b"%PDF-", b"%PDF", b"PK", b"P", b"\x1f\x8b", b"\x1f", b"BZh", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd", b"From ",
     b"WARC/", b"!<arch>\n", b"!<arch>", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff", b"\xef", b"\xef\xbd\x95", b"%",
     b"urn%3A", b"URN%3a", b"urn%3", b"%3A", b"urn%",
+    b"Return-Path:", b"RECEIVED:", b"from:", b"From", b"X-", b"X-a:", b"x-:", b"To :", b":", b"Path", b"Date: ",
     b"x" * 300,
 ])
 CONTENTS = st.lists(st.one_of(TRIAGE_PIECES, PIECES, st.binary(max_size=6)), max_size=40).map(b"".join)
@@ -650,6 +651,9 @@ def test_a_file_with_nothing_to_find_scans_to_nothing(tmp_path_factory, data):
     (b"\x1f\x8b\x08", "content"),
     (b"\xff\xfew\x00", "content"),
     (b"From a@b Mon Jan  1 00:00:00 2024\n", "content"),
+    (b"Return-Path: <a@b>\n", "content"),  # a message's first field: its body may be encoded
+    (b"x-spam: 1\n", "content"),
+    (b"Fromage: brie\n", 14),
     (b"\xef\xbd\x95rn:x", "content"),   # a fullwidth "u": a suspected URN may start
     (b"?q=URN%3aisbn%3a1\n", "content"),  # a URN percent-encoded in a URL may start
     (b"urn%3 urn%41 %3A\n", 17),

@@ -67,6 +67,22 @@ def _eml() -> bytes:
                    f"Body: {ISBN}\n>From here on, {RFC}\n").encode("ascii")
 
 
+def _maildir_message() -> bytes:
+    """One message as a Maildir or an MH folder keeps it, the trace fields
+    first, its text base64-encoded: no "urn:" in the raw bytes."""
+    body = multipart("sep", [
+        ({"Content-Type": "text/plain; charset=utf-8", "Content-Transfer-Encoding": "base64"},
+         b64(f"cite {ISBN}\n".encode())),
+        ({"Content-Type": "text/html", "Content-Transfer-Encoding": "quoted-printable"},
+         '<html xmlns:o=3D"urn:schemas-micr=\nosoft-com:office:office"><p>see urn:ietf:=\nrfc:8141</p></html>\n'),
+    ])
+    return message({"Return-Path": "<list-bounces@example.org>",
+                    "Received": "from mx.example.org (mx.example.org [192.0.2.1])\n\tby mail.example.net",
+                    "From": "a@example.org", "Date": "Tue, 27 Apr 2021 16:40:38 +0000",
+                    "Message-ID": "<md@example.org>", "MIME-Version": "1.0",
+                    "Content-Type": 'multipart/alternative; boundary="sep"'}, body).encode("ascii")
+
+
 def _epub() -> bytes:
     return zip_bytes([
         ("mimetype", b"application/epub+zip"),
@@ -194,6 +210,9 @@ CASES = [
     ("note.eml", _eml, [("<urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>/header", "urn:isbn:0451450523"),
                         ("<urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>/1", ISBN),
                         ("<urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>/1", RFC)], "eml", 2, 0),
+    ("1619541638.M1P2.host:2,S", _maildir_message,
+     [("<md@example.org>/1", ISBN), ("<md@example.org>/2", "urn:schemas-microsoft-com:office:office"),
+      ("<md@example.org>/2", RFC)], "eml", 2, 0),
     ("book.epub", _epub, [("META-INF/container.xml", "urn:oasis:names:tc:opendocument:xmlns:container"),
                           ("OEBPS/content.opf", ISBN), ("OEBPS/ch1.xhtml", ISSN)], "zip", 4, 2),
     ("dump.zip", _zipped_dump, [("dump/records.txt.gz", NBN), ("dump/src.tar.gz!src/a.py", RFC)], "zip", 2, 1),
@@ -298,6 +317,18 @@ def test_container_kinds_from_content_and_name():
         (b"From here on we talk.\nNo header here\n", "notes.txt", None),
         (b"From: a@b\nSubject: x\n\nbody", "m.eml", ContainerKind.EML),
         (b"From: a@b\nSubject: x\n\nbody", "m.txt", None),  # a mail-like text file stays text
+        # ... but a header only a message has makes it one, whatever its name (a Maildir's,
+        # an MH folder's file, a news article): RFC 5322 section 2.1
+        (b"Return-Path: <a@b>\nReceived: from x\n\tby y\nFrom: a@b\nDate: Mon, 1 Jan 2024\n\nbody", "17",
+         ContainerKind.EML),
+        (b"Path: news.example!not-for-mail\r\nFrom: a@b\r\nNewsgroups: comp.x\r\nMessage-ID: <1@b>\r\n\r\nb", "4",
+         ContainerKind.EML),
+        (b"X-Mozilla-Status: 0001\nFrom: a@b\nMIME-Version: 1.0\n\n", "msg", ContainerKind.EML),
+        (b"from: a\nto: b\ndate: 2024-01-01\n\nbody", "notes.txt", None),  # no From "x: y" has: YAML
+        (b"From: a@b\nDate: Mon\nsome text\n\nbody", "x", None),  # a line that is no field
+        (b"From: a@b\nDate: Mon\n", "x", None),  # no empty line: the header goes on past the head
+        (b"subject: WOString {\n  value = subject;\n}\n", "Forward.wod", None),
+        (b"Package: x\nVersion: 1\nDate: y\n\n", "control", None),
         (b"plain text", "x.eml", None),
         (tar_bytes([("a.txt", b"x")], tarfile.USTAR_FORMAT), "x", ContainerKind.TAR),
         (ar_bytes([("debian-binary", b"2.0\n")]), "x.deb", ContainerKind.AR),

@@ -849,7 +849,7 @@ def _container_fixtures():
 
 
 _PIECES = [b"urn:isbn:0451450523 ", b"text ", b"\n", b"%PDF-", b"1.4", b"obj", b"ustar", b"PK", b"From ",
-           b"\x1f\x8b", b"BZh", b"\xff\xfe", b"WARC/", b" " * 200]
+           b"\x1f\x8b", b"BZh", b"\xff\xfe", b"WARC/", b" " * 200, b"From: a@b\n", b"Date: x\n", b"X-A: 1\n"]
 
 
 @pytest.mark.parametrize("data", _container_fixtures())

@@ -262,6 +262,34 @@ encoded_prefix(const unsigned char *s, Py_ssize_t n)
     return 0;
 }
 
+/* documents.py may_open_message(): s[0:n] starts with a header field that
+   opens a mail message -- any "X-" field, or one of these names (ASCII
+   case folded) -- then ":" */
+static int
+may_open_message(const unsigned char *s, Py_ssize_t n)
+{
+    static const char *const names[] = {
+        "return-path", "received", "delivered-to", "envelope-to", "from", "sender", "reply-to", "to", "date",
+        "message-id", "subject", "mime-version", "path", "newsgroups", NULL};
+    Py_ssize_t k = 0;
+    while (k < n && k < 77 && s[k] > 32 && s[k] < 127 && s[k] != ':')
+        k++;
+    if (k == 0 || k > 76 || k >= n || s[k] != ':')
+        return 0;
+    if (k >= 2 && (s[0] | 0x20) == 'x' && s[1] == '-')
+        return 1;
+    for (const char *const *name = names; *name != NULL; name++) {
+        if ((Py_ssize_t)strlen(*name) != k)
+            continue;
+        Py_ssize_t j = 0;
+        while (j < k && (unsigned char)(s[j] | 0x20) == (unsigned char)(*name)[j])
+            j++;
+        if (j == k)
+            return 1;
+    }
+    return 0;
+}
+
 /* runner.py nothing_to_find(): the content s[0:n] of a file is plain
    text in which no URN can be found -- none of the marks that make the
    scan read it otherwise, not binary, no "urn:" that the scanner keeps,
@@ -276,7 +304,7 @@ nothing_to_find(const unsigned char *s, Py_ssize_t n)
         return 0;
     /* documents.py container_kind(): a zip file, a WARC file, an ar archive, an mbox separator */
     if (starts_with(s, n, "PK", 2) || starts_with(s, n, "WARC/", 5) || starts_with(s, n, "!<arch>\n", 8)
-            || starts_with(s, n, "From ", 5))
+            || starts_with(s, n, "From ", 5) || may_open_message(s, n))
         return 0;
     /* charsets.py bom_encoding(): UTF-16 and UTF-32 byte-order marks */
     if (starts_with(s, n, "\xff\xfe", 2) || starts_with(s, n, "\xfe\xff", 2) || starts_with(s, n, "\0\0\xfe\xff", 4))

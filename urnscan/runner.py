@@ -42,7 +42,7 @@ from .sources import InputRef, expand_inputs, looks_binary
 from .sources.charsets import bom_encoding
 from .sources.codecs import detect_compression
 from .sources.documents import (AR_MAGIC, BINARY_CONTENT, MAIL_SUFFIXES, PDF_HEADER_REACH, container_kind,
-                                open_documents)
+                                may_open_message, open_documents)
 from .sources.limits import DEFAULT_MAX_RATIO, DecompressionLimit
 from .workers import WorkerDied, WorkerPool
 
@@ -210,13 +210,14 @@ def _plain_at_a_glance(data: bytes) -> bool:
     ``urn:`` then need none of those tests (a file named as a mail is read
     by its name first)."""
     return (not data.startswith(_OTHERWISE_READ) and data.find(b"%PDF-", 0, PDF_HEADER_REACH + 5) < 0
-            and data[257:262] != b"ustar")
+            and data[257:262] != b"ustar" and not may_open_message(data))
 
 
 def nothing_to_find(data: bytes) -> bool:
     """Whether the content of a file is plain text in which no URN can be
     found, so that its scan is its status alone: none of the marks of
-    :data:`_OTHERWISE_READ`, no ``%PDF-`` starting in the first 1025
+    :data:`_OTHERWISE_READ`, no field opening a mail message first
+    (documents.may_open_message: its body may be encoded), no ``%PDF-`` starting in the first 1025
     bytes (documents._pdf_header looks there), not binary, no ``urn:`` that the scanner
     keeps, no byte 0xEF (the lead byte of the fullwidth forms the
     look-alike reader looks for), no ``urn%3A`` (a URN percent-encoded in a
@@ -224,7 +225,7 @@ def nothing_to_find(data: bytes) -> bool:
     down is read by the rules, which may find nothing either.  (A tar
     archive needs no mark here: tar pads its header fields with NUL
     bytes, which make it binary to this test.)"""
-    return (not data.startswith(_OTHERWISE_READ) and b"\xef" not in data
+    return (not data.startswith(_OTHERWISE_READ) and not may_open_message(data) and b"\xef" not in data
             and data.find(b"%PDF-", 0, PDF_HEADER_REACH + 5) < 0 and not looks_binary(data)
             and not urn_positions(data, 0, len(data)) and not may_hold_encoded(data, 0, len(data)))
 

@@ -178,7 +178,7 @@ FILES_SCHEMA = pa.schema(
         _field("valid_hits", pa.int64(), "Number of those valid under the scan's profile."),
         _field("container", _DICT,
                "`mbox`, `eml`, `warc`, `zip`, `tar`, `ar` or `pdf` when the input holds documents "
-               "(told from the content, and the name for `eml`); null for a plain input.",
+               "(told from the content, and also the name for `eml`); null for a plain input.",
                nullable=True),
         _field("documents", pa.int64(),
                "Documents scanned: 1 for a plain text input, the message parts, records, "

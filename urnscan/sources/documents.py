@@ -30,8 +30,9 @@ A plain input is one document without an id.  How kinds are told apart
 ``%PDF-`` first (or starting a line of the first 1024 bytes before an
 object) PDF, ``WARC/`` WARC, a ustar header block (:func:`tar_header`)
 tar, ``!<arch>`` ar, a ``From `` line holding a time followed by a header
-field mbox; a name ending in ``.eml`` with a header field first is one
-mail message.
+field mbox; a name ending in ``.eml`` with a header field first, or
+whatever the name a header that only a message has (:func:`message_head`:
+a Maildir's or an MH folder's files, news articles) is one mail message.
 Of mail headers only the informational fields are scanned (:mod:`.mail`);
 WARC headers and HTTP headers are not scanned; mail bodies
 are decoded (quoted-printable, base64) and every document is transcoded
@@ -98,6 +99,63 @@ def _header_line(line: bytes) -> bool:
     """An RFC 5322 section 2.2 header field: printable ASCII name, ``:``."""
     name, colon, _ = line.partition(b":")
     return bool(colon) and 0 < len(name) <= 76 and all(33 <= b <= 126 for b in name)
+
+
+#: the fields that open a message saved one a file as it arrived -- a
+#: Maildir's or an MH folder's file, a news article, a client's export:
+#: the trace fields a delivery adds first (RFC 5322 section 3.6.7, RFC 5321
+#: section 4.4), the originator and identification fields (sections 3.6.2
+#: to 3.6.4), MIME's version (RFC 2045 section 4), a news article's path
+#: (RFC 5536 section 3.1.5), or any ``X-`` field
+_MESSAGE_FIRST_FIELD = re.compile(
+    rb"(?:[Xx]-[!-9;-~]{0,74}|(?i:return-path|received|delivered-to|envelope-to|from|sender|reply-to|to|date"
+    rb"|message-id|subject|mime-version|path|newsgroups)):")
+#: a header field's line (RFC 5322 section 2.2): its name, printable ASCII
+_FIELD_NAME = re.compile(rb"([!-9;-~]{1,76}):")
+#: among a message's fields, those only a message has: its date and
+#: identifier, its trace, its MIME version (RFC 5322 sections 3.6.1,
+#: 3.6.4, 3.6.7; RFC 2045 section 4)
+_MESSAGE_ONLY_FIELDS = frozenset({b"date", b"message-id", b"received", b"return-path", b"delivered-to",
+                                  b"mime-version"})
+#: how far into an input the end of a message's header is looked for
+MESSAGE_HEADER_REACH = 64 * 1024
+
+
+def may_open_message(head: bytes) -> bool:
+    """Whether ``head`` starts with a field that opens a mail message
+    (a quick test; :func:`message_head` is the whole one)."""
+    return _MESSAGE_FIRST_FIELD.match(head) is not None
+
+
+def message_head(head: bytes) -> bool:
+    """Whether ``head`` opens one mail message whatever the file's name
+    (RFC 5322 section 2.1): header fields, each line a field or its folded
+    continuation (section 2.2.3), up to an empty line within the first
+    :data:`MESSAGE_HEADER_REACH` bytes; ``From`` among them (section
+    3.6: every message has one) and a field only a message has
+    (:data:`_MESSAGE_ONLY_FIELDS`), each name capitalised as mail software
+    writes it.  A YAML mapping or a package's control file whose keys look
+    like fields has no such set."""
+    if not may_open_message(head):
+        return False
+    names = set()
+    at, reach = 0, min(len(head), MESSAGE_HEADER_REACH)
+    while at < reach:
+        end = head.find(b"\n", at, reach)
+        if end < 0:
+            return False  # the header goes on past what is looked at
+        line = head[at:end - 1] if end > at and head[end - 1] == 0x0D else head[at:end]
+        at = end + 1
+        if not line:
+            return b"from" in names and not names.isdisjoint(_MESSAGE_ONLY_FIELDS)
+        if line[0] in b" \t":
+            continue  # a folded field goes on (the first line is a field: may_open_message)
+        field = _FIELD_NAME.match(line)
+        if field is None:
+            return False
+        if 0x41 <= line[0] <= 0x5A:  # as mail software writes them ("From", "Message-Id"), not "from:" of YAML
+            names.add(field.group(1).lower())
+    return False
 
 
 #: ISO 32000-1 section 7.5.2: a PDF's first line is "%PDF-" and its version
@@ -193,6 +251,8 @@ def container_kind(head: bytes, name: Optional[str] = None) -> Optional[Containe
             return ContainerKind.MBOX
     if name and name.lower().endswith(MAIL_SUFFIXES) and _header_line(head[:4096].split(b"\n", 1)[0]):
         return ContainerKind.EML
+    if message_head(head):
+        return ContainerKind.EML  # a Maildir's or MH folder's file, a news article
     return None
 
 
