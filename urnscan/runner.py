@@ -217,9 +217,9 @@ def nothing_to_find(data: bytes) -> bool:
     """Whether the content of a file is plain text in which no URN can be
     found, so that its scan is its status alone: none of the marks of
     :data:`_OTHERWISE_READ`, no field opening a mail message first
-    (documents.may_open_message: its body may be encoded), no ``%PDF-`` starting in the first 1025
-    bytes (documents._pdf_header looks there), not binary, no ``urn:`` that the scanner
-    keeps, no byte 0xEF (the lead byte of the fullwidth forms the
+    (documents.may_open_message: its body may be encoded), no ``%PDF-``
+    starting in the first 1025 bytes (documents._pdf_header looks there),
+    not binary, no ``urn:`` that the scanner keeps, no byte 0xEF (the lead byte of the fullwidth forms the
     look-alike reader looks for), no ``urn%3A`` (a URN percent-encoded in a
     URL, :mod:`urnscan.extract.encoded`).  A conservative test: a file it turns
     down is read by the rules, which may find nothing either.  (A tar

@@ -95,10 +95,13 @@ class ContainerKind(str, enum.Enum):
     PDF = "pdf"
 
 
+#: a header field's line (RFC 5322 section 2.2): its name, printable ASCII
+_FIELD_NAME = re.compile(rb"([!-9;-~]{1,76}):")
+
+
 def _header_line(line: bytes) -> bool:
     """An RFC 5322 section 2.2 header field: printable ASCII name, ``:``."""
-    name, colon, _ = line.partition(b":")
-    return bool(colon) and 0 < len(name) <= 76 and all(33 <= b <= 126 for b in name)
+    return _FIELD_NAME.match(line) is not None
 
 
 #: the fields that open a message saved one a file as it arrived -- a
@@ -110,8 +113,6 @@ def _header_line(line: bytes) -> bool:
 _MESSAGE_FIRST_FIELD = re.compile(
     rb"(?:[Xx]-[!-9;-~]{0,74}|(?i:return-path|received|delivered-to|envelope-to|from|sender|reply-to|to|date"
     rb"|message-id|subject|mime-version|path|newsgroups)):")
-#: a header field's line (RFC 5322 section 2.2): its name, printable ASCII
-_FIELD_NAME = re.compile(rb"([!-9;-~]{1,76}):")
 #: among a message's fields, those only a message has: its date and
 #: identifier, its trace, its MIME version (RFC 5322 sections 3.6.1,
 #: 3.6.4, 3.6.7; RFC 2045 section 4)
