@@ -324,6 +324,10 @@ def test_container_kinds_from_content_and_name():
         (b"Path: news.example!not-for-mail\r\nFrom: a@b\r\nNewsgroups: comp.x\r\nMessage-ID: <1@b>\r\n\r\nb", "4",
          ContainerKind.EML),
         (b"X-Mozilla-Status: 0001\nFrom: a@b\nMIME-Version: 1.0\n\n", "msg", ContainerKind.EML),
+        # a web page saved as MHTML (RFC 2557): a MIME message too
+        (b"From: <Saved by Blink>\r\nSnapshot-Content-Location: https://h.example/\r\nSubject: A page\r\n"
+         b"Date: Tue, 27 Apr 2021 16:40:38 -0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/related;\r\n"
+         b"\ttype=\"text/html\";\r\n\tboundary=\"----B\"\r\n\r\n", "page.mhtml", ContainerKind.EML),
         (b"from: a\nto: b\ndate: 2024-01-01\n\nbody", "notes.txt", None),  # no From "x: y" has: YAML
         (b"From: a@b\nDate: Mon\nsome text\n\nbody", "x", None),  # a line that is no field
         (b"From: a@b\nDate: Mon\n", "x", None),  # no empty line: the header goes on past the head
