@@ -317,22 +317,28 @@ def test_container_kinds_from_content_and_name():
         (b"From here on we talk.\nNo header here\n", "notes.txt", None),
         (b"From: a@b\nSubject: x\n\nbody", "m.eml", ContainerKind.EML),
         (b"From: a@b\nSubject: x\n\nbody", "m.txt", None),  # a mail-like text file stays text
-        # ... but a header only a message has makes it one, whatever its name (a Maildir's,
-        # an MH folder's file, a news article): RFC 5322 section 2.1
-        (b"Return-Path: <a@b>\nReceived: from x\n\tby y\nFrom: a@b\nDate: Mon, 1 Jan 2024\n\nbody", "17",
-         ContainerKind.EML),
-        (b"Path: news.example!not-for-mail\r\nFrom: a@b\r\nNewsgroups: comp.x\r\nMessage-ID: <1@b>\r\n\r\nb", "4",
-         ContainerKind.EML),
-        (b"X-Mozilla-Status: 0001\nFrom: a@b\nMIME-Version: 1.0\n\n", "msg", ContainerKind.EML),
+        # ... but a header only a message has, with an encoding to undo, makes it one whatever
+        # its name (a Maildir's, an MH folder's file, a news article): RFC 5322 section 2.1
+        (b"Return-Path: <a@b>\nReceived: from x\n\tby y\nFrom: a@b\nDate: Mon, 1 Jan 2024\n"
+         b"Content-Transfer-Encoding: quoted-printable\n\nbody", "17", ContainerKind.EML),
+        (b"Path: news.example!not-for-mail\r\nFrom: a@b\r\nNewsgroups: comp.x\r\nMessage-ID: <1@b>\r\n"
+         b"Subject: =?utf-8?q?caf=C3=A9?=\r\n\r\nb", "4", ContainerKind.EML),
+        (b"X-Mozilla-Status: 0001\nFrom: a@b\nMIME-Version: 1.0\nContent-Type:\n multipart/mixed;\n"
+         b" boundary=x\n\n", "msg", ContainerKind.EML),
         # a web page saved as MHTML (RFC 2557): a MIME message too
         (b"From: <Saved by Blink>\r\nSnapshot-Content-Location: https://h.example/\r\nSubject: A page\r\n"
          b"Date: Tue, 27 Apr 2021 16:40:38 -0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/related;\r\n"
          b"\ttype=\"text/html\";\r\n\tboundary=\"----B\"\r\n\r\n", "page.mhtml", ContainerKind.EML),
-        (b"from: a\nto: b\ndate: 2024-01-01\n\nbody", "notes.txt", None),  # no From "x: y" has: YAML
-        (b"From: a@b\nDate: Mon\nsome text\n\nbody", "x", None),  # a line that is no field
-        (b"From: a@b\nDate: Mon\n", "x", None),  # no empty line: the header goes on past the head
+        # ... a message in plain text reads the same as text and stays text (its hits keep the file's lines)
+        (b"From: a@b\nDate: Mon, 1 Jan 2024\nMessage-ID: <1@b>\nMIME-Version: 1.0\n"
+         b"Content-Type: text/plain; charset=us-ascii\nContent-Transfer-Encoding: 7bit\n\nbody", "m.txt", None),
+        # ... and look-alikes are no message, encoded or not
+        (b"from: a\nto: b\ndate: 2024-01-01\ncontent-transfer-encoding: base64\n\nbody", "notes.txt",
+         None),  # YAML's keys, written in lower case
+        (b"From: a@b\nDate: Mon\nContent-Transfer-Encoding: base64\nsome text\n\nbody", "x", None),  # no field
+        (b"From: a@b\nDate: Mon\nContent-Transfer-Encoding: base64\n", "x", None),  # the header goes on past the head
         (b"subject: WOString {\n  value = subject;\n}\n", "Forward.wod", None),
-        (b"Package: x\nVersion: 1\nDate: y\n\n", "control", None),
+        (b"Package: x\nVersion: 1\nDate: y\nContent-Type: multipart/x\n\n", "control", None),  # no From
         (b"plain text", "x.eml", None),
         (tar_bytes([("a.txt", b"x")], tarfile.USTAR_FORMAT), "x", ContainerKind.TAR),
         (ar_bytes([("debian-binary", b"2.0\n")]), "x.deb", ContainerKind.AR),

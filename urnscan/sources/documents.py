@@ -31,8 +31,9 @@ A plain input is one document without an id.  How kinds are told apart
 object) PDF, ``WARC/`` WARC, a ustar header block (:func:`tar_header`)
 tar, ``!<arch>`` ar, a ``From `` line holding a time followed by a header
 field mbox; a name ending in ``.eml`` with a header field first, or
-whatever the name a header that only a message has (:func:`message_head`:
-a Maildir's or an MH folder's files, news articles) is one mail message.
+whatever the name a header that only a message has and an encoding to
+undo (:func:`message_head`: a Maildir's or an MH folder's files, news
+articles, MHTML pages) is one mail message.
 Of mail headers only the informational fields are scanned (:mod:`.mail`);
 WARC headers and HTTP headers are not scanned; mail bodies
 are decoded (quoted-printable, base64) and every document is transcoded
@@ -130,17 +131,22 @@ def may_open_message(head: bytes) -> bool:
 
 def message_head(head: bytes) -> bool:
     """Whether ``head`` opens one mail message whatever the file's name
-    (RFC 5322 section 2.1): header fields, each line a field or its folded
-    continuation (section 2.2.3), up to an empty line within the first
-    :data:`MESSAGE_HEADER_REACH` bytes; ``From`` among them (section
-    3.6: every message has one) and a field only a message has
-    (:data:`_MESSAGE_ONLY_FIELDS`), each name capitalised as mail software
-    writes it.  A YAML mapping or a package's control file whose keys look
-    like fields has no such set."""
+    (RFC 5322 section 2.1) that must be decoded to be read: header fields,
+    each line a field or its folded continuation (section 2.2.3), up to an
+    empty line within the first :data:`MESSAGE_HEADER_REACH` bytes;
+    ``From`` among them (section 3.6: every message has one) and a field
+    only a message has (:data:`_MESSAGE_ONLY_FIELDS`), each name
+    capitalised as mail software writes it (a YAML mapping or a package's
+    control file whose keys look like fields has no such set); and an
+    encoding to undo (:func:`_encoded_field`).  A message in plain 7-bit or
+    8-bit text reads the same as text, and stays text: its hits keep the
+    file's lines."""
     if not may_open_message(head):
         return False
     names = set()
+    encoded = False
     at, reach = 0, min(len(head), MESSAGE_HEADER_REACH)
+    name = b""
     while at < reach:
         end = head.find(b"\n", at, reach)
         if end < 0:
@@ -148,15 +154,36 @@ def message_head(head: bytes) -> bool:
         line = head[at:end - 1] if end > at and head[end - 1] == 0x0D else head[at:end]
         at = end + 1
         if not line:
-            return b"from" in names and not names.isdisjoint(_MESSAGE_ONLY_FIELDS)
+            return encoded and b"from" in names and not names.isdisjoint(_MESSAGE_ONLY_FIELDS)
         if line[0] in b" \t":
-            continue  # a folded field goes on (the first line is a field: may_open_message)
-        field = _FIELD_NAME.match(line)
-        if field is None:
-            return False
-        if 0x41 <= line[0] <= 0x5A:  # as mail software writes them ("From", "Message-Id"), not "from:" of YAML
-            names.add(field.group(1).lower())
+            value = line  # a folded field goes on (the first line is a field: may_open_message)
+        else:
+            field = _FIELD_NAME.match(line)
+            if field is None:
+                return False
+            name = field.group(1).lower()
+            if 0x41 <= line[0] <= 0x5A:  # as mail software writes them ("From", "Message-Id"), not YAML's "from:"
+                names.add(name)
+            value = line[field.end():]
+        encoded = encoded or _encoded_field(name, value)
     return False
+
+
+#: what a message's header says must be undone to read it: a transfer
+#: encoding (RFC 2045 section 6), parts (RFC 2046 section 5.1), or an
+#: encoded word in a field whose text is read (RFC 2047 section 2)
+_ENCODING = re.compile(rb"\s*(?:quoted-printable|base64)", re.I)
+_MULTIPART = re.compile(rb"\s*multipart/", re.I)
+
+
+def _encoded_field(name: bytes, value: bytes) -> bool:
+    """Whether the field ``name`` (lower-cased), or the line of it
+    ``value``, says the message is encoded."""
+    if name == b"content-transfer-encoding":
+        return _ENCODING.match(value) is not None
+    if name == b"content-type":
+        return _MULTIPART.match(value) is not None
+    return name in (b"subject", b"comments", b"keywords") and b"=?" in value
 
 
 #: ISO 32000-1 section 7.5.2: a PDF's first line is "%PDF-" and its version
