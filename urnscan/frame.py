@@ -235,34 +235,33 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1, examp
     return gathering.groups_frame(min_spellings)
 
 
+#: the columns of an index dedupe reads: the hit, its source and keys (an
+#: index written before the scan stored ``ns_key``, ``dedup_key`` and
+#: ``dedup_rules`` lacks them: they are then computed from ``key``)
+DEDUPE_COLUMNS = ("source", "urn", "key", "nid", "ns_key", "dedup_key", "dedup_rules")
+
+
 #: rows of an index :func:`dedupe_index` reads at a time (a scan writes
 #: row groups of 16,384: sinks.parquet.DEFAULT_BATCH_ROWS)
 DEDUPE_BATCH_ROWS = 65536
 
 
 def dedupe_index(path: str, level: str = "ns", *, min_spellings: int = 1, examples: bool = True,
-                 columns: Optional[List[str]] = None, batch_rows: int = DEDUPE_BATCH_ROWS) -> pd.DataFrame:
+                 batch_rows: int = DEDUPE_BATCH_ROWS) -> pd.DataFrame:
     """:func:`dedupe` of the index at ``path`` (a Parquet file or a dataset
     directory written by ``urnscan scan``), read ``batch_rows`` rows at a
-    time: memory grows with the distinct keys and the documents citing
-    them, not with the hits (the whole index in a DataFrame takes some
-    3 KB a hit).  ``columns``: those to read (by default the ones dedupe
-    uses that the index has)."""
+    time, of the :data:`DEDUPE_COLUMNS` it has: memory grows with the
+    distinct keys and the documents citing them, not with the hits (the
+    whole index in a DataFrame takes some 3 KB a hit)."""
     gathering = Gathering(level, examples)
     for part in _index_files(os.fspath(path)):
         # a file a row group at a time (a dataset scan reads ahead, on threads: 80 MB more)
         with pq.ParquetFile(part) as reader:
             names = set(reader.schema_arrow.names)
-            read = [c for c in (DEDUPE_COLUMNS if columns is None else columns) if c in names]
+            read = [c for c in DEDUPE_COLUMNS if c in names]
             for batch in reader.iter_batches(batch_size=batch_rows, columns=read, use_threads=False):
                 gathering.add(batch.to_pandas())
     return gathering.groups_frame(min_spellings)
-
-
-#: the columns of an index dedupe reads: the hit, its source and keys (an
-#: index written before the scan stored ``ns_key``, ``dedup_key`` and
-#: ``dedup_rules`` lacks them: they are then computed from ``key``)
-DEDUPE_COLUMNS = ("source", "urn", "key", "nid", "ns_key", "dedup_key", "dedup_rules")
 
 
 class Gathering:

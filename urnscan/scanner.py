@@ -20,8 +20,8 @@ from numbers import Integral
 from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Union
 
 from .accel import COMPILED, accelerated
-from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_code, after_escape,
-                      after_percent, batch_reader, run_pattern)
+from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_code, batch_reader,
+                      run_pattern)
 from .extract.encoded import DECODE_PERCENT, encoded_urns
 from .extract.lookalike import merge, suspected_urns
 from .context import context_snippet
@@ -101,9 +101,9 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
     at = found[five]
     coded[five] |= (a[at - 5] == 0x5C) & (a[at - 4] == 0x66) & (a[at - 3] == 0x28)
     keep |= coded & tables[1][a[found - 1]] & (found >= 1)
-    # ... or for a string literal's escape ("\\nurn:", "\\u003curn:";
-    # extract.chars.after_escape) or a URL's "%XX" (after_percent): looked
-    # at one by one where a backslash or "%" stands in the six bytes before
+    # ... or for a string literal's escape ("\\nurn:", "\\u003curn:") or a
+    # URL's "%XX": extract.chars.after_code, asked one by one where a
+    # backslash or "%" stands in the six bytes before
     near = np.flatnonzero(~keep & (found >= 2))
     if len(near):
         at = found[near]
@@ -112,7 +112,7 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
             reach = at >= back
             marked[reach] |= a[at[reach] - back] == mark
         for i, p in zip(near[marked].tolist(), at[marked].tolist()):
-            keep[i] = after_escape(buf, p) or after_percent(buf, p)
+            keep[i] = buf[p - 1] in _ALNUM and after_code(buf, p)  # (as _urn_positions_find asks)
     # a NID starts with a letter or digit ("URN: a label" is prose), or
     # the URN breaks after "urn:"
     after = found + 4

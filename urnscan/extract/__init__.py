@@ -19,7 +19,7 @@ One module per rule, pure functions over a byte buffer:
 Each candidate names the rules that shaped it (:class:`.rules.Rule`); the
 groups of rules are switched by :class:`.options.Reading`.
 """
-from .chars import BOUNDARY_BYTES, LITERAL_RUN, LOOKBACK, RUNS, after_code, after_escape, after_percent
+from .chars import BOUNDARY_BYTES, LITERAL_RUN, LOOKBACK, RUNS, after_code
 from .fast import batch_reader
 from .options import Reading
 from .reading import Candidate, OverLong, Rejected, read_at
@@ -33,6 +33,6 @@ def run_pattern(profile: str):
     return RUNS[profile]
 
 
-__all__ = ["BOUNDARY_BYTES", "LITERAL_RUN", "LOOKBACK", "after_code", "after_escape", "after_percent", "WRAPPER_LIMIT", "Candidate", "OverLong", "Reading", "Rejected", "Rule",
+__all__ = ["BOUNDARY_BYTES", "LITERAL_RUN", "LOOKBACK", "after_code", "WRAPPER_LIMIT", "Candidate", "OverLong", "Reading", "Rejected", "Rule",
            "StreamContext", "TokenContext", "batch_reader", "read_at", "run_pattern", "token_start_in",
            "token_stop_in", "url_context"]

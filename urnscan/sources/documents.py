@@ -169,6 +169,10 @@ def message_head(head: bytes) -> bool:
     return False
 
 
+#: the fields whose text an author wrote (RFC 5322 section 3.6.5): the
+#: ones of a message's header that are read (:mod:`.mail`)
+INFORMATIONAL_FIELDS = ("Subject", "Comments", "Keywords")
+_INFORMATIONAL_NAMES = frozenset(name.lower().encode("ascii") for name in INFORMATIONAL_FIELDS)
 #: what a message's header says must be undone to read it: a transfer
 #: encoding (RFC 2045 section 6), parts (RFC 2046 section 5.1), or an
 #: encoded word in a field whose text is read (RFC 2047 section 2)
@@ -183,7 +187,7 @@ def _encoded_field(name: bytes, value: bytes) -> bool:
         return _ENCODING.match(value) is not None
     if name == b"content-type":
         return _MULTIPART.match(value) is not None
-    return name in (b"subject", b"comments", b"keywords") and b"=?" in value
+    return name in _INFORMATIONAL_NAMES and b"=?" in value
 
 
 #: ISO 32000-1 section 7.5.2: a PDF's first line is "%PDF-" and its version

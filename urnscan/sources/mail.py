@@ -38,7 +38,7 @@ from email.policy import compat32
 from typing import BinaryIO, Iterator, List, Optional, Tuple
 
 from .document import Document, declared_binary
-from .documents import SEPARATOR_REACH, separator_line
+from .documents import INFORMATIONAL_FIELDS, SEPARATOR_REACH, separator_line
 
 #: The archive is read this many bytes at a time, cut at the last line end.
 BLOCK_BYTES = 1 << 20
@@ -195,8 +195,6 @@ def parse_message(data: bytes) -> Message:
     return BytesParser(policy=compat32).parsebytes(data)
 
 
-#: the fields whose text an author wrote (RFC 5322 section 3.6.5)
-INFORMATIONAL_FIELDS = ("Subject", "Comments", "Keywords")
 _INFORMATIONAL_BY_KEY = {name.lower(): name for name in INFORMATIONAL_FIELDS}  # (field names are case-insensitive)
 #: a line break that folds a field: the white space after it stays (RFC
 #: 5322 section 2.2.3)
