@@ -5,9 +5,11 @@ import sys
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import urnscan
-from urnscan.frame import dedupe, read_files_table, read_index, scan_series, summary_by_namespace
+from urnscan.frame import DEDUPE_COLUMNS, dedupe, read_files_table, read_index, scan_series, summary_by_namespace
 
 CITATIONS = """\
 Refs: urn:isbn:0-395-36341-1 and URN:ISBN:978-0-395-36341-6, also <urn:isbn:9780395363416>.
@@ -255,26 +257,62 @@ def test_dedupe_counts_spellings_documents_and_rules_per_group():
 
 @pytest.mark.parametrize("level", ["key", "ns", "heuristic"])
 @pytest.mark.parametrize("examples", [True, False])
-def test_dedupe_index_reads_in_batches_what_dedupe_gives_of_the_whole(indexes, tmp_path, level, examples):
+@pytest.mark.parametrize("min_spellings", [1, 2, 3])
+def test_dedupe_index_reads_in_batches_what_dedupe_gives_of_the_whole(indexes, tmp_path, level, examples,
+                                                                      min_spellings):
     """The groups of an index read a batch at a time do not depend on the
-    batch's size, nor on the index's parts (a dataset directory)."""
+    batch's size, nor on the index's parts (a dataset directory), whether
+    every group is listed or only those of several spellings (found first,
+    in Arrow) and those with case variants."""
     import pyarrow.parquet as pq
 
     from urnscan.frame import dedupe_index
 
     for n, path in enumerate(indexes):
-        whole = _plain(dedupe(read_index(path), level, min_spellings=1, examples=examples))
+        whole = _plain(dedupe(read_index(path), level, min_spellings=min_spellings, examples=examples))
         for rows in (1, 7, 65536):
-            assert _plain(dedupe_index(path, level, min_spellings=1, examples=examples, batch_rows=rows)) == whole
+            assert _plain(dedupe_index(path, level, min_spellings=min_spellings, examples=examples,
+                                       batch_rows=rows)) == whole
         table = pq.read_table(path)
         parts = tmp_path / f"parts{n}"
         parts.mkdir()
         third = -(-table.num_rows // 3)
         for i in range(3):
             pq.write_table(table.slice(i * third, third), parts / f"hits-{i:05d}.parquet")
-        assert _plain(dedupe_index(parts, level, min_spellings=1, examples=examples, batch_rows=5)) == whole
+        assert _plain(dedupe_index(parts, level, min_spellings=min_spellings, examples=examples,
+                                   batch_rows=5)) == whole
     if not examples:
         assert whole[1]["examples_left_out"] > 0
+    if min_spellings == 2:  # the case variants of the fixture are listed with one spelling each
+        assert any(len(v) and s == 1 for v, s in zip(whole[0]["case_variants"], whole[0]["n_spellings"]))
+
+
+@pytest.mark.parametrize("level", ["key", "ns", "heuristic"])
+def test_dedupe_index_gathers_only_the_hits_of_the_groups_it_lists(indexes, tmp_path, monkeypatch, level):
+    """With ``min_spellings`` 2, the first pass finds the groups to list and
+    only their hits are gathered in Python; an index without the stored
+    group keys (written by an older version) is gathered whole, and gives
+    the same groups."""
+    import pyarrow.parquet as pq
+
+    from urnscan import frame
+
+    index = indexes[1]  # the samples: most URNs in one spelling
+    gathered = []
+    add = frame.Gathering.add
+    monkeypatch.setattr(frame.Gathering, "add", lambda self, df: gathered.append(len(df)) or add(self, df))
+    df = read_index(index)
+    expected = _plain(dedupe(df, level, min_spellings=2))
+    gathered.clear()
+    assert _plain(frame.dedupe_index(index, level, min_spellings=2)) == expected
+    listed = sum(expected[0]["count"])
+    assert sum(gathered) == listed < int(df["key"].notna().sum())
+    older = tmp_path / "older.parquet"
+    stored = {"key": "ns_key", "ns": "ns_key", "heuristic": "dedup_rules"}[level]
+    pq.write_table(pq.read_table(index).drop_columns([stored]), older)
+    gathered.clear()
+    assert _plain(frame.dedupe_index(older, level, min_spellings=2)) == expected
+    assert sum(gathered) == (listed if level == "key" else len(df))
 
 
 def _repeated_index(path, rows: int) -> None:
@@ -313,3 +351,91 @@ def test_dedupe_index_memory_grows_with_distinct_keys_not_with_hits(tmp_path):
     assert list(many["group_key"]) == list(few["group_key"]) and len(many) == 40
     assert many["count"].sum() == 80_000 and many["n_documents"].max() <= 50
     assert large < 1.5 * small
+
+
+def _distinct_index(path, distinct: int) -> None:
+    """An index of ``distinct`` ISBN URNs cited once each (a catalogue),
+    and one URN cited in two spellings."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    cited = [f"urn:isbn:978{n:010d}" for n in range(distinct)] + ["urn:ietf:rfc:2141", "URN:IETF:rfc:2141"]
+    keys = [u.lower() if u.startswith("URN:IETF") else u for u in cited]
+    pq.write_table(pa.table({
+        "source": [f"doc-{i % 50}.txt" for i in range(len(cited))], "urn": cited, "key": keys,
+        "nid": [u.split(":")[1] for u in cited], "ns_key": keys, "dedup_key": keys, "dedup_rules": [""] * len(cited),
+    }), path, row_group_size=4096)
+
+
+def test_dedupe_index_memory_does_not_grow_with_urns_cited_in_one_spelling(tmp_path):
+    """Four times the distinct URNs, each in one spelling: the Python
+    memory dedupe_index takes to list the groups of several spellings stays
+    the same (the distinct pairs of key and spelling are Arrow's columns),
+    where gathering every group grows fourfold."""
+    import tracemalloc
+
+    from urnscan.frame import dedupe_index
+
+    def peak(distinct: int, min_spellings: int):
+        path = tmp_path / f"d{distinct}.parquet"
+        if not path.exists():
+            _distinct_index(path, distinct)
+        tracemalloc.start()
+        try:
+            groups = dedupe_index(path, "ns", min_spellings=min_spellings, batch_rows=2048)
+            return tracemalloc.get_traced_memory()[1], groups
+        finally:
+            tracemalloc.stop()
+
+    small, few = peak(10_000, 2)
+    large, many = peak(40_000, 2)
+    assert list(many["group_key"]) == list(few["group_key"]) == ["urn:ietf:rfc:2141"]
+    assert large < 1.5 * small
+    every_small, _ = peak(10_000, 1)
+    every_large, every = peak(40_000, 1)
+    assert len(every) == 40_001 and every_large > 2 * every_small
+
+
+_SPELLINGS = {  # group key: its spellings (the key itself among them or not)
+    "urn:ietf:rfc:2141": ["urn:ietf:rfc:2141", "URN:IETF:rfc:2141", "urn:IETF:rfc:2141"],
+    "urn:ietf:params:xml:ns:XMPP-Bind": ["urn:ietf:params:xml:ns:XMPP-Bind"],
+    "urn:ietf:params:xml:ns:xmpp-bind": ["urn:ietf:params:xml:ns:xmpp-bind", "URN:ietf:params:xml:ns:xmpp-bind"],
+    "urn:isbn:9780395363416": ["urn:isbn:9780395363416", "urn:isbn:0-395-36341-1"],
+    "urn:example:a": ["urn:example:a", "URN:EXAMPLE:a"],
+    "urn:example:A": ["urn:example:A"],
+    "urn:nbn:de:1": ["URN:NBN:DE:1"],
+    "urn:uuid:0": ["urn:uuid:0"],
+}
+
+
+@settings(deadline=None, max_examples=60)
+@given(st.lists(st.tuples(st.sampled_from(sorted(_SPELLINGS)), st.integers(0, 2), st.booleans()), max_size=60),
+       st.integers(1, 9), st.integers(2, 3), st.booleans(), st.sampled_from(["key", "ns", "heuristic"]))
+def test_dedupe_index_lists_the_groups_dedupe_lists(tmp_path_factory, cited, batch_rows, min_spellings, examples,
+                                                    level):
+    """Whatever the hits (keys in one spelling or several, case variants,
+    examples, invalid hits), the batch size and how often the pairs of the
+    first pass are made distinct again, dedupe_index lists the groups
+    dedupe lists of the whole frame."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from urnscan import frame
+
+    rows = [(key, _SPELLINGS[key][n % len(_SPELLINGS[key])], valid) for key, n, valid in cited]
+    table = pa.table({
+        "source": [f"doc-{i % 3}.txt" for i in range(len(rows))], "urn": [u for _, u, _ in rows],
+        "key": [k if v else None for k, _, v in rows], "nid": [u.split(":")[1] for _, u, _ in rows],
+        "ns_key": [k if v else None for k, _, v in rows], "dedup_key": [k if v else None for k, _, v in rows],
+        "dedup_rules": ["" if v else None for _, _, v in rows],
+    }, schema=pa.schema([(name, pa.string()) for name in DEDUPE_COLUMNS]))
+    path = tmp_path_factory.mktemp("index") / "hits.parquet"
+    pq.write_table(table, path)
+    expected = _plain(dedupe(table.to_pandas(), level, min_spellings=min_spellings, examples=examples))
+    held, frame._PAIRS_HELD = frame._PAIRS_HELD, 4
+    try:
+        got = _plain(frame.dedupe_index(path, level, min_spellings=min_spellings, examples=examples,
+                                        batch_rows=batch_rows))
+    finally:
+        frame._PAIRS_HELD = held
+    assert got == expected

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 import os
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Tuple
 
 import pandas as pd
 import pyarrow.dataset as ds
@@ -251,17 +251,173 @@ def dedupe_index(path: str, level: str = "ns", *, min_spellings: int = 1, exampl
     """:func:`dedupe` of the index at ``path`` (a Parquet file or a dataset
     directory written by ``urnscan scan``), read ``batch_rows`` rows at a
     time, of the :data:`DEDUPE_COLUMNS` it has: memory grows with the
-    distinct keys and the documents citing them, not with the hits (the
-    whole index in a DataFrame takes some 3 KB a hit)."""
+    groups listed and the documents citing them, not with the hits (the
+    whole index in a DataFrame takes some 3 KB a hit).
+
+    With ``min_spellings`` above 1, a first pass in Arrow finds the groups
+    to list (those with that many spellings, and those with case variants)
+    from the distinct pairs of group key and spelling, and only their hits
+    are gathered: an index of millions of distinct URNs cited once each
+    holds its pairs in Arrow's columns (a few dozen bytes a pair), not
+    Python objects for each group.  An index without the stored group keys
+    (written by an older version) is gathered in one pass."""
+    level = _level(level)
+    files = _index_files(os.fspath(path))
+    listed = _listed_groups(files, level, min_spellings, examples, batch_rows) if min_spellings > 1 else None
     gathering = Gathering(level, examples)
-    for part in _index_files(os.fspath(path)):
+    for part in files:
         # a file a row group at a time (a dataset scan reads ahead, on threads: 80 MB more)
         with pq.ParquetFile(part) as reader:
             names = set(reader.schema_arrow.names)
             read = [c for c in DEDUPE_COLUMNS if c in names]
             for batch in reader.iter_batches(batch_size=batch_rows, columns=read, use_threads=False):
+                if listed is not None:
+                    batch = batch.filter(listed.holds(batch))
+                    if not batch.num_rows:
+                        continue
                 gathering.add(batch.to_pandas())
+    if listed is not None:
+        gathering.examples_left_out = listed.examples_left_out
     return gathering.groups_frame(min_spellings)
+
+
+#: the index column that holds each level's group key, as the scan stores it
+_GROUP_KEY_COLUMN = {DedupeLevel.KEY: "key", DedupeLevel.NS: "ns_key", DedupeLevel.HEURISTIC: "dedup_key"}
+#: pairs of group key and spelling held before they are made distinct again
+_PAIRS_HELD = 1 << 20
+
+
+class _ListedGroups(NamedTuple):
+    """The group keys :func:`dedupe_index` lists, found by its first pass."""
+
+    column: str
+    keys: object  # a pyarrow array of group keys
+    examples_left_out: int
+
+    def holds(self, batch):
+        """Which rows of ``batch`` belong to a listed group."""
+        import pyarrow.compute as pc
+
+        return pc.fill_null(pc.is_in(_strings(batch.column(self.column)), value_set=self.keys), False)
+
+
+def _listed_groups(files: List[str], level: DedupeLevel, min_spellings: int, examples: bool,
+                   batch_rows: int) -> Optional[_ListedGroups]:
+    """The keys of the groups of several spellings and of those with case
+    variants (a superset of what :meth:`Gathering.groups_frame` lists for
+    ``min_spellings`` of 2 or more), from the stored group keys; None when
+    a valid hit has no stored key (an older index: the keys are computed in
+    Python, by :class:`Gathering`).
+
+    The distinct pairs (group key, spelling) of each batch are kept, the
+    spelling null where it is the key itself (most URNs are written as
+    their key), and made distinct again, sorted, once they are twice as
+    many as the last time (at least :data:`_PAIRS_HELD`): memory grows
+    with the distinct pairs, and the work with the hits.  Sorting takes a
+    few times the memory of the pairs, less than Arrow's hash grouping of
+    them (the 1.8 million of the benchmark's catalogue: 540 MB at the
+    peak, against 750 MB)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    column = _GROUP_KEY_COLUMN[level]
+    pairs: List[pa.Table] = []
+    held = left_out = 0
+    limit = _PAIRS_HELD
+    for part in files:
+        with pq.ParquetFile(part) as reader:
+            names = set(reader.schema_arrow.names)
+            if not {"key", "urn", "nid", column} <= names or (level == DedupeLevel.HEURISTIC
+                                                               and "dedup_rules" not in names):
+                return None
+            for batch in reader.iter_batches(batch_size=batch_rows, columns=list(dict.fromkeys(
+                    ("key", "urn", "nid", column))), use_threads=False):
+                valid = pc.is_valid(batch.column("key"))
+                if not examples:
+                    nids = pc.ascii_lower(_strings(batch.column("nid")))
+                    example = pc.and_(valid, pc.fill_null(pc.equal(nids, EXAMPLE_NID), False))
+                    left_out += pc.sum(example.cast(pa.int64())).as_py() or 0
+                    valid = pc.and_(valid, pc.invert(example))
+                keys = _strings(batch.column(column))
+                if pc.any(pc.and_(valid, pc.is_null(keys))).as_py():
+                    return None
+                urns = _strings(batch.column("urn"))
+                spelled = pc.if_else(pc.equal(urns, keys), pa.scalar(None, pa.string()), urns)
+                found = pa.table({"g": keys, "u": spelled}).filter(valid)
+                pairs.append(found.group_by(["g", "u"]).aggregate([]))
+                held += pairs[-1].num_rows
+                if held > limit:
+                    pairs = [_sorted_distinct(pairs)]
+                    held = pairs[0].num_rows
+                    limit = max(limit, 2 * held)
+    distinct = _sorted_distinct(pairs)
+    g, u = distinct.column("g"), distinct.column("u")
+    # sorted by key, then spelling: a key of several spellings follows itself
+    several = g.filter(pc.and_(_same_as_before(g), pc.invert(_same_as_before(u))))
+    unique = g.filter(pc.invert(_same_as_before(g)))
+    return _ListedGroups(column, pa.concat_arrays([_one_array(several), _case_variant_keys(unique)]), left_out)
+
+
+def _case_variant_keys(keys):
+    """The ``keys`` (distinct) equal to another of them but for ASCII case
+    (:func:`_case_variants`), as one array."""
+    import pyarrow.compute as pc
+
+    lowered = pc.ascii_lower(keys)
+    shared = lowered.take(pc.sort_indices(lowered))
+    shared = shared.filter(_same_as_before(shared))
+    return _one_array(keys.filter(pc.is_in(lowered, value_set=_one_array(shared))))
+
+
+def _sorted_distinct(pairs):
+    """The distinct rows of the tables ``pairs`` (columns g and u), sorted."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not pairs:
+        return pa.table({"g": pa.array([], pa.string()), "u": pa.array([], pa.string())})
+    table = pa.concat_tables(pairs).combine_chunks()
+    table = table.take(pc.sort_indices(table, sort_keys=[("g", "ascending"), ("u", "ascending")]))
+    g, u = table.column("g"), table.column("u")
+    return table.filter(pc.invert(pc.and_(_same_as_before(g), _same_as_before(u))))
+
+
+def _same_as_before(column):
+    """Row by row, whether ``column`` holds the value of the row before
+    (row 0: no)."""
+    import pyarrow as pa
+
+    import pyarrow.compute as pc
+
+    column = _one_array(column)
+    n = len(column)
+    if not n:
+        return pa.array([], pa.bool_())
+    before = pa.concat_arrays([column.slice(0, 1), column.slice(0, n - 1)])  # (row 0 beside itself)
+    not_first = pa.concat_arrays([pa.array([False]), pa.repeat(True, n - 1)])
+    return pc.and_(_equal(column, before), not_first)
+
+
+def _one_array(column):
+    """A chunked array as one array."""
+    import pyarrow as pa
+
+    return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+
+
+def _equal(a, b):
+    """Row by row, whether ``a`` and ``b`` hold the same value (two nulls
+    are the same; a null and a value are not)."""
+    import pyarrow.compute as pc
+
+    return pc.coalesce(pc.equal(a, b), pc.and_(pc.is_null(a), pc.is_null(b)))
+
+
+def _strings(column):
+    """A column of strings as plain strings (a dictionary column decoded)."""
+    import pyarrow as pa
+
+    return column if column.type == pa.string() else column.cast(pa.string())
 
 
 class Gathering:
