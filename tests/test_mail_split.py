@@ -235,3 +235,123 @@ def test_an_attached_message_s_fields_are_a_document_before_its_parts(mail, docu
     docs = [(d.id, b"".join(d.chunks).rstrip(b"\n") if not d.id.endswith("header") else b"".join(d.chunks))
             for d in message_documents(parse_message(mail), 1)]
     assert docs == documents
+
+
+# --- parse_message cuts multipart bodies as the email package parses them -------
+
+def _documents(message):
+    return [(d.id, b"".join(d.chunks), d.charset, d.skipped) for d in message_documents(message, 1)]
+
+
+def _parsed_by_the_email_package(mail: bytes):
+    from email.parser import BytesParser
+    from email.policy import compat32
+
+    return BytesParser(policy=compat32).parsebytes(mail)
+
+
+_BODY_LINES = [b"urn:isbn:0451450523 in a line", b"", b"  indented urn:x-a:b", b"=3D soft=", b"--", b"---- dashes",
+               b"From the start", b"caf\xc3\xa9"]
+
+
+@st.composite
+def _mime_parts(draw, boundaries, depth=0):
+    """A MIME part: its header lines and its body (a multipart one whose
+    boundary lines, real and near misses, are drawn too)."""
+    eol = draw(st.sampled_from([b"\n", b"\r\n"]))
+    kind = draw(st.sampled_from(["text/plain", "text/html", "application/octet-stream", "multipart/alternative",
+                                 "multipart/mixed", "message/rfc822", None]
+                                if depth < 2 else ["text/plain", "text/html", None]))
+    header = []
+    if kind is not None and kind.startswith("multipart/"):
+        boundary = draw(boundaries)
+        quote = draw(st.sampled_from([b'"', b""])) if b" " not in boundary else b'"'
+        header.append(b"Content-Type: " + kind.encode() + b"; boundary=" + quote + boundary + quote)
+        parts = [draw(_mime_parts(boundaries, depth + 1)) for _ in range(draw(st.integers(0, 3)))]
+        lines = draw(st.lists(st.sampled_from(_BODY_LINES), max_size=2))  # a preamble
+        for part in parts:
+            lines.append(b"--" + boundary + draw(st.sampled_from([b"", b" ", b"\t "])))
+            lines.append(part)
+        near = draw(st.sampled_from([b"", b"--" + boundary + b"x", b" --" + boundary, b"--" + boundary + b"-- x"]))
+        if near:
+            lines.insert(draw(st.integers(0, len(lines))), near)
+        if draw(st.integers(0, 9)):  # the closing boundary, mostly there
+            lines.append(b"--" + boundary + b"--" + draw(st.sampled_from([b"", b"  "])))
+            lines += draw(st.lists(st.sampled_from(_BODY_LINES), max_size=2))  # an epilogue
+        body = eol.join(lines)
+    else:
+        if kind is not None:
+            header.append(b"Content-Type: " + kind.encode() + draw(st.sampled_from([b"", b"; charset=utf-8"])))
+            if kind != "message/rfc822":
+                header.append(b"Content-Transfer-Encoding: " + draw(st.sampled_from([b"7bit", b"quoted-printable",
+                                                                                     b"base64"])))
+        lines = draw(st.lists(st.sampled_from(_BODY_LINES + [b"aGVsbG8gdXJuOng6eQ=="]), max_size=4))
+        if kind == "message/rfc822":
+            lines = [b"Subject: attached urn:x-y:z", b""] + lines
+        body = eol.join(lines) + draw(st.sampled_from([b"", eol, b"\r"]))
+    if draw(st.integers(0, 9)):
+        return eol.join(header) + eol + eol + body
+    return eol.join(header) + eol + body  # no empty line after the header: the body is read as header lines
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_parse_message_reads_a_multipart_body_as_the_email_package(data):
+    """Parts cut at their boundary lines give the documents of the email
+    package's parse (the same part ids, bytes, charsets and skipped
+    parts): nested multiparts, preambles and epilogues, near-miss
+    boundary lines, a missing closing boundary, attached messages, CR LF,
+    a lone CR, a header without the empty line after it."""
+    boundaries = st.sampled_from([b"b1", b"=_Part_0_1.2", b"with space", b"b1x", b"----=_NextPart_000"])
+    part = data.draw(_mime_parts(boundaries))
+    mail = b"From: a@example.org\nMessage-ID: <m@x>\nSubject: s\nMIME-Version: 1.0\n" + part
+    assert _documents(parse_message(mail)) == _documents(_parsed_by_the_email_package(mail))
+
+
+def test_parse_message_cuts_a_multipart_body_itself():
+    """The common case does not hand the body to the email package's feed
+    parser: the parts come out of the cut (and the same as its parse)."""
+    from urnscan.sources import mail as mail_module
+
+    message = (b"From: a@example.org\nMessage-ID: <m@x>\nContent-Type: multipart/alternative; boundary=\"b\"\n\n"
+               b"--b\nContent-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\nurn:ietf:params:=\n"
+               b"xml:ns:yang:ietf-netconf\n--b\nContent-Type: text/html; charset=utf-8\nContent-Transfer-Encoding: "
+               b"base64\n\nPHA+dXJuOmlzYm46MDQ1MTQ1MDUyMzwvcD4=\n--b--\n")
+    assert mail_module._parsed(message, 0) is not None
+    docs = _documents(parse_message(message))
+    assert docs == _documents(_parsed_by_the_email_package(message))
+    assert [(d[0], d[1]) for d in docs] == [("<m@x>/1", b"urn:ietf:params:xml:ns:yang:ietf-netconf"),
+                                            ("<m@x>/2", b"<p>urn:isbn:0451450523</p>")]
+
+
+def _parse_time(mail: bytes) -> float:
+    best = float("inf")
+    for _ in range(3):
+        t = time.process_time()
+        for _document in message_documents(parse_message(mail), 1):
+            pass
+        best = min(best, time.process_time() - t)
+    return best
+
+
+_HEAD = b"From: a@example.org\nContent-Type: multipart/mixed; boundary=b\n\n"
+_CRAFTED_MIME = {
+    "many parts": lambda n: _HEAD + b"--b\nContent-Type: text/plain\n\nurn:x-a:b\n" * (n // 42) + b"--b--\n",
+    "near-miss boundary lines": lambda n: _HEAD + b"--b\n\n" + b"--bx\n" * (n // 5) + b"--b--\n",
+    "no closing boundary": lambda n: _HEAD + b"--b\nContent-Type: text/plain\n\nurn:x-a:b\n" * (n // 42),
+    "nested to the limit": lambda n: (b"From: a@example.org\n" + b"".join(
+        b"Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (d, d) for d in range(12))
+        + b"\n" + b"urn:x-a:b " * (n // 10) + b"\n" + b"".join(b"--b%d--\n" % d for d in reversed(range(12)))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_CRAFTED_MIME))
+def test_cutting_a_multipart_body_grows_linearly(name):
+    """8x the message takes at most about 10x the time to parse into its
+    documents, whether the parts are cut here or the email package parses
+    the message (no closing boundary, nesting past the limit)."""
+    build = _CRAFTED_MIME[name]
+    small, large = build(1 << 16), build(1 << 19)
+    _parse_time(small)
+    ratio = min(_parse_time(large) / max(_parse_time(small), 1e-6) for _ in range(3))
+    assert ratio <= 10, f"{name}: 8x the message took {ratio:.1f}x the time"

@@ -182,17 +182,120 @@ _HEADER_END = re.compile(rb"\r?\n\r?\n")
 def parse_message(data: bytes) -> Message:
     """A message parsed as :class:`email.parser.BytesParser` parses it.
 
-    A message that is not ``multipart/*`` or ``message/*`` (most of an
-    archive) gets only its header parsed by the email package, and its
-    body set as the payload as the parser would: the feed parser reads a
-    body line by line, ten times slower than the scan."""
+    The email package parses only the header of each message and part
+    (the feed parser reads a body line by line, ten times slower than the
+    scan).  The body of a part that is not ``multipart/*`` or ``message/*``
+    (most of an archive) is set as its payload, as the parser would set
+    it.  A ``multipart/*`` body is cut at its boundary lines (RFC 2046
+    section 5.1.1; :func:`_body_parts`) and each part parsed so in turn.
+    Anything else, or a multipart body the cut cannot read as the parser
+    would (no closing boundary, a digest, a lone CR), is parsed whole by
+    the parser."""
+    message = _parsed(data, 0)
+    return message if message is not None else BytesParser(policy=compat32).parsebytes(data)
+
+
+#: multipart bodies nested deeper than this are parsed whole by the email package
+_MAX_DEPTH = 8
+
+
+def _parsed(data: bytes, depth: int) -> Optional[Message]:
+    """:func:`parse_message` of ``data`` without the email package's body
+    parser, or None where it is needed."""
+    if data.startswith((b"\n", b"\r\n")):
+        return None
     end = _HEADER_END.search(data)
-    if end is not None and not data.startswith((b"\n", b"\r\n")):
-        message = BytesHeaderParser(policy=compat32).parsebytes(data[:end.end()])
-        if message.get_content_maintype() not in ("multipart", "message") and not message.defects:
-            message.set_payload(data[end.end():].decode("ascii", "surrogateescape"))
-            return message
-    return BytesParser(policy=compat32).parsebytes(data)
+    if end is None:
+        return None
+    message = BytesHeaderParser(policy=compat32).parsebytes(data[:end.end()])
+    if message.defects or message.get_payload():
+        return None  # (a line of the header block the parser takes for the body's first: "From ...")
+    maintype = message.get_content_maintype()
+    if maintype == "message":
+        return None
+    if maintype != "multipart":
+        message.set_payload(data[end.end():].decode("ascii", "surrogateescape"))
+        return message
+    if depth >= _MAX_DEPTH or message.get_content_subtype() == "digest":
+        return None  # (a digest's parts are message/rfc822 by default, RFC 2046 section 5.1.5)
+    boundary = message.get_boundary()
+    cut = _body_parts(data, end.end(), boundary) if boundary else None
+    if cut is None:
+        return None
+    preamble, bodies, epilogue = cut
+    parts = []
+    for body in bodies:
+        part = _parsed(body, depth + 1) if body else None
+        if part is None:
+            return None
+        parts.append(part)
+    message.preamble, message.epilogue = preamble, epilogue
+    message.set_payload(parts)
+    return message
+
+
+def _body_parts(data: bytes, start: int, boundary: str) -> Optional[Tuple[Optional[str], List[bytes], Optional[str]]]:
+    """The preamble, the parts and the epilogue of the multipart body
+    ``data[start:]``, cut where the email package's feed parser cuts it: a
+    line ``--boundary``, then ``--`` on the last, then blanks and the line
+    end; the line end before a boundary line is part of it (RFC 2046
+    section 5.1.1).  A part keeps its header; the line end that ends it
+    belongs to the boundary after it.  None for a body without its closing
+    boundary, with a lone CR (a line end of the feed parser's, not cut
+    here) or a boundary that is not ASCII."""
+    try:
+        delimiter = b"--" + boundary.encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    body = data[start:]
+    if body.count(b"\r") != body.count(b"\r\n"):
+        return None
+    lines = _boundary_lines(body, delimiter)
+    if len(lines) < 2 or not lines[-1][2]:
+        return None  # no part, or no closing boundary (the feed parser reads the rest as the last part)
+    parts = []
+    for (_, after, _), (at, _, _) in zip(lines, lines[1:]):
+        parts.append(_without_line_end(body[after:at]))
+    first = lines[0][0]
+    preamble = _without_line_end(body[:first]).decode("ascii", "surrogateescape") if first else None
+    after_close = lines[-1][1]
+    epilogue = body[after_close:].decode("ascii", "surrogateescape") if after_close < len(body) else ""
+    return preamble, parts, epilogue
+
+
+def _boundary_lines(body: bytes, delimiter: bytes) -> List[Tuple[int, int, bool]]:
+    """``(start, end, closing)`` of each boundary line of ``body`` up to
+    the closing one: the line starts, its end is after its line end."""
+    found = []
+    i = 0 if body.startswith(delimiter) else _line_starting(body, delimiter, 0)
+    while i >= 0:
+        j = i + len(delimiter)
+        closing = body.startswith(b"--", j)
+        k = j + 2 if closing else j
+        while k < len(body) and body[k] in b" \t":
+            k += 1
+        if k == len(body) or body[k] in b"\r\n":
+            end = k + (2 if body.startswith(b"\r\n", k) else 1 if k < len(body) else 0)
+            found.append((i, end, closing))
+            if closing:
+                return found
+        i = _line_starting(body, delimiter, j)
+    return found
+
+
+def _line_starting(body: bytes, text: bytes, at: int) -> int:
+    """Where the first line after ``at`` that starts with ``text`` starts, or -1."""
+    i = body.find(b"\n" + text, at)
+    return i + 1 if i >= 0 else -1
+
+
+def _without_line_end(piece: bytes) -> bytes:
+    """``piece`` less the line end it ends with, if any."""
+    if piece.endswith(b"\r\n"):
+        return piece[:-2]
+    if piece.endswith(b"\n"):
+        return piece[:-1]
+    return piece
 
 
 _INFORMATIONAL_BY_KEY = {name.lower(): name for name in INFORMATIONAL_FIELDS}  # (field names are case-insensitive)
