@@ -272,7 +272,8 @@ def _mime_parts(draw, boundaries, depth=0):
         for part in parts:
             lines.append(b"--" + boundary + draw(st.sampled_from([b"", b" ", b"\t "])))
             lines.append(part)
-        near = draw(st.sampled_from([b"", b"--" + boundary + b"x", b" --" + boundary, b"--" + boundary + b"-- x"]))
+        near = draw(st.sampled_from([b"", b"--" + boundary + b"x", b" --" + boundary, b"--" + boundary + b"-- x",
+                                     b"lone CR\r--" + boundary, b"CR\r\r--" + boundary + b"--"]))
         if near:
             lines.insert(draw(st.integers(0, len(lines))), near)
         if draw(st.integers(0, 9)):  # the closing boundary, mostly there
@@ -301,11 +302,41 @@ def test_parse_message_reads_a_multipart_body_as_the_email_package(data):
     package's parse (the same part ids, bytes, charsets and skipped
     parts): nested multiparts, preambles and epilogues, near-miss
     boundary lines, a missing closing boundary, attached messages, CR LF,
-    a lone CR, a header without the empty line after it."""
+    a lone CR (before a boundary line too), a header without the empty
+    line after it."""
     boundaries = st.sampled_from([b"b1", b"=_Part_0_1.2", b"with space", b"b1x", b"----=_NextPart_000"])
     part = data.draw(_mime_parts(boundaries))
     mail = b"From: a@example.org\nMessage-ID: <m@x>\nSubject: s\nMIME-Version: 1.0\n" + part
     assert _documents(parse_message(mail)) == _documents(_parsed_by_the_email_package(mail))
+
+
+_MULTIPART_HEAD = b"From: a@example.org\nMessage-ID: <m@x>\nContent-Type: multipart/mixed; boundary=b\n\n"
+_PLAIN_PART = b"--b\nContent-Type: text/plain\n\n"
+#: (body after the multipart header, whether the cut reads it): the email
+#: package gives the documents of each either way
+MULTIPART_CASES = [
+    (_PLAIN_PART + b"one urn:x-a:b\n" + _PLAIN_PART + b"two\n--b--\n", True),
+    (b"preamble\n" + _PLAIN_PART + b"one\n--b--\nepilogue\n", True),
+    (_PLAIN_PART + b"one\r\n--b  \r\n\r\ntwo\r\n--b--\r\n", True),
+    (_PLAIN_PART + b"--bx is no boundary\n --b neither\n--b-- x nor this\n--b--", True),
+    (_PLAIN_PART + b"a lone CR\rinside\n--b--\n", True),
+    (_PLAIN_PART + b"one urn:x-a:b\r--b\nContent-Type: text/plain\n\ntwo\n--b--\n", False),  # a boundary after a CR
+    (_PLAIN_PART + b"no closing boundary\n", False),
+    (b"--b--\n", False),  # no part
+    (b"--b\nContent-Type: text/plain\nFrom the body\n\nrest\n--b--\n", False),  # "From " ends the header
+    (b"--b\nContent-Type: message/rfc822\n\nSubject: urn:x-a:b\n\nattached\n--b--\n", False),
+    (b"--b\nContent-Type: multipart/alternative; boundary=c\n\n--c\n\nplain\n--c\n"
+     b"Content-Type: text/html\n\n<p>html</p>\n--c--\n--b--\n", True),
+]
+
+
+@pytest.mark.parametrize("body,cut", MULTIPART_CASES)
+def test_parse_message_reads_these_multipart_bodies_as_the_email_package(body, cut):
+    from urnscan.sources import mail as mail_module
+
+    message = _MULTIPART_HEAD + body
+    assert (mail_module._parsed(message, 0) is not None) == cut
+    assert _documents(parse_message(message)) == _documents(_parsed_by_the_email_package(message))
 
 
 def test_parse_message_cuts_a_multipart_body_itself():

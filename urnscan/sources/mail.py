@@ -189,8 +189,8 @@ def parse_message(data: bytes) -> Message:
     it.  A ``multipart/*`` body is cut at its boundary lines (RFC 2046
     section 5.1.1; :func:`_body_parts`) and each part parsed so in turn.
     Anything else, or a multipart body the cut cannot read as the parser
-    would (no closing boundary, a digest, a lone CR), is parsed whole by
-    the parser."""
+    would (no closing boundary, a digest, a boundary line after a lone CR),
+    is parsed whole by the parser."""
     message = _parsed(data, 0)
     return message if message is not None else BytesParser(policy=compat32).parsebytes(data)
 
@@ -202,30 +202,31 @@ _MAX_DEPTH = 8
 def _parsed(data: bytes, depth: int) -> Optional[Message]:
     """:func:`parse_message` of ``data`` without the email package's body
     parser, or None where it is needed."""
-    if data.startswith((b"\n", b"\r\n")):
-        return None
-    end = _HEADER_END.search(data)
-    if end is None:
-        return None
-    message = BytesHeaderParser(policy=compat32).parsebytes(data[:end.end()])
-    if message.defects or message.get_payload():
-        return None  # (a line of the header block the parser takes for the body's first: "From ...")
+    if data.startswith((b"\n", b"\r\n")):  # no header (a part's content type is then text/plain)
+        message, body = Message(policy=compat32), 2 if data.startswith(b"\r\n") else 1
+    else:
+        end = _HEADER_END.search(data)
+        if end is None:
+            return None
+        message, body = BytesHeaderParser(policy=compat32).parsebytes(data[:end.end()]), end.end()
+        if message.defects or message.get_payload():
+            return None  # (a line of the header block the parser takes for the body's first: "From ...")
     maintype = message.get_content_maintype()
     if maintype == "message":
         return None
     if maintype != "multipart":
-        message.set_payload(data[end.end():].decode("ascii", "surrogateescape"))
+        message.set_payload(data[body:].decode("ascii", "surrogateescape"))
         return message
     if depth >= _MAX_DEPTH or message.get_content_subtype() == "digest":
         return None  # (a digest's parts are message/rfc822 by default, RFC 2046 section 5.1.5)
     boundary = message.get_boundary()
-    cut = _body_parts(data, end.end(), boundary) if boundary else None
+    cut = _body_parts(data, body, boundary) if boundary else None
     if cut is None:
         return None
     preamble, bodies, epilogue = cut
     parts = []
-    for body in bodies:
-        part = _parsed(body, depth + 1) if body else None
+    for piece in bodies:
+        part = _parsed(piece, depth + 1) if piece else None
         if part is None:
             return None
         parts.append(part)
@@ -241,15 +242,15 @@ def _body_parts(data: bytes, start: int, boundary: str) -> Optional[Tuple[Option
     end; the line end before a boundary line is part of it (RFC 2046
     section 5.1.1).  A part keeps its header; the line end that ends it
     belongs to the boundary after it.  None for a body without its closing
-    boundary, with a lone CR (a line end of the feed parser's, not cut
-    here) or a boundary that is not ASCII."""
+    boundary, with a boundary line after a lone CR (a line end of the feed
+    parser's, not looked for here) or a boundary that is not ASCII."""
     try:
         delimiter = b"--" + boundary.encode("ascii")
     except UnicodeEncodeError:
         return None
     body = data[start:]
-    if body.count(b"\r") != body.count(b"\r\n"):
-        return None
+    if b"\r" + delimiter in body:
+        return None  # a boundary line after a lone CR, a line end of the feed parser's
     lines = _boundary_lines(body, delimiter)
     if len(lines) < 2 or not lines[-1][2]:
         return None  # no part, or no closing boundary (the feed parser reads the rest as the last part)
