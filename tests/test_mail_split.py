@@ -386,3 +386,32 @@ def test_cutting_a_multipart_body_grows_linearly(name):
     _parse_time(small)
     ratio = min(_parse_time(large) / max(_parse_time(small), 1e-6) for _ in range(3))
     assert ratio <= 10, f"{name}: 8x the message took {ratio:.1f}x the time"
+
+
+_HEADER_LINES = [b"Subject: urn:x-a:b", b"Content-Type: text/plain;", b"\tcharset=utf-8", b"  folded on", b"X-A:b",
+                 b"Message-ID: <1@x>", b"From a@b Mon Jan  1 00:00:00 2024", b"From: a@b", b"no field", b": no name",
+                 b"Subject: caf\xc3\xa9", b"Subject: a\rb", b"Subject:", b"Weird Name: x", b"\x7fDel: x"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_HEADER_LINES), max_size=6), st.sampled_from([b"\n", b"\r\n"]),
+       st.sampled_from([b"\n", b"\r\n"]))
+def test_a_header_block_is_read_as_the_email_package_reads_it(lines, eol, last):
+    """A block of fields read here gives the fields, values and order the
+    email package's header parser gives; a block it would read otherwise
+    (a From line, a line that is no field, a folded line first, a lone CR)
+    is left to it."""
+    from email.parser import BytesHeaderParser
+    from email.policy import compat32
+
+    from urnscan.sources.mail import _header
+
+    block = b"".join(line + eol for line in lines) + last
+    theirs = BytesHeaderParser(policy=compat32).parsebytes(block)
+    ours = _header(block)
+    if ours is not None:
+        assert list(ours.raw_items()) == list(theirs.raw_items())
+        assert not theirs.defects and theirs.get_unixfrom() is None and not theirs.get_payload()
+    elif lines and not any(line.startswith((b"From ", b"no field", b": no", b"Weird", b"\x7f")) or b"\r" in line
+                           for line in lines):
+        assert lines[0][:1] in b" \t"  # (only a folded first line is left to it among clean fields)

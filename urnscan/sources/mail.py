@@ -208,7 +208,10 @@ def _parsed(data: bytes, depth: int) -> Optional[Message]:
         end = _HEADER_END.search(data)
         if end is None:
             return None
-        message, body = BytesHeaderParser(policy=compat32).parsebytes(data[:end.end()]), end.end()
+        message = _header(data[:end.end()])
+        if message is None:
+            message = BytesHeaderParser(policy=compat32).parsebytes(data[:end.end()])
+        body = end.end()
         if message.defects or message.get_payload():
             return None  # (a line of the header block the parser takes for the body's first: "From ...")
     maintype = message.get_content_maintype()
@@ -232,6 +235,41 @@ def _parsed(data: bytes, depth: int) -> Optional[Message]:
         parts.append(part)
     message.preamble, message.epilogue = preamble, epilogue
     message.set_payload(parts)
+    return message
+
+
+#: a field's first line as the feed parser tells it (email.feedparser's
+#: headerRE less its other cases): a name of printable ASCII but ":", then ":"
+_FIELD_START = re.compile(r"[\041-\071\073-\176]+:")
+
+
+def _header(block: bytes) -> Optional[Message]:
+    """The header block ``block`` (its fields, then the empty line that
+    ends it) as the email package's header parser gives it, for a block
+    of fields and their folded lines only (RFC 5322 section 2.2); None for
+    anything else, which that parser reads: a ``From `` line, a line that
+    is no field, a folded line first, a lone CR.  Each field is stored as
+    the parser stores it (``Compat32.header_source_parse``)."""
+    text = block.decode("ascii", "surrogateescape")
+    lines = text.split("\n")
+    if "\r" in text and any("\r" in line[:-1] for line in lines):
+        return None  # (a lone CR ends a line for the parser)
+    message = Message(policy=compat32)
+    field: List[str] = []
+    for line in lines[:-2]:  # (the empty line, then nothing after its line end)
+        line += "\n"
+        if line[0] in " \t":
+            if not field:
+                return None
+            field.append(line)
+            continue
+        if not _FIELD_START.match(line) or line.startswith("From "):
+            return None
+        if field:
+            message.set_raw(*compat32.header_source_parse(field))
+        field = [line]
+    if field:
+        message.set_raw(*compat32.header_source_parse(field))
     return message
 
 
