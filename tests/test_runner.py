@@ -128,6 +128,32 @@ def _corpus(root):
     # (cut, every range after the first inside the run), both then text
     (root / "o-run.txt").write_bytes(b"urn:a:" * 40000 + b" " + _text(100))
     (root / "p-run.txt").write_bytes(b"urn:a:b)" * 30000 + b" " + _text(100))
+    # an mbox archive of twice the split: its messages go to tasks in batches
+    (root / "l-archive.mbox").write_bytes(_archive(400))
+
+
+def _archive(messages: int) -> bytes:
+    """An mbox archive: messages with and without a Message-ID, multipart
+    ones with a binary attachment, latin-1 and quoted-printable parts,
+    mboxrd-quoted From lines."""
+    import base64
+    import quopri
+
+    out = []
+    for i in range(messages):
+        head = b"From s%d@example.org Mon Jan  1 00:00:00 2001\nFrom: s@example.org\nSubject: urn:x-s:%d\n" % (i, i)
+        if i % 3:
+            head += b"Message-ID: <%d@example.org>\n" % i
+        text = _text(5, i) + b">From the quoted line urn:x-q:%d\n" % i
+        if i % 4 == 0:
+            out.append(head + b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"b%d\"\n\n"
+                       b"--b%d\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: "
+                       b"quoted-printable\n\n%scaf\xe9 urn:x-l:%d\n--b%d\nContent-Type: application/octet-stream\n"
+                       b"Content-Transfer-Encoding: base64\n\n%s--b%d--\n\n"
+                       % (i, i, quopri.encodestring(text), i, i, base64.encodebytes(bytes(range(256))), i))
+        else:
+            out.append(head + b"\n" + text + b"\n")
+    return b"".join(out)
 
 
 @pytest.fixture(scope="module")
@@ -158,6 +184,61 @@ def test_same_rows_at_every_jobs(tmp_path, corpus, fmt):
             else [r for r in files if r["source"].endswith("-gone.txt")])
     assert [r["status"] for r in gone] == ["skipped"] * 3
     assert results[1] == results[2] == results[3]
+
+
+def test_an_archive_s_messages_are_scanned_by_tasks_in_batches(tmp_path, monkeypatch):
+    """A large mbox archive is split into its messages in this process and
+    scanned by tasks a batch at a time, with the rows of a scan in one
+    process: the same hits, and one row in the files table."""
+    from urnscan import runner
+
+    path = tmp_path / "archive.mbox"
+    path.write_bytes(_archive(200))
+    assert runner._plan(next(iter_inputs([str(path)])), ScanConfig(jobs=2, split_bytes=SPLIT))[0].kind == "mail"
+    assert runner._plan(next(iter_inputs([str(path)])), ScanConfig(jobs=2, split_bytes=SPLIT, max_ratio=2))[0].kind \
+        == "files"  # (a ratio limit under what mail decodes to: the archive is scanned whole)
+    given = []
+    submit = runner.WorkerPool.submit
+    monkeypatch.setattr(runner.WorkerPool, "submit", lambda self, fn, *args: given.append((fn, args)) or
+                        submit(self, fn, *args))
+    results = {}
+    for jobs in (1, 2):
+        hits, statuses = [], []
+        run_scan(iter_inputs([str(path)]), ScanConfig(jobs=jobs, split_bytes=SPLIT), hits.extend, statuses.append)
+        results[jobs] = ([h._replace(findings=()) for h in hits], statuses)
+    assert results[1] == results[2]
+    batches = [args[1] for fn, args in given if fn is runner._task_messages]
+    assert [index for batch in batches for index, _ in batch] == list(range(1, 201)) and len(batches) > 3
+    [status] = results[2][1]
+    assert (status.status, status.container, status.skipped_documents) == ("scanned", "mbox", 50)
+    assert {h.document for h in results[2][0]} >= {"#1/1", "<1@example.org>/header", "#13/1", "#199/header"}
+
+
+def _dies_at_message_100(send, path, batch, *args):
+    """``_task_messages``, but a worker given message 100 dies."""
+    from urnscan import runner
+
+    if any(index == 100 for index, _ in batch):
+        os._exit(3)
+    runner._SCAN_MESSAGES(send, path, batch, *args)
+
+
+def test_an_archive_whose_task_fails_ends_where_it_failed(tmp_path, monkeypatch):
+    """A batch whose worker dies ends the archive: the hits of the batches
+    before it are kept, none after, and the archive's row says why."""
+    from urnscan import runner
+
+    path = tmp_path / "archive.mbox"
+    path.write_bytes(_archive(200))
+    monkeypatch.setattr(runner, "_SCAN_MESSAGES", runner._task_messages, raising=False)
+    monkeypatch.setattr(runner, "_task_messages", _dies_at_message_100)
+    hits, statuses = [], []
+    run_scan(iter_inputs([str(path)]), ScanConfig(jobs=2, split_bytes=SPLIT), hits.extend, statuses.append)
+    [status] = statuses
+    assert status.status == "error" and "worker process" in status.reason
+    numbers = [int(h.document.split("@")[0].strip("<#").split("/")[0]) for h in hits]
+    assert numbers and max(numbers) < 100 and numbers == sorted(numbers)
+    assert status.hits == len(hits)
 
 
 def test_truncated_file_reports_bytes_read(tmp_path):

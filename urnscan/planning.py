@@ -5,7 +5,10 @@ worker processes (:mod:`urnscan.runner`) and for a Dask cluster
 * A regular file is scanned whole, unless it is a plain (uncompressed, text,
   not a container) file of at least twice ``split_bytes``: then it is cut
   into byte ranges of about ``split_bytes`` (:func:`urnscan.ranges.plan_ranges`),
-  scanned apart and stitched.  A compressed file is never cut (a stream
+  scanned apart and stitched.  An uncompressed mbox archive that large is
+  split into its messages by the process that plans, and batches of them
+  are parsed and scanned apart (``Layout.MESSAGES``: the local runner;
+  a cluster scans it whole).  A compressed file is never cut (a stream
   cannot be entered in the middle).
 * Consecutive files scanned whole go to one task until it holds
   ``max_bytes`` (a file counts for at least :data:`MIN_FILE_COST`: opening
@@ -25,7 +28,7 @@ from typing import List, NamedTuple, Optional, Tuple
 from .ranges import Range, plan_ranges
 from .sources import InputRef, looks_binary
 from .sources.codecs import detect_compression
-from .sources.documents import container_kind
+from .sources.documents import ContainerKind, container_kind
 
 #: a file counts for at least this many bytes in a task
 MIN_FILE_COST = 4096
@@ -42,6 +45,7 @@ class Layout(enum.StrEnum):
     WHOLE = "whole"  # by one task, from its start
     COMPRESSED = "compressed"  # whole, a compressed stream
     RANGES = "ranges"  # in byte ranges, stitched
+    MESSAGES = "messages"  # an mbox archive split into its messages here, batches of them scanned by tasks
 
 
 class FilePlan(NamedTuple):
@@ -69,8 +73,13 @@ def plan_file(path: str, size: int, split_bytes: int) -> FilePlan:
             head = fh.read(_PEEK_BYTES)
         if detect_compression(head) is not None:
             return FilePlan(Layout.COMPRESSED)
-        if size >= 2 * split_bytes and not looks_binary(head) and container_kind(head, path) is None:
-            return FilePlan(Layout.RANGES, tuple(plan_ranges(path, size, max(2, size // split_bytes), split_bytes)))
+        if size >= 2 * split_bytes and not looks_binary(head):
+            kind = container_kind(head, path)
+            if kind is None:
+                return FilePlan(Layout.RANGES, tuple(plan_ranges(path, size, max(2, size // split_bytes),
+                                                                 split_bytes)))
+            if kind is ContainerKind.MBOX:
+                return FilePlan(Layout.MESSAGES)
     except OSError:
         return _WHOLE
     return _WHOLE

@@ -11,10 +11,14 @@ idle (``workers.DEFAULT_QUEUED``), also while this process waits for the
 results of a slow one (a batch holding PDFs), so that neither worker waits
 for work the other holds.  Standard input, pipes, FIFOs, devices and large
 compressed files are read once, in the main process, while the workers go
-on; nothing but a regular file is ever opened twice.
+on; nothing but a regular file is ever opened twice.  A large mbox archive
+is read here too, and split into its messages, which the workers parse
+and scan a batch at a time (``split_bytes / 4`` of messages a batch); no
+later input is planned until its batches are all given, so that its
+results are read in the order given.
 
 Memory with ``jobs > 1``: each worker holds at most two chunks of its input
-plus one piece of hits being built, and has at most
+(or one batch of messages) plus one piece of hits being built, and has at most
 ``workers.DEFAULT_MAX_MESSAGES`` pieces waiting in its queue to be written
 (a piece is ``pieces.PIECE_ROWS`` hits or ``pieces.PIECE_TEXT`` bytes of
 text, whichever comes first); further pieces wait on disk, in its
@@ -24,7 +28,7 @@ one piece at a time.
 from __future__ import annotations
 
 import os
-from collections import deque
+from collections import Counter, deque
 from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .accel import accelerated
@@ -41,8 +45,8 @@ from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
 from .sources.charsets import bom_encoding
 from .sources.codecs import detect_compression
-from .sources.documents import (AR_MAGIC, BINARY_CONTENT, MAIL_SUFFIXES, PDF_HEADER_REACH, container_kind,
-                                may_open_message, open_documents)
+from .sources.documents import (AR_MAGIC, BINARY_CONTENT, MAIL_SUFFIXES, PDF_HEADER_REACH, ContainerKind,
+                                DocumentReader, container_kind, may_open_message, open_documents, skipped_summary)
 from .sources.limits import DEFAULT_MAX_RATIO, DecompressionLimit
 from .workers import WorkerDied, WorkerPool
 
@@ -56,6 +60,9 @@ from .workers import WorkerDied, WorkerPool
 DEFAULT_SPLIT_BYTES = int(os.environ.get("URNSCAN_SPLIT_BYTES", 16 << 20))
 #: a compressed file larger than this is streamed in the main process
 STREAM_COMPRESSED_BYTES = PEEK_ABOVE
+#: the ratio limit (``--max-ratio``) under which an mbox archive is scanned
+#: whole by one task rather than split into messages (see ``_plan``)
+MAIL_TASKS_MIN_RATIO = 4.0
 
 
 class ScanConfig(NamedTuple):
@@ -330,6 +337,36 @@ def _task_range(send, rng: Range, config: ScanConfig, arrow: bool) -> None:
     send((_END, end))
 
 
+def _task_messages(send, path: str, messages: List[tuple], config: ScanConfig, arrow: bool) -> None:
+    """Parse and scan some messages of the mbox archive at ``path``, split
+    off it by the process that reads it (:meth:`DocumentReader.of_messages`),
+    as :func:`scan_input` scans the archive's documents: send their hits in
+    pieces, then their tally (documents, skipped ones by why, bytes of text,
+    and the error that stopped them, or None)."""
+    codec = ARROW_PIECES if arrow else HIT_PIECES
+    buf = PieceBuffer()
+    scanned = 0
+
+    def read(n: int) -> None:
+        nonlocal scanned
+        scanned += n
+
+    docs = DocumentReader.of_messages(path, messages, config.chunk_size, DecompressionLimit(config.max_ratio))
+    error = None
+    try:
+        for doc in docs:
+            scanner = ByteScanner(path, config.options, document=doc.id)
+            for found in scanner.batches(doc.chunks, read):
+                for hit in _keep(found, config.valid_only):
+                    if buf.add(hit):
+                        send((_HITS, codec.encode(buf.take())))
+    except SourceError as exc:
+        error = getattr(exc, "reason", None) or str(exc)
+    if buf.hits:
+        send((_HITS, codec.encode(buf.take())))
+    send((_END, (docs.documents, dict(docs.skipped), scanned, error)))
+
+
 _HITS, _STATUSES, _END = "hits", "statuses", "end"
 _new = tuple.__new__
 
@@ -366,6 +403,13 @@ def _plan(ref: InputRef, config: ScanConfig) -> Tuple[_Plan, Layout]:
     planned = plan_file(ref.path, ref.size, config.split_bytes)
     if planned.layout is Layout.RANGES:
         return _Plan("ranges", (ref,), planned.ranges), planned.layout
+    if planned.layout is Layout.MESSAGES:
+        # decoding mail gives at most 3 bytes of text a byte (a one-byte
+        # charset in UTF-8): a ratio limit above that never stops it, so
+        # that the limit, weighed a batch at a time here, stops nothing either
+        if config.max_ratio == 0 or config.max_ratio >= MAIL_TASKS_MIN_RATIO:
+            return _Plan("mail", (ref,)), Layout.WHOLE
+        return _Plan("files", (ref,)), Layout.WHOLE
     if planned.layout is Layout.COMPRESSED and ref.size > STREAM_COMPRESSED_BYTES:
         return _Plan("main", (ref,)), planned.layout
     return _Plan("files", (ref,)), planned.layout
@@ -421,6 +465,9 @@ class _Parallel:
         self.inputs: Optional[Iterator[InputRef]] = None  # (None once all are planned)
         self.batch = _new_batch(0)
         self.giving = False
+        #: an mbox archive split into messages is next but one: its batches
+        #: must be the next tasks given, so no later input is planned
+        self.holding = False
 
     def run(self, inputs: Iterable[InputRef]) -> Summary:
         self.inputs = iter(inputs)
@@ -442,7 +489,7 @@ class _Parallel:
         input, a pipe) is next to write.  Also called while a task's
         messages are awaited (:meth:`WorkerPool.messages`' ``idle``): a
         worker done with its tasks gets more while another runs a slow one."""
-        if self.giving or self.inputs is None:
+        if self.giving or self.inputs is None or self.holding:
             return
         self.giving = True
         try:
@@ -470,6 +517,9 @@ class _Parallel:
                     pending.append((plan, [pool.submit(_task_range, r, self.config, arrow) for r in plan.ranges]))
                 else:
                     pending.append((plan, None))
+                    if plan.kind == "mail":
+                        self.holding = True
+                        return
                 room = pool.has_room()
         finally:
             self.giving = False
@@ -509,6 +559,8 @@ class _Parallel:
         if plan.kind == "main":
             for ref in plan.refs:
                 self.finish(scan_input(ref, self.config, self.emit, counter.bytes_read))
+        elif plan.kind == "mail":
+            self._drain_mail(plan.refs[0])
         elif plan.kind == "files":
             try:
                 for kind, value in self.pool.messages(ticket, self._give):
@@ -524,6 +576,59 @@ class _Parallel:
                     self.finish(FileStatus(ref.path, ERROR, exc.reason))
         else:
             self._drain_ranges(plan, ticket)
+
+    def _drain_mail(self, ref: InputRef) -> None:
+        """An mbox archive read here and split into its messages, which tasks
+        parse and scan a batch at a time (:func:`_task_messages`), while
+        this process reads on; their hits are written in order, and the
+        archive has one row, as :func:`scan_input` gives it.  A batch that
+        failed (a document that could not be read, a worker that died)
+        ends the archive there, as its reading in one process would."""
+        self.started = True
+        config, pool = self.config, self.pool
+        try:
+            docs = open_documents(ref, config.chunk_size, DecompressionLimit(config.max_ratio))
+        except SourceError as exc:
+            self.holding = False
+            self.finish(FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc)))
+            return
+        if docs.kind is not ContainerKind.MBOX or docs.compression is not None:  # (changed since it was planned)
+            docs.close()
+            self.holding = False
+            self.finish(scan_input(ref, config, self.emit, self.counter.bytes_read))
+            return
+        with docs:
+            tally = _MailTally(docs.archive_messages(), max(1, config.split_bytes // 4))
+            tickets: Deque = deque()
+
+            def give() -> None:
+                while tally.failure is None and pool.has_room():
+                    batch = tally.next_batch()
+                    if not batch:
+                        return
+                    tickets.append(pool.submit(_task_messages, ref.path, batch, config, self.codec.arrow))
+
+            give()
+            while tickets:
+                ticket = tickets.popleft()
+                try:
+                    for kind, value in pool.messages(ticket, give):
+                        if tally.failure is not None:
+                            continue  # (the archive ended before: read past the rest)
+                        if kind == _HITS:
+                            tally.found(*self._write(value))
+                        else:
+                            tally.add(*value)
+                            self.counter.bytes_read(value[2])
+                except WorkerDied as exc:
+                    tally.failure = tally.failure or exc.reason
+                give()
+            self.holding = False
+            failure = tally.failure or tally.read_failure  # (reading failed after every batch given)
+            self.finish(FileStatus(ref.path, ERROR if failure else SCANNED,
+                                   failure or skipped_summary(tally.skipped), tally.bytes, _compressed(docs),
+                                   docs.compression, tally.hits, tally.valid, docs.container, tally.documents,
+                                   sum(tally.skipped.values())))
 
     def _drain_ranges(self, plan: _Plan, tickets) -> None:
         ref = plan.refs[0]
@@ -580,6 +685,48 @@ class _Parallel:
         except SourceError as exc:  # a rescan here found the file changed (removed, unreadable)
             return exc.reason, 0
         return None, 0  # (a task ends with its end, or raises WorkerDied)
+
+
+class _MailTally:
+    """What the batches of an mbox archive's messages add up to, and the
+    batches still to give (``next_batch``), read from ``messages``
+    (:meth:`DocumentReader.archive_messages`) until they hold
+    ``batch_bytes``."""
+
+    def __init__(self, messages: Iterator[tuple], batch_bytes: int):
+        self.messages: Optional[Iterator[tuple]] = messages
+        self.batch_bytes = batch_bytes
+        self.documents = self.bytes = self.hits = self.valid = 0
+        self.skipped: Counter = Counter()
+        self.failure: Optional[str] = None  # a batch failed: the archive ends there
+        self.read_failure: Optional[str] = None  # reading the archive failed after the batches given
+
+    def next_batch(self) -> List[tuple]:
+        batch: List[tuple] = []
+        size = 0
+        while self.messages is not None and size < self.batch_bytes:
+            try:
+                item = next(self.messages, None)
+            except SourceError as exc:
+                self.read_failure = getattr(exc, "reason", None) or str(exc)
+                item = None
+            if item is None:
+                self.messages = None
+                break
+            batch.append(item)
+            size += len(item[1]) if item[1] is not None else 0
+        return batch
+
+    def found(self, hits: int, valid: int) -> None:
+        self.hits += hits
+        self.valid += valid
+
+    def add(self, documents: int, skipped: dict, scanned: int, error: Optional[str]) -> None:
+        self.documents += documents
+        self.skipped.update(skipped)
+        self.bytes += scanned
+        if error is not None and self.failure is None:
+            self.failure = error
 
 
 class _Counter:

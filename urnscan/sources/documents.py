@@ -64,7 +64,7 @@ import shutil
 import stat
 import tempfile
 from collections import Counter
-from typing import BinaryIO, Iterable, Iterator, Optional, Union
+from typing import BinaryIO, Iterable, Iterator, Optional, Tuple, Union
 
 from ..errors import LimitError, SourceError
 from .charsets import as_utf8, bom_encoding
@@ -313,6 +313,7 @@ class DocumentReader:
         self.decoded = 0  # bytes of the documents handed out (containers)
         self._spool: Optional[BinaryIO] = None
         self._plain_head = b""
+        self._messages: Optional[Iterable] = None
         try:
             head = self.reader.peek()
             self.kind = container_kind(head, self.reader.path)
@@ -329,6 +330,23 @@ class DocumentReader:
         except BaseException:
             self.close()
             raise
+
+    @classmethod
+    def of_messages(cls, path: str, messages: Iterable[Tuple[int, Optional[bytes]]],
+                    chunk_size: int = DEFAULT_CHUNK_SIZE,
+                    limit: DecompressionLimit = DecompressionLimit()) -> "DocumentReader":
+        """The documents of messages of the mbox archive at ``path``, split
+        off it already (numbered as :func:`.mail.mail_messages` numbers
+        them): a task that scans some of an archive's messages.  The ratio
+        limit weighs their documents against the messages given."""
+        self = cls.__new__(cls)
+        self.reader = _GivenMessages(path)
+        self.chunk_size, self.limit, self.depth = chunk_size, limit, 0
+        self.documents, self.skipped, self.decoded = 0, Counter(), 0
+        self._spool, self._plain_head = None, b""
+        self.kind, self.skip_reason = ContainerKind.MBOX, None
+        self._messages = messages
+        return self
 
     # -- what the runner reports ----------------------------------------------
 
@@ -350,11 +368,7 @@ class DocumentReader:
 
     def skipped_summary(self) -> Optional[str]:
         """``"skipped 3 documents: 2 binary, 1 encrypted"``, or None."""
-        total = sum(self.skipped.values())
-        if not total:
-            return None
-        parts = ", ".join(f"{n} {reason}" for reason, n in sorted(self.skipped.items()))
-        return f"skipped {total} document{'s' if total > 1 else ''}: {parts}"
+        return skipped_summary(self.skipped)
 
     # -- iteration ------------------------------------------------------------
 
@@ -434,6 +448,10 @@ class DocumentReader:
         """The documents of a container as its reader gives them, skipped
         ones included, not yet decoded nor sniffed (iteration does that)."""
         kind = self.kind
+        if self._messages is not None:
+            from .mail import messages_documents
+
+            return self._wrap(messages_documents(self.reader.handed(self._messages)))
         if kind is ContainerKind.MBOX or kind is ContainerKind.EML:
             from .mail import mail_documents
 
@@ -458,6 +476,14 @@ class DocumentReader:
         from .pdf import pdf_documents
 
         return self._wrap(pdf_documents(self._random_access()))
+
+    def archive_messages(self) -> Iterator[Tuple[int, Optional[bytes]]]:
+        """The messages of an mbox archive as :func:`.mail.mail_messages`
+        splits and numbers them, not parsed: another process reads their
+        documents (:meth:`of_messages`)."""
+        from .mail import mail_messages
+
+        return self._wrap(mail_messages(self._line_stream(), True, MAX_MESSAGE_BYTES))
 
     def _wrap(self, docs: Iterator[Document]) -> Iterator[Document]:
         """Name the input in the errors of a container module."""
@@ -517,6 +543,38 @@ class DocumentReader:
 
     def __repr__(self) -> str:
         return f"<DocumentReader {display_name(self.path)!r} kind={self.container!r}>"
+
+
+def skipped_summary(skipped: Counter) -> Optional[str]:
+    """The files table's reason for the documents of an input ``skipped``
+    counts by why: ``"skipped 3 documents: 2 binary, 1 encrypted"``, or None."""
+    total = sum(skipped.values())
+    if not total:
+        return None
+    parts = ", ".join(f"{n} {reason}" for reason, n in sorted(skipped.items()))
+    return f"skipped {total} document{'s' if total > 1 else ''}: {parts}"
+
+
+class _GivenMessages:
+    """What :meth:`DocumentReader.of_messages` reads instead of a file: the
+    bytes of the messages handed out so far (``bytes_out``, which the ratio
+    limit weighs the documents against)."""
+
+    compression = None
+    bytes_read_compressed = 0
+
+    def __init__(self, path: str):
+        self.path = path
+        self.bytes_out = 0
+
+    def handed(self, messages):
+        for index, data in messages:
+            if data is not None:
+                self.bytes_out += len(data)
+            yield index, data
+
+    def close(self) -> None:
+        pass
 
 
 def open_documents(ref_or_path: Union[InputRef, str, os.PathLike, BinaryIO],

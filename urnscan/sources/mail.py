@@ -35,7 +35,7 @@ import re
 from email.message import Message
 from email.parser import BytesHeaderParser, BytesParser
 from email.policy import compat32
-from typing import BinaryIO, Iterator, List, Optional, Tuple
+from typing import BinaryIO, Iterable, Iterator, List, Optional, Tuple
 
 from .document import Document, declared_binary
 from .documents import INFORMATIONAL_FIELDS, SEPARATOR_REACH, separator_line
@@ -102,7 +102,13 @@ def _unquote(piece: bytes, at_line_start: bool) -> bytes:
 
 def mail_documents(stream: BinaryIO, is_mbox: bool, max_message_bytes: int) -> Iterator[Document]:
     """The documents of an mbox archive (``is_mbox``) or of one message."""
-    for index, data in mail_messages(stream, is_mbox, max_message_bytes):
+    return messages_documents(mail_messages(stream, is_mbox, max_message_bytes))
+
+
+def messages_documents(messages: Iterable[Tuple[int, Optional[bytes]]]) -> Iterator[Document]:
+    """The documents of messages numbered as :func:`mail_messages` numbers
+    them (a message over the size cap None)."""
+    for index, data in messages:
         if data is None:
             yield Document(f"#{index}", (), skipped="message over the size cap")
         else:
