@@ -304,16 +304,7 @@ class DocumentReader:
     def __init__(self, source: Union[InputRef, str, os.PathLike, BinaryIO],
                  chunk_size: int = DEFAULT_CHUNK_SIZE, limit: DecompressionLimit = DecompressionLimit(),
                  depth: int = 0):
-        self.reader = ChunkReader(source, chunk_size, limit)
-        self.chunk_size = self.reader.chunk_size
-        self.limit = limit
-        self.depth = depth  # how deep inside other archives this input is (tarred.member_documents)
-        self.documents = 0
-        self.skipped: Counter = Counter()
-        self.decoded = 0  # bytes of the documents handed out (containers)
-        self._spool: Optional[BinaryIO] = None
-        self._plain_head = b""
-        self._messages: Optional[Iterable] = None
+        self._begin(ChunkReader(source, chunk_size, limit), limit, depth)
         try:
             head = self.reader.peek()
             self.kind = container_kind(head, self.reader.path)
@@ -340,13 +331,22 @@ class DocumentReader:
         them): a task that scans some of an archive's messages.  The ratio
         limit weighs their documents against the messages given."""
         self = cls.__new__(cls)
-        self.reader = _GivenMessages(path)
-        self.chunk_size, self.limit, self.depth = chunk_size, limit, 0
-        self.documents, self.skipped, self.decoded = 0, Counter(), 0
-        self._spool, self._plain_head = None, b""
+        self._begin(_GivenMessages(path, chunk_size), limit, 0)
         self.kind, self.skip_reason = ContainerKind.MBOX, None
         self._messages = messages
         return self
+
+    def _begin(self, reader, limit: DecompressionLimit, depth: int) -> None:
+        self.reader = reader
+        self.chunk_size = reader.chunk_size
+        self.limit = limit
+        self.depth = depth  # how deep inside other archives this input is (tarred.member_documents)
+        self.documents = 0
+        self.skipped: Counter = Counter()
+        self.decoded = 0  # bytes of the documents handed out (containers)
+        self._spool: Optional[BinaryIO] = None
+        self._plain_head = b""
+        self._messages: Optional[Iterable] = None  # (of_messages)
 
     # -- what the runner reports ----------------------------------------------
 
@@ -563,8 +563,9 @@ class _GivenMessages:
     compression = None
     bytes_read_compressed = 0
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, chunk_size: int):
         self.path = path
+        self.chunk_size = chunk_size
         self.bytes_out = 0
 
     def handed(self, messages):
