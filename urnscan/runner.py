@@ -152,22 +152,34 @@ def _scan_input(ref: InputRef, config: ScanConfig, emit: _Emitted,
             if docs.skip_reason is not None:
                 return FileStatus(ref.path, SKIPPED_BINARY, docs.skip_reason, 0, _compressed(docs),
                                   docs.compression, container=docs.container, skipped_documents=1)
-            for doc in docs:
-                scanner = ByteScanner(ref.path, config.options, document=doc.id)
-                # a document failing part-way gives the hits it held, then the error
-                for found in scanner.batches(doc.chunks, read):
-                    found = _keep(found, config.valid_only)
-                    if found:
-                        emit(found)
+            _scan_documents(ref.path, docs, config, emit, read)
             return FileStatus(ref.path, SCANNED, docs.skipped_summary(), scanned, _compressed(docs),
                               docs.compression, emit.hits, emit.valid, docs.container, docs.documents,
                               sum(docs.skipped.values()))
     except SourceError as exc:
         if docs is None:
-            return FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc))
-        return FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc), scanned,
+            return FileStatus(ref.path, ERROR, _reason(exc))
+        return FileStatus(ref.path, ERROR, _reason(exc), scanned,
                           _compressed(docs), docs.compression, emit.hits, emit.valid, docs.container,
                           docs.documents, sum(docs.skipped.values()))
+
+
+def _scan_documents(source: str, docs: Iterable, config: ScanConfig, emit: Callable[[List[Hit]], None],
+                    read: Callable[[int], None]) -> None:
+    """Scan each document of ``docs`` (an input's, or some messages' of an
+    archive): its hits to ``emit``, the bytes read to ``read``."""
+    for doc in docs:
+        scanner = ByteScanner(source, config.options, document=doc.id)
+        # a document failing part-way gives the hits it held, then the error
+        for found in scanner.batches(doc.chunks, read):
+            found = _keep(found, config.valid_only)
+            if found:
+                emit(found)
+
+
+def _reason(exc: Exception) -> str:
+    """Why an input could not be read, as its row says it."""
+    return getattr(exc, "reason", None) or str(exc)
 
 
 def _not_scanned(ref: InputRef) -> FileStatus:
@@ -317,18 +329,30 @@ def _task_files(send, refs: Sequence[tuple], config: ScanConfig, arrow: bool) ->
     travel as plain ones: pickling a named tuple costs five times as much,
     twice per file."""
     refs = [_new(InputRef, ref) for ref in refs]
-    codec = ARROW_PIECES if arrow else HIT_PIECES
-    buf = PieceBuffer()
+    pieces = _PieceSender(send, arrow)
+    statuses = [tuple(scan_input(ref, config, pieces)) for ref in refs]
+    pieces.flush()
+    send((_STATUSES, statuses))
 
-    def emit(hits: List[Hit]) -> None:
+
+class _PieceSender:
+    """A task's hits, given a list at a time, sent in pieces
+    (:mod:`urnscan.pieces`) as each fills; :meth:`flush` sends the last."""
+
+    def __init__(self, send, arrow: bool):
+        self.send = send
+        self.codec = ARROW_PIECES if arrow else HIT_PIECES
+        self.buf = PieceBuffer()
+
+    def __call__(self, hits: List[Hit]) -> None:
+        buf = self.buf
         for hit in hits:
             if buf.add(hit):
-                send((_HITS, codec.encode(buf.take())))
+                self.send((_HITS, self.codec.encode(buf.take())))
 
-    statuses = [tuple(scan_input(ref, config, emit)) for ref in refs]
-    if buf.hits:
-        send((_HITS, codec.encode(buf.take())))
-    send((_STATUSES, statuses))
+    def flush(self) -> None:
+        if self.buf.hits:
+            self.send((_HITS, self.codec.encode(self.buf.take())))
 
 
 def _task_range(send, rng: Range, config: ScanConfig, arrow: bool) -> None:
@@ -343,8 +367,7 @@ def _task_messages(send, path: str, messages: List[tuple], config: ScanConfig, a
     as :func:`scan_input` scans the archive's documents: send their hits in
     pieces, then their tally (documents, skipped ones by why, bytes of text,
     and the error that stopped them, or None)."""
-    codec = ARROW_PIECES if arrow else HIT_PIECES
-    buf = PieceBuffer()
+    pieces = _PieceSender(send, arrow)
     scanned = 0
 
     def read(n: int) -> None:
@@ -354,16 +377,10 @@ def _task_messages(send, path: str, messages: List[tuple], config: ScanConfig, a
     docs = DocumentReader.of_messages(path, messages, config.chunk_size, DecompressionLimit(config.max_ratio))
     error = None
     try:
-        for doc in docs:
-            scanner = ByteScanner(path, config.options, document=doc.id)
-            for found in scanner.batches(doc.chunks, read):
-                for hit in _keep(found, config.valid_only):
-                    if buf.add(hit):
-                        send((_HITS, codec.encode(buf.take())))
+        _scan_documents(path, docs, config, pieces, read)
     except SourceError as exc:
-        error = getattr(exc, "reason", None) or str(exc)
-    if buf.hits:
-        send((_HITS, codec.encode(buf.take())))
+        error = _reason(exc)
+    pieces.flush()
     send((_END, (docs.documents, dict(docs.skipped), scanned, error)))
 
 
@@ -590,7 +607,7 @@ class _Parallel:
             docs = open_documents(ref, config.chunk_size, DecompressionLimit(config.max_ratio))
         except SourceError as exc:
             self.holding = False
-            self.finish(FileStatus(ref.path, ERROR, getattr(exc, "reason", None) or str(exc)))
+            self.finish(FileStatus(ref.path, ERROR, _reason(exc)))
             return
         if docs.kind is not ContainerKind.MBOX or docs.compression is not None:  # (changed since it was planned)
             docs.close()
@@ -708,7 +725,7 @@ class _MailTally:
             try:
                 item = next(self.messages, None)
             except SourceError as exc:
-                self.read_failure = getattr(exc, "reason", None) or str(exc)
+                self.read_failure = _reason(exc)
                 item = None
             if item is None:
                 self.messages = None
