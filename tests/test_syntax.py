@@ -110,13 +110,23 @@ def test_parse_raises_typed_error():
 
 
 def test_unknown_profile():
+    from urnscan.judge import UrnJudge, judge
+
     with pytest.raises(urnscan.ProfileError):
         validate("urn:example:a", profile="rfc9999")
+    with pytest.raises(urnscan.ProfileError):
+        judge("urn:example:a", profile="rfc9999")
+    with pytest.raises(urnscan.ProfileError):
+        UrnJudge("rfc9999")
 
 
 def test_validate_refuses_non_str():
+    from urnscan.judge import judge
+
     with pytest.raises(TypeError):
         validate(b"urn:example:a")
+    with pytest.raises(TypeError):
+        judge(b"urn:example:a")
 
 
 @pytest.mark.parametrize("s", ["urn:example:a", "urn:example:a?b", "urn:a:b", "urn:example:%00"])

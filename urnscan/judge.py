@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, URN_FIELD, Finding, Hit
-from .syntax import _valid, is_valid, validate
+from .syntax import _checked, _judge, _valid, check_profile, is_valid
 
 if TYPE_CHECKING:
     from .namespaces.registry import Registry
@@ -58,7 +58,7 @@ def judge(urn: str, profile: str = DEFAULT_PROFILE, registry: Optional["Registry
     """The fields of a :class:`Hit` that depend on ``urn`` alone, judged
     under ``profile`` with namespace statuses from ``registry`` (the
     default registry when None)."""
-    return _new(Judgement, _judged(urn, profile, registry))
+    return _new(Judgement, _judged(urn, _checked(urn, profile), registry))
 
 
 _new = tuple.__new__
@@ -71,7 +71,7 @@ def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
         namespace_status = _RULES or namespace_rules()
     if registry is None:
         registry = registry_named(None)
-    verdict = validate(urn, profile)
+    verdict = _judge(urn, profile)
     parsed = verdict.urn
     v2141 = verdict.valid if profile == "rfc2141" else _valid(urn, "rfc2141")
     v8141 = verdict.valid if profile == "rfc8141" else is_valid(urn, "rfc8141")
@@ -95,7 +95,10 @@ def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
     keys = keys_of_parts(key, _new(KeyParts, (nid, nss, at)))
     # the normative rules named once, before the heuristics they led to
     rules = tuple(dict.fromkeys(keys.dedup_rules)) if keys.ns_key != key else keys.dedup_rules
-    return (True, v2141, v8141, canonical_of(parsed), key, parsed.nid, parsed.nss, parsed.r_component,
+    # with no component, the canonical form is the key (seed 001 section 3.1)
+    bare = parsed.r_component is None and parsed.q_component is None and parsed.f_component is None
+    canonical = key if bare else canonical_of(parsed)
+    return (True, v2141, v8141, canonical, key, parsed.nid, parsed.nss, parsed.r_component,
             parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid, registry), keys.ns_key,
             keys.dedup_key, ",".join(rules), checksum)
 
@@ -142,6 +145,7 @@ class UrnJudge:
 
     def __init__(self, profile: str = DEFAULT_PROFILE, registry: Optional[str] = None):
         self.profile = profile
+        self._profile = check_profile(profile)  # (as the judgement reads it)
         self.registry = namespace_rules().registry_named(registry)
         self._cache_key = (profile, id(self.registry))
         _SHARED_TAILS.setdefault(self._cache_key, {})
@@ -167,7 +171,7 @@ class UrnJudge:
         if t is None:
             t = _OLD_TAILS.get(key, {}).get(urn)
             if t is None:
-                j = _judged(urn, self.profile, self.registry)
+                j = _judged(urn, self._profile, self.registry)
                 t = j[:_BEFORE_PROFILE] + (self.profile,) + j[_BEFORE_PROFILE:]
             chars = _YOUNG_CHARS.get(key, 0) + len(urn)
             if len(tails) >= SHARED_CACHE_SIZE or chars > SHARED_CACHE_CHARS:

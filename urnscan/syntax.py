@@ -11,11 +11,12 @@ The compiled grammar (``_abnf``) decides validity; ``diagnosis`` explains
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Tuple
 
 from . import _abnf
 from .diagnosis import FINDING_CODES, diagnose, finding, nid_notes, nss_error_beyond_grammar, rules_beyond_abnf
 from .errors import ProfileError, UrnError
-from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Profile, Urn, Verdict
+from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Finding, Profile, Urn, Verdict
 
 __all__ = ["FINDING_CODES", "check_profile", "validate", "parse", "is_valid"]
 
@@ -54,10 +55,10 @@ def _judge(s: str, profile: str) -> Verdict:
     m = simple.fullmatch(s) if simple is not None else None
     if m is not None:
         nid = m.group("nid")
-        urn = _new(Urn, (nid, m.group("nss"), None, None, None, profile, m.group("scheme")))
-        notes = nid_notes(nid, profile)
-        if notes and any(f.severity == ERROR for f in notes):
+        notes, error = _nid_verdict(nid, profile)
+        if error:
             return Verdict(False, notes, profile, None)
+        urn = _new(Urn, (nid, m.group("nss"), None, None, None, profile, m.group("scheme")))
         return _new(Verdict, (True, notes, profile, urn))
     if profile == Profile.DRAFT1995:
         return _judge_draft1995(s)
@@ -109,8 +110,15 @@ def _judge_draft1995(s: str) -> Verdict:
 
 
 @lru_cache(maxsize=4096)
+def _nid_verdict(nid: str, profile: str) -> Tuple[Tuple[Finding, ...], bool]:
+    """:func:`nid_notes` of ``nid``, and whether one is an error (a pure
+    function of its arguments, met again with every URN of a namespace)."""
+    notes = nid_notes(nid, profile)
+    return notes, any(f.severity == ERROR for f in notes)
+
+
 def _nid_has_error(nid: str, profile: str) -> bool:
-    return any(f.severity == ERROR for f in nid_notes(nid, profile))
+    return _nid_verdict(nid, profile)[1]
 
 
 def _valid(s: str, profile: str) -> bool:
@@ -142,10 +150,16 @@ def validate(s: str, profile: str = DEFAULT_PROFILE) -> Verdict:
     >>> validate("urn:isbn:0451450523", "draft-1995").urn.nid
     'isbn'
     """
+    return _judge(s, _checked(s, profile))
+
+
+def _checked(s: str, profile: str) -> Profile:
+    """``profile`` as a :class:`Profile`, once ``s`` is a ``str`` and
+    ``profile`` a profile (:class:`ProfileError`, TypeError)."""
     profile = check_profile(profile)
     if not isinstance(s, str):
         raise TypeError(f"validate() takes a str, not {type(s).__name__}")
-    return _judge(s, profile)
+    return profile
 
 
 def parse(s: str, profile: str = DEFAULT_PROFILE) -> Urn:

@@ -6,7 +6,7 @@ warnings (the string may still be a syntactically valid URN).  Positions are
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Tuple
 
 from ..model import WARNING, Finding
 from ._text import ascii_lower, ascii_upper, pct_decode, split_key
@@ -45,7 +45,7 @@ FINDING_CODES: Tuple[str, ...] = (
 )
 
 #: A namespace check: (key, offset of the NSS in the key, NSS, registry).
-NamespaceCheck = Callable[[str, int, str, Registry], List[Finding]]
+NamespaceCheck = Callable[[str, int, str, Registry], Sequence[Finding]]
 
 
 def _warn(code: str, message: str, position: Optional[int]) -> Finding:
@@ -286,11 +286,14 @@ def check_s1000d(key: str, at: int, nss: str, registry: Registry) -> List[Findin
 # --- example: RFC 6963 §3 ------------------------------------------------------------------
 
 
-def check_example(key: str, at: int, nss: str, registry: Registry) -> List[Finding]:
+def check_example(key: str, at: int, nss: str, registry: Registry) -> Sequence[Finding]:
     """namespaces.md §1: "tag these as examples" (``urnscan dedupe`` leaves
     them out unless asked)."""
-    return [_warn("example-namespace", "urn:example: is reserved for documentation (RFC 6963 §3): it names "
-                  "nothing", 4)]
+    return _EXAMPLE_FINDINGS
+
+
+_EXAMPLE_FINDINGS = (_warn("example-namespace", "urn:example: is reserved for documentation (RFC 6963 §3): it names "
+                           "nothing", 4),)
 
 
 NAMESPACE_CHECKS: Dict[str, NamespaceCheck] = {
