@@ -550,6 +550,25 @@ def test_isbn10_and_isbn13_of_one_book_share_an_ns_key(first9: str):
     assert ns_findings(f"urn:isbn:{isbn10}") == ns_findings(f"urn:isbn:{isbn13}") == ()
 
 
+# the IANA isbn template's two forms: 10 digits (the last may be "X") or 13,
+# hyphens allowed between any two of them
+_ISBN10 = re.compile(r"[0-9](?:-?[0-9]){8}-?[0-9Xx]")
+_ISBN13 = re.compile(r"[0-9](?:-?[0-9]){12}")
+
+
+@given(st.lists(st.text("0123456789Xx", min_size=1, max_size=1), min_size=1, max_size=15),
+       st.lists(st.booleans(), max_size=15), st.sampled_from(["", "-", " ", "a"]), st.booleans())
+def test_isbn_compact_reads_the_ten_and_thirteen_digit_forms(digits, hyphens, end, again):
+    from urnscan.namespaces.normative import isbn_compact
+
+    nss = digits[0] + "".join(("-" if h else "") + d for d, h in zip(digits[1:], hyphens + [False] * 15)) + end
+    if again:
+        isbn_compact(nss)  # (the answer kept for the NSS asked last is the same)
+    expected = nss.replace("-", "") if _ISBN10.fullmatch(nss) or _ISBN13.fullmatch(nss) else None
+    assert isbn_compact(nss) == expected
+    assert isbn_compact("other") is None
+
+
 @given(st.text("0123456789", min_size=7, max_size=7))
 def test_issn_with_and_without_hyphen(first7: str):
     issn = first7 + issn_check(first7)

@@ -21,12 +21,11 @@ from .checkdigits import (
 )
 from .normative import (
     ISAN_PATTERN,
-    ISBN10_PATTERN,
-    ISBN13_PATTERN,
     ISNI_PATTERN,
     ISSN_PATTERN,
     PREFIXED_NSS_PATTERN,
     UUID_PATTERN,
+    isbn_compact,
 )
 from .registry import Registry, default_registry
 
@@ -79,10 +78,10 @@ def check_uuid(key: str, at: int, nss: str, registry: Registry) -> List[Finding]
 
 
 def check_isbn(key: str, at: int, nss: str, registry: Registry) -> List[Finding]:
-    if not (ISBN10_PATTERN.fullmatch(nss) or ISBN13_PATTERN.fullmatch(nss)):
+    compact = isbn_compact(nss)
+    if compact is None:
         return [_warn("isbn-malformed",
                       "NSS is not an ISBN-10 or ISBN-13 (digits with optional hyphens)", at)]
-    compact = nss.replace("-", "")
     last = len(key) - 1
     if len(compact) == 10:
         return _check_character("isbn-check-digit", "ISBN-10",

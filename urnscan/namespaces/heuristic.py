@@ -13,7 +13,7 @@ import unicodedata
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 from ._text import PCT_RUN, KeyParts, ascii_lower, join_key, pct_decode, pct_encode, split_key
-from .normative import ISBN10_PATTERN, ISBN13_PATTERN, ISNI_PATTERN, NAMESPACE_RULES, rewrite_key, rewrite_parts
+from .normative import ISNI_PATTERN, NAMESPACE_RULES, isbn_compact, rewrite_key, rewrite_parts
 
 #: A heuristic: an NSS in, a whole key out (it may move to another NID), or
 #: ``None`` when it does not apply.
@@ -103,7 +103,7 @@ def isbn_separators(nss: str) -> Optional[str]:
     if "%" not in nss and " " not in nss and "\u2010" not in nss:
         return None
     candidate = _ISBN_SEPARATORS.sub("-", nss)
-    if ISBN10_PATTERN.fullmatch(candidate) or ISBN13_PATTERN.fullmatch(candidate):
+    if isbn_compact(candidate) is not None:
         return join_key("isbn", candidate)
     return None
 

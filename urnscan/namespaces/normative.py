@@ -21,7 +21,7 @@ transcribed here, so they are left exact: never a false merge).
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, NamedTuple, Tuple
+from typing import Callable, Dict, NamedTuple, Optional, Tuple
 
 from ._text import (
     PCT_RUN,
@@ -78,6 +78,23 @@ def uuid_rule(nss: str) -> Rewrite:
 # form may end in "X"; either may carry hyphens between its parts.
 ISBN10_PATTERN = re.compile(r"[0-9](?:-?[0-9]){8}-?[0-9Xx]")
 ISBN13_PATTERN = re.compile(r"[0-9](?:-?[0-9]){12}")
+#: either of them, in one match
+_ISBN_PATTERN = re.compile(r"[0-9](?:-?[0-9]){8}(?:-?[0-9Xx]|(?:-?[0-9]){4})")
+#: the last NSS isbn_compact was asked about, and its answer: the rules and
+#: the findings of a URN ask about the same NSS one after the other
+_LAST_ISBN: Tuple[str, Optional[str]] = ("", None)
+
+
+def isbn_compact(nss: str) -> Optional[str]:
+    """The digits (and a final "X" or "x") of an NSS in the syntax of the
+    IANA isbn template v2, hyphens removed; None for any other NSS."""
+    global _LAST_ISBN
+    last = _LAST_ISBN
+    if last[0] == nss:
+        return last[1]
+    compact = nss.replace("-", "") if _ISBN_PATTERN.fullmatch(nss) else None
+    _LAST_ISBN = (nss, compact)
+    return compact
 
 
 def isbn_rule(nss: str) -> Rewrite:
@@ -89,10 +106,10 @@ def isbn_rule(nss: str) -> Rewrite:
     An ISBN-10 whose own check digit is wrong is not converted: it is not an
     ISBN, and converting it would merge a typo with the correct ISBN.
     """
-    if not (ISBN10_PATTERN.fullmatch(nss) or ISBN13_PATTERN.fullmatch(nss)):
+    compact = isbn_compact(nss)
+    if compact is None:
         return Rewrite(nss)
     rules = []
-    compact = nss.replace("-", "")
     if compact != nss:
         rules.append("isbn-hyphens")
     if len(compact) == 10:

@@ -25,12 +25,13 @@ names differ).  ``finding_messages`` is derived from ``Hit.findings``.
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Iterable, List, Optional, Sequence
 
 import pyarrow as pa
 
 from ..errors import SinkError
-from ..model import URN_FIELD, Hit
+from ..model import URN_FIELD, Finding, Hit
 from . import arrays
 from .arrays import DICT as _DICT, NAME_LISTS as _CODES
 from .names import COLUMN_OF_FIELD, HIT_FIELD_COLUMNS
@@ -221,9 +222,11 @@ if tuple(c for c in HIT_COLUMNS if c not in _DERIVED) != HIT_FIELD_COLUMNS:
 #: so their columns are built once per distinct tuple of them, then taken
 _JUDGED = Hit._fields.index("valid")
 #: the value stored for a Hit attribute, where it is not the attribute itself
+_CODE_OF = itemgetter(Finding._fields.index("code"))
+_MESSAGE_OF = itemgetter(Finding._fields.index("message"))
 _STORED = {
-    "findings": lambda findings: tuple(f.code for f in findings) if findings else (),
-    "finding_messages": lambda findings: tuple(f.message for f in findings) if findings else (),
+    "findings": lambda findings: tuple(map(_CODE_OF, findings)) if findings else (),
+    "finding_messages": lambda findings: tuple(map(_MESSAGE_OF, findings)) if findings else (),
 }
 
 
