@@ -76,9 +76,7 @@ def uuid_rule(nss: str) -> Rewrite:
 
 # IANA isbn template v2 (2017-06-12), "Syntax": 10 or 13 digits, the 10-digit
 # form may end in "X"; either may carry hyphens between its parts.
-ISBN10_PATTERN = re.compile(r"[0-9](?:-?[0-9]){8}-?[0-9Xx]")
-ISBN13_PATTERN = re.compile(r"[0-9](?:-?[0-9]){12}")
-#: either of them, in one match
+# Both in one pattern: nine digits, then a tenth (or "X") or four more.
 _ISBN_PATTERN = re.compile(r"[0-9](?:-?[0-9]){8}(?:-?[0-9Xx]|(?:-?[0-9]){4})")
 #: the last NSS isbn_compact was asked about, and its answer: the rules and
 #: the findings of a URN ask about the same NSS one after the other
