@@ -41,6 +41,28 @@ def _statuses(files_table):
     return {os.path.basename(r["source"]): (r["status"], r["hits"]) for r in files_table.to_pylist()}
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_special_files_met_while_walking_are_skipped_not_read(tmp_path, monkeypatch, jobs):
+    # as ripgrep and grep -r: a FIFO or a socket in a tree is passed over
+    # (a FIFO may never end), listed in the files table, and the run succeeds
+    monkeypatch.chdir(tmp_path)
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "a.txt").write_text("urn:isbn:0451450523\n")
+    os.mkfifo(tree / "fifo")
+    _socket(tree / "sock")  # (bound relative to the cwd: moved into the tree)
+    os.rename("sock", tree / "sock")
+    out = tmp_path / "x.parquet"
+    res = run("scan", "tree", "-o", str(out), "--jobs", jobs)
+    assert res.returncode == 0, res.stderr
+    assert b"error:" not in res.stderr and b"0 errors" in res.stderr
+    rows = {os.path.basename(r["source"]): (r["status"], r["reason"])
+            for r in pq.read_table(tmp_path / "x.files.parquet").to_pylist()}
+    assert rows == {"a.txt": ("scanned", None), "fifo": ("skipped", "special file (FIFO)"),
+                    "sock": ("skipped", "special file (socket)")}
+    assert pq.read_table(out).column("urn").to_pylist() == ["urn:isbn:0451450523"]
+
+
 def test_scan_to_parquet(corpus, tmp_path):
     out = tmp_path / "index.parquet"
     res = run("scan", str(corpus), "-o", str(out), "--jobs", "1")

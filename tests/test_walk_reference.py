@@ -57,7 +57,7 @@ def reference(top, *, hidden, ignore_files, include=(), exclude=()):
             elif stat.S_ISREG(info.st_mode):
                 rows.append(InputRef(path, None, info.st_size))
             else:
-                rows.append(InputRef(path, "special file (FIFO)", None))
+                rows.append(InputRef(path, "special file (FIFO)", None, True))
 
     rules = IgnoreRules.above(top).entering(top, "", dot_names(top)) if ignore_files else None
     visit(top, "", rules)
@@ -158,8 +158,8 @@ def make(kind, path):
 ENTRIES = [
     ("file", False, [("t/x", None, 5, False)]),
     ("dir", False, [("t/x/in.txt", None, 1, False)]),
-    ("fifo", False, [("t/x", "special file (FIFO)", None, False)]),
-    ("socket", False, [("t/x", "special file (socket)", None, False)]),
+    ("fifo", False, [("t/x", "special file (FIFO)", None, True)]),
+    ("socket", False, [("t/x", "special file (socket)", None, True)]),
     ("link:../elsewhere.txt", False, [("t/x", "symbolic link (not followed)", None, True)]),
     ("link:../elsewhere.txt", True, [("t/x", None, 3, False)]),
     ("link:nowhere", True, [("t/x", "dangling symbolic link", None, True)]),

@@ -557,9 +557,9 @@ class _Expander:
                 return  # the walk lists the file under its own path
             if self._new_file(path, st):
                 yield from self._emit(self._file_ref(path, st))
-        else:
+        else:  # not read, as ripgrep and grep -r pass over them: a FIFO may never end
             kind = _special_kind(st.st_mode) or "unknown file type"
-            yield from self._emit(InputRef(path, f"special file ({kind})", None))
+            yield from self._emit(InputRef(path, f"special file ({kind})", None, True))
 
     def _enter(self, path: str, relpath: str, st: os.stat_result, is_symlink: bool,
                ancestors: Optional[set], stack: Optional[list], rules,
