@@ -23,10 +23,15 @@ Walking rules (:func:`expand_inputs`)
   walking are skipped unless ``hidden=True``; named explicitly they are
   always scanned.
 * Nothing is dropped silently: an entry the walk passes over by these
-  rules (hidden, ignored, a link not followed) is listed as skipped
-  (``skipped=True``) with the reason (``"hidden"``, ``"ignored
-  (.gitignore)"``, ``"symbolic link (not followed)"``), a directory as one
-  entry (it is not entered).  Only ``include`` / ``exclude`` patterns,
+  rules (hidden, ignored, a link not followed, a special file) is listed as
+  skipped (``skipped=True``) with the reason (``"hidden"``, ``"ignored
+  (.gitignore)"``, ``"symbolic link (not followed)"``, ``"special file
+  (FIFO)"``), a directory as one entry (it is not entered).
+* A FIFO, socket or device met while walking is not read (a FIFO may never
+  end), as ripgrep and ``grep -r`` pass over them.  Named explicitly, a
+  FIFO or character device is an input to read (process substitution,
+  ``/dev/stdin``), and any other special file has that reason as its
+  status (an error).  Only ``include`` / ``exclude`` patterns,
   which the caller chose, drop entries unlisted.
 * With ``ignore_files=True``, the rules of ``.ignore`` files, and of
   ``.gitignore`` files inside a git work tree (a directory with ``.git``, or
@@ -125,8 +130,8 @@ class InputRef(NamedTuple):
     path: str
     status: Optional[str] = None
     size: Optional[int] = None
-    #: not scanned, and not an error either (a symbolic-link loop or a
-    #: dangling link met while walking); ``status`` says why
+    #: not scanned, and not an error either (a symbolic-link loop, a
+    #: dangling link or a special file met while walking); ``status`` says why
     skipped: bool = False
 
     @property
