@@ -26,13 +26,14 @@ Walking rules (:func:`expand_inputs`)
   rules (hidden, ignored, a link not followed, a special file) is listed as
   skipped (``skipped=True``) with the reason (``"hidden"``, ``"ignored
   (.gitignore)"``, ``"symbolic link (not followed)"``, ``"special file
-  (FIFO)"``), a directory as one entry (it is not entered).
+  (FIFO)"``), a directory as one entry (it is not entered).  Only
+  ``include`` / ``exclude`` patterns, which the caller chose, drop entries
+  unlisted.
 * A FIFO, socket or device met while walking is not read (a FIFO may never
   end), as ripgrep and ``grep -r`` pass over them.  Named explicitly, a
   FIFO or character device is an input to read (process substitution,
   ``/dev/stdin``), and any other special file has that reason as its
-  status (an error).  Only ``include`` / ``exclude`` patterns,
-  which the caller chose, drop entries unlisted.
+  status (an error).
 * With ``ignore_files=True``, the rules of ``.ignore`` files, and of
   ``.gitignore`` files inside a git work tree (a directory with ``.git``, or
   below one), apply while walking, as in ripgrep and git: the file in a
