@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional
 
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, URN_FIELD, Finding, Hit
-from .syntax import _checked, _judge, _valid, check_profile, is_valid
+from .syntax import _checked, _judge, _valid, check_profile
 
 if TYPE_CHECKING:
     from .namespaces.registry import Registry
@@ -74,7 +74,7 @@ def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
     verdict = _judge(urn, profile)
     parsed = verdict.urn
     v2141 = verdict.valid if profile == "rfc2141" else _valid(urn, "rfc2141")
-    v8141 = verdict.valid if profile == "rfc8141" else is_valid(urn, "rfc8141")
+    v8141 = verdict.valid if profile == "rfc8141" else _valid(urn, "rfc8141")
     if parsed is None:
         nid = _nid_token(urn)
         status = namespace_status(nid, registry) if nid else "unregistered"

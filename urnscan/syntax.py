@@ -197,7 +197,4 @@ def is_valid(s: str, profile: str = DEFAULT_PROFILE) -> bool:
     >>> is_valid("urn:example:a?b", "rfc2141")  # reserved, but allowed
     True
     """
-    profile = check_profile(profile)
-    if isinstance(s, str):
-        return _valid(s, profile)
-    return validate(s, profile).valid  # (raises the TypeError of a value that is no str)
+    return _valid(s, _checked(s, profile))
