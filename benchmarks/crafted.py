@@ -91,6 +91,17 @@ def names_shown_below(size: int) -> bytes:
     return _repeat(b"see urn:example:abc:\n" + b"urn:example:abcd " * 60 + b"\n", size)
 
 
+def colon_fold_chain(size: int) -> bytes:
+    """Lines each broken before ":" and each holding a "urn:": one fold far
+    longer than the cap, a URN starting on every line of it."""
+    return _repeat(b"   :urn:example:a\n", size)
+
+
+def rfc8792_chain(size: int) -> bytes:
+    """RFC 8792 "\\" folding on every line, a "urn:" on every line."""
+    return _repeat(b"urn:example:a-\\\n", size)
+
+
 FAMILIES = {
     "close parens (3000)": close_parens,
     "close parens (over cap)": close_parens_over_cap,
@@ -108,6 +119,8 @@ FAMILIES = {
     "YAML keys, blank lines": yaml_keys,
     "table rows": table_rows,
     "names ending in : over longer ones": names_shown_below,
+    "fold before : on every line (over cap)": colon_fold_chain,
+    "RFC 8792 fold on every line (over cap)": rfc8792_chain,
 }
 
 

@@ -160,3 +160,22 @@ def test_encoded_urns_fed_a_few_bytes_at_a_time():
     assert [h.urn for h in whole] == ["urn:a:b/urn:c:d", "URN:NBN:fi-fe1./urn:isbn:1", "urn:x:y"]
     for size in (1, 2, 3):
         assert _scan(_chunks(data, size), max_urn_length=64, percent=True) == whole
+
+
+#: folds longer than the cap of 64, a "urn:" on every line of them, then a
+#: URN of its own after each
+FOLD_CHAINS = (b"see\n" + b"   :urn:ex:a\n" * 12 + b"\nurn:ex:after-colon\n"
+               + b"urn:ex:a-\\\n" * 12 + b"\nurn:ex:after-8792 and \"urn:ex:x\" \":urn:ex:y\""
+               + b"\n" + b"   :urn:ex:a\r\n" * 12 + b"\r\nend urn:ex:last")
+
+
+@pytest.mark.parametrize("size", [1, 2, 5, 13, 64, 1000])
+def test_an_over_long_fold_does_not_depend_on_chunks(size):
+    whole = _scan([FOLD_CHAINS], max_urn_length=64)
+    assert _scan(_chunks(FOLD_CHAINS, size), max_urn_length=64) == whole
+    # each fold is one over-long candidate up to its line past the cap, and
+    # the URNs on its lines after that are read as they come
+    over_long = [h for h in whole if h.codes == ("over-long",)]
+    assert [FOLD_CHAINS[h.start:h.end].count(b"\n") for h in over_long] == [5, 5, 6, 5, 5]
+    assert all(h.end - h.start > 64 for h in over_long)
+    assert {"urn:ex:after-colon", "urn:ex:after-8792", "urn:ex:last"} <= {h.urn for h in whole}

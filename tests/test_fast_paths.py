@@ -69,11 +69,11 @@ def _rules(data, positions, profile, reading, cap, final, window):
         elif type(got) is Rejected:
             pos = max(got.end, p + 1)
         elif type(got) is OverLong:
-            return found, pos, p
+            return found, pos, got
         else:
             found.append(got)
             pos = resume_at(data, p, got.end, got.rules)
-    return found, pos, -1
+    return found, pos, None
 
 
 def _fast(data, positions, profile, reading, cap, final, window):

@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from crafted import GROWING, prose  # noqa: E402
+from crafted import GROWING, colon_fold_chain, prose, rfc8792_chain  # noqa: E402
 
 from urnscan import scan_bytes  # noqa: E402
 from urnscan.judge import forget_judgements  # noqa: E402
@@ -103,3 +103,19 @@ def test_one_buffer_of_over_long_names_is_read_in_linear_time():
     _whole_scan_time(small)
     ratio = least_ratio(lambda: _whole_scan_time(large) / _whole_scan_time(small), 10)
     assert ratio <= 10, f"8x the over-long names took {ratio:.1f}x the time"
+
+
+@pytest.mark.parametrize("folded, unfolded", [
+    (colon_fold_chain, lambda size: colon_fold_chain(size).replace(b":urn", b";urn")),
+    (rfc8792_chain, lambda size: rfc8792_chain(size).replace(b"\\\n", b" \n")),
+])
+def test_a_fold_over_thousands_of_lines_is_read_once(folded, unfolded):
+    """A fold past the cap is one over-long candidate, and the "urn:" on
+    its lines are inside it: read from each, the fold was followed again
+    to the cap, each time (700 to 1,800 times the time of the same lines
+    unfolded, each a hit of the compiled fast path).
+    Following the fold costs about ten times a line's fast-path hit."""
+    chain, lines = folded(SMALL), unfolded(SMALL)
+    best_scan_time(chain, 1)
+    ratio = least_ratio(lambda: best_scan_time(chain, 3) / best_scan_time(lines, 3), 25)
+    assert ratio <= 25, f"a fold over every line took {ratio:.1f}x the time of the lines unfolded"

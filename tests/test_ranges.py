@@ -22,6 +22,8 @@ PIECES = [
     b"urn:example:weather?=op=map&lat=39.56\n   &lon=-104.85 ", b"word " * 20,
     # a URL token far longer than any look-back: its URNs end at "&"
     b"https://h.example/q?" + b"p=v&" * 400 + b"id=urn:isbn:0451450523&lang=en ",
+    # folds past the cap, a "urn:" on every line
+    b"\n" + b"   :urn:ex:a\n" * 30, b"\n" + b"urn:ex:a-\\\n" * 30,
 ]
 
 
@@ -52,6 +54,22 @@ def test_boundary_inside_a_candidate(tmp_path):
     path.write_bytes(data)
     options = ScanOptions(max_urn_length=256)
     whole = list(scan_bytes([data], max_urn_length=256))
+    from urnscan.ranges import Range, scan_range, stitch
+    for cut in range(1, len(data)):
+        results = [scan_range(Range(str(path), 0, cut), options), scan_range(Range(str(path), cut, len(data)), options)]
+        assert list(stitch(results, options)) == whole, cut
+
+
+def test_boundary_inside_an_over_long_fold(tmp_path):
+    # every cut through folds past the cap with a "urn:" on each line: the
+    # over-long candidate covers the lines up to the one past the cap, and
+    # the next range, read from where it ends, agrees with one scan
+    data = (b"x\n" + b"   :urn:ex:a\n" * 12 + b"\nurn:ex:b " + b"urn:ex:c-\\\n" * 12 + b"\nend urn:ex:d")
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    options = ScanOptions(max_urn_length=64)
+    whole = list(scan_bytes([data], max_urn_length=64))
+    assert [h.codes for h in whole].count(("over-long",)) == 3
     from urnscan.ranges import Range, scan_range, stitch
     for cut in range(1, len(data)):
         results = [scan_range(Range(str(path), 0, cut), options), scan_range(Range(str(path), cut, len(data)), options)]

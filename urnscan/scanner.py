@@ -399,7 +399,7 @@ class ByteScanner:
                 first = 0
             found, pos, overlong = self._read_all(buf, positions[0], pos, n, final, window, self._context,
                                                    self._base, first)
-            stop = min(limit, overlong) if overlong >= 0 else limit
+            stop = limit if overlong is None else min(limit, overlong.start)
             suspects = suspected_urns(buf, start, stop, self.options.max_urn_length)
             if suspects:
                 found = merge(found, suspects) or found
@@ -412,14 +412,14 @@ class ByteScanner:
                     pos = max(pos, max(c[1] for c in found if DECODE_PERCENT in c[8]))
             if found:
                 self._hits(buf, found, hits)
-            if overlong >= 0:
-                p = overlong
+            if overlong is not None:
+                p = overlong.start
                 opts = self.options
                 line, column = self._position(p)
                 # (the run's first line: a folded candidate goes on after it)
                 shown = buf[p:self._run.match(buf, p, p + opts.max_urn_length).end()].decode("ascii")
                 self._skip = (self._base + p, line, column, shown)
-                pos = self._skip_run(buf, p + 4, final, hits)
+                pos = self._skip_run(buf, p + 4 if overlong.resume < 0 else overlong.resume, final, hits)
                 if self._skip is not None:
                     self._discard(n - LOOKBACK)
                     return False

@@ -129,8 +129,8 @@ def batch_reader(profile: str, reading: Reading, cap: int):
     ``final`` else ``p + window``; ``context`` (a :class:`.url.StreamContext`
     at absolute offset ``base`` of ``buf[0]``) gives the URL context.
     Returns ``(found, pos, overlong)``: the :class:`Candidate` tuples in
-    order, the position from which to go on, and the position of an
-    over-long candidate (which stops the reading) or -1."""
+    order, the position from which to go on, and the :class:`OverLong`
+    candidate that stopped the reading, or None."""
     return make_batch(profile, Reading(*map(bool, reading)), cap, PLAIN_READS)
 
 
@@ -267,11 +267,11 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             elif type(cand) is Rejected:
                 pos = cand.end if cand.end > p else p + 1  # a "urn:" inside a template is part of it
             elif type(cand) is OverLong:
-                return found, pos, p
+                return found, pos, cand
             else:
                 append(cand)
                 pos = resume_at(buf, p, cand.end, cand.rules)
-        return found, pos, -1
+        return found, pos, None
 
     return read_all
 

@@ -18,7 +18,7 @@ sentence:
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple, Union
 
 from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, ONE_LINE_CLOSE, URL_START, blanks_end, line_break_after,
                     line_start, one_line_indent)
@@ -27,6 +27,19 @@ from .quoting import past_quote_marks
 from .rules import Rule
 
 Segment = Tuple[int, int]
+
+
+class Overflow(NamedTuple):
+    """A URN joined over lines that goes on past its cap: an over-long
+    candidate, never cut short.  ``last`` is where the piece that went past
+    the cap starts: the candidate covers the lines up to it, and the run
+    of URN characters from it (a ``urn:`` on those lines is inside it, as
+    one inside an over-long run on a single line is; without that, a URN
+    starting on each line of a long fold read the lines after it again up
+    to the cap, each time)."""
+
+    last: int
+
 
 #: the characters after which a "\\" at the end of a line is RFC 8792
 #: folding rather than a code line continuation
@@ -41,10 +54,10 @@ _SENTENCE_END = b".,;:!?"
 
 
 def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener: Optional[Opener],
-         rules: List[Rule]) -> Optional[List[Segment]]:
+         rules: List[Rule]) -> Union[List[Segment], Overflow]:
     """Join the lines of a folded bare URN whose first line is
-    ``segments[0]``; the rules that joined are added to ``rules``.  None
-    when it goes on past ``max_end`` (an over-long candidate, never cut)."""
+    ``segments[0]``; the rules that joined are added to ``rules``.  An
+    :class:`Overflow` when it goes on past ``max_end``."""
     in_query = any(buf.find(b"?", a, b) >= 0 for a, b in segments)
     while True:
         start, e = segments[-1]
@@ -54,7 +67,7 @@ def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener
         if nxt is None:
             return segments
         if nxt[1][1] > max_end:
-            return None
+            return Overflow(nxt[1][0])
         seg_end, piece, rule = nxt
         segments[-1] = (start, seg_end)
         segments.append(piece)
@@ -163,16 +176,16 @@ def _hyphenated(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[O
 
 
 def literals(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener: Opener,
-             rules: List[Rule]) -> Optional[List[Segment]]:
+             rules: List[Rule]) -> Union[List[Segment], Overflow]:
     """Join the adjacent string literals after the quoted URN whose first
-    literal is ``segments[0]`` (closed by its quote at its end); None when
-    they go on past ``max_end``, as :func:`fold`."""
+    literal is ``segments[0]`` (closed by its quote at its end); an
+    :class:`Overflow` when they go on past ``max_end``, as :func:`fold`."""
     while True:
         nxt = adjacent_literal(buf, segments[-1][1], hi, run, opener)
         if nxt is None:
             return segments
         if nxt[1] > max_end:
-            return None
+            return Overflow(nxt[0])
         segments.append(nxt)
         if Rule.FOLD_LITERAL not in rules:
             rules.append(Rule.FOLD_LITERAL)

@@ -15,9 +15,10 @@ the content line (artwork in an RFC indents both).
 from __future__ import annotations
 
 import re
-from typing import List, Optional, Tuple
+from typing import List, Optional, Tuple, Union
 
 from .chars import line_start
+from .fold import Overflow
 
 #: the head of a content line up to the ":" before its value (RFC 5545
 #: section 3.1: name *(";" param) ":"; a parameter value may be quoted)
@@ -41,11 +42,12 @@ def content_line_indent(buf: bytes, p: int) -> Optional[bytes]:
 
 
 def unfold(buf: bytes, segments: List[Tuple[int, int]], hi: int, run, max_end: int,
-           indent: bytes) -> Optional[List[Tuple[int, int]]]:
+           indent: bytes) -> Union[List[Tuple[int, int]], Overflow]:
     """``segments`` (the URN's first line, ending at its run) joined with
     the continuation lines of its content line: each starts right after a
     line break with ``indent`` and one blank, and goes on with the run.
-    None when it goes on past ``max_end`` (an over-long candidate)."""
+    An :class:`~.fold.Overflow` when it goes on past ``max_end`` (an
+    over-long candidate)."""
     width = len(indent) + 1
     while True:
         start, e = segments[-1]
@@ -60,5 +62,5 @@ def unfold(buf: bytes, segments: List[Tuple[int, int]], hi: int, run, max_end: i
         if t <= q:
             return segments
         if t > max_end:
-            return None
+            return Overflow(q)
         segments.append((q, t))

@@ -21,7 +21,7 @@ from .ical import content_line_indent, unfold
 from .params import folded_parameter_end, parameter_end
 from .breaks import joined_over_breaks
 from .entity import entity_read
-from .fold import fold, literal_closer, literals, literals_inside, next_literal
+from .fold import Overflow, fold, literal_closer, literals, literals_inside, next_literal
 from .layout import example_colon, key_colon, qname_colon
 from .lists import list_end, url_query_start
 from .url import url_quoted
@@ -48,9 +48,13 @@ class Candidate(NamedTuple):
 
 class OverLong(NamedTuple):
     """A run of URN characters from ``start`` longer than the cap; the
-    streaming layer finds where it ends without buffering it."""
+    streaming layer finds where it ends without buffering it.  A URN
+    joined over lines past the cap goes on to the end of the run from
+    ``resume`` (:class:`.fold.Overflow`); otherwise ``resume`` is -1 and it
+    ends with the run from ``start``."""
 
     start: int
+    resume: int = -1
 
 
 class Rejected(NamedTuple):
@@ -309,8 +313,8 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
         rules.append(context)
         if reading.fold and not closed:
             segments = _url_fold(buf, segments, hi, nss_start, profile, cap, rules)
-            if segments is None:
-                return OverLong(p)
+            if type(segments) is Overflow:
+                return OverLong(p, segments.last)
     elif backslashes:
         segments = segments_without(p, backslashes, e)
         escaped = {buf[b + 1] for b in backslashes}
@@ -333,18 +337,18 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
             if reading.code and buf[first] in _TEMPLATE_START:
                 return Rejected(e)
             segments = literals_inside(buf, p, quote_at, first, hi, RUNS[profile], p + cap, rules) or segments
-        joined: Optional[List] = segments
+        joined: Union[List, Overflow] = segments
         indent = content_line_indent(buf, p) if reading.fold and not closed and len(segments) == 1 else None
         if indent is not None:
             joined = unfold(buf, segments, hi, RUNS[profile], p + cap, indent)
-            if joined is not None and len(joined) > 1:
+            if type(joined) is not Overflow and len(joined) > 1:
                 rules.append(Rule.FOLD_CONTENT_LINE)
-        if reading.fold and not closed and key is None and joined is not None and len(joined) == 1:
+        if reading.fold and not closed and key is None and type(joined) is not Overflow and len(joined) == 1:
             joined = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
         elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):
             joined = literals(buf, segments, hi, RUNS[profile], p + cap, opener, rules)
-        if joined is None:
-            return OverLong(p)  # folded past the cap: over-long, never cut short
+        if type(joined) is Overflow:
+            return OverLong(p, joined.last)  # folded past the cap: over-long, never cut short
         if reading.embedded and len(joined) > 1:
             cut = folded_parameter_end(buf, p, joined)
             if cut is not joined:
@@ -357,19 +361,20 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
 
 
 def _url_fold(buf: bytes, segments: List, hi: int, nss_start: int, profile: str, cap: int,
-              rules: List[Rule]) -> Optional[List]:
+              rules: List[Rule]) -> Union[List, Overflow]:
     """A URL broken across lines goes on as a bare URN does (a reference
     list's ``http://nbn-resolving.org/urn:nbn:de:bvb:12-`` then
     ``bsb11002233-6`` on the next line): the fold rules, but never past an
     "&", where a URN inside a URL ends, nor once the URL's own query has
-    begun (``finish`` cuts it off).  None when it goes on past the cap."""
+    begun (``finish`` cuts it off).  An :class:`~.fold.Overflow` when it
+    goes on past the cap."""
     p, e = segments[0]
     if url_query_start(buf[p:e], nss_start - p) >= 0:
         return segments
     folded: List[Rule] = []
     joined = fold(buf, list(segments), hi, RUNS[profile], p + cap, None, folded)
-    if joined is None:
-        return None
+    if type(joined) is Overflow:
+        return joined
     for i in range(1, len(joined)):
         a, b = joined[i]
         amp = buf.find(b"&", a, b)
