@@ -398,6 +398,12 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     if reading.trim:
         cut = list_end(buf, p, nss_start, segments[0][1])
         if cut >= 0:
+            if cut <= nss_start:
+                # "urn:a:" then "/urn:...": an item with no NSS, none whatever
+                # follows (only the empty NSS below decides it; a run of such
+                # items to the end of a long line was read to there by _code
+                # from each of them)
+                return None
             segments, closer_at = [(p, cut)], -1
             rules.append(Rule.CUT_LIST)
         cut = buf.find(b"$$", nss_start, segments[0][1])
