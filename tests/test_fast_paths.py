@@ -62,7 +62,7 @@ def _rules(data, positions, profile, reading, cap, final, window):
     for p in positions:
         if p < pos:
             continue
-        got = read_at(data, p, n if final else p + window, profile=profile, reading=reading, cap=cap,
+        got = read_at(data, p, n if p > n - window else p + window, profile=profile, reading=reading, cap=cap,
                       context=url_context(data[:p]))
         if got is None:
             pos = p + 1

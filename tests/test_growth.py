@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from crafted import GROWING, colon_fold_chain, prose, rfc8792_chain  # noqa: E402
+from crafted import GROWING, colon_fold_chain, growing_list, prose, rfc8792_chain  # noqa: E402
 
 from urnscan import scan_bytes  # noqa: E402
 from urnscan.judge import forget_judgements  # noqa: E402
@@ -103,6 +103,16 @@ def test_one_buffer_of_over_long_names_is_read_in_linear_time():
     _whole_scan_time(small)
     ratio = least_ratio(lambda: _whole_scan_time(large) / _whole_scan_time(small), 10)
     assert ratio <= 10, f"8x the over-long names took {ratio:.1f}x the time"
+
+
+def test_one_buffer_holding_a_list_on_one_line_is_read_in_linear_time():
+    """Each item of a list longer than the cap is read on its own; each was
+    read up to the end of a buffer given whole (the Python API's bytes, a
+    file's last chunk), not a window past it: quadratic in the line."""
+    small, large = growing_list(SMALL // 8), growing_list(SMALL)
+    _whole_scan_time(small)
+    ratio = least_ratio(lambda: _whole_scan_time(large) / _whole_scan_time(small), 10)
+    assert ratio <= 10, f"8x the list took {ratio:.1f}x the time"
 
 
 @pytest.mark.parametrize("folded, unfolded", [

@@ -172,6 +172,23 @@ def test_over_long_candidate_is_reported_not_buffered():
     assert hits[1].urn == "urn:example:b"
 
 
+@pytest.mark.parametrize("separator", [b";", b",", b"&", b"/", b"%20"])
+@pytest.mark.parametrize("chunk", [5, 1000, 1 << 20])
+def test_a_list_longer_than_the_cap_on_one_line_gives_every_item(separator, chunk):
+    # the run of URN characters goes past the cap, its first item does not:
+    # each item is read as in a short list (it was one over-long hit)
+    items = [b"urn:isbn:%010d" % i for i in range(300)]
+    data = b"x " + separator.join(items) + b" end urn:example:b"
+    hits = list(scan_bytes([data[i:i + chunk] for i in range(0, len(data), chunk)], max_urn_length=256))
+    assert [h.urn.encode() for h in hits] == items + [b"urn:example:b"]
+    assert all(h.valid for h in hits)
+    short = separator.join(items[:3])
+    assert [h.rules for h in hits[:2]] == [h.rules for h in scan_bytes([b"x " + short + b" end"])][:2]
+    # a first item longer than the cap stays over-long
+    data = b"x urn:example:" + b"a" * 300 + separator + b"urn:ex:b"
+    assert [h.codes for h in scan_bytes([data], max_urn_length=256)][0] == ("over-long",)
+
+
 @pytest.mark.parametrize("chunk", [7, 1 << 20])
 def test_a_candidate_folded_past_the_cap_is_over_long_not_cut(chunk):
     data = b"   urn:example:a" + b"x-\n   " * 300 + "end and urn:example:b\n\u00e9".encode()

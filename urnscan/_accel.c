@@ -1840,8 +1840,8 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         if (p < pos)
             continue;  /* inside the previous candidate */
-        /* read_all reads up to hi */
-        Py_ssize_t hi = final || p > n - window ? n : p + window;
+        /* read_all reads up to hi: a window past p, or the end of the input */
+        Py_ssize_t hi = p > n - window ? n : p + window;
         Read r;
         int read = p <= 0 || p + 4 > hi ? 0 : read_one(s, p, hi, table, cap, wrapper_limit, flags, &st, &r);
         if (read == 0)

@@ -125,8 +125,10 @@ def batch_reader(profile: str, reading: Reading, cap: int):
     first=0)``: the candidates at ``positions[first:]`` (ascending, each a
     "urn:" in ``buf``)
     as the streaming scanner reads them: a position before ``pos`` (inside
-    the previous candidate) is skipped; each is read up to ``n`` when
-    ``final`` else ``p + window``; ``context`` (a :class:`.url.StreamContext`
+    the previous candidate) is skipped; each is read up to ``p + window``,
+    or to ``n`` when that is nearer (``final``: the buffer ends the input;
+    the caller gives a position with less than a window after it only
+    then); ``context`` (a :class:`.url.StreamContext`
     at absolute offset ``base`` of ``buf[0]``) gives the URL context.
     Returns ``(found, pos, overlong)``: the :class:`Candidate` tuples in
     order, the position from which to go on, and the :class:`OverLong`
@@ -170,6 +172,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
     flags = ((1 if reading.code else 0) | (2 if reading.trim else 0) | (4 if reading.fold else 0)
              | (8 if pairs else 0) | (16 if in_urls else 0))
 
+    far = cap + 2  # a run reaching this far past "urn:" is longer than the cap
+
     def read_all(buf, positions, pos, n, final, window, context, base, first=0):
         found = []
         append = found.append
@@ -186,7 +190,10 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             i += 1
             if p < pos:
                 continue  # inside the previous candidate
-            hi = n if final else p + window
+            # a window past p, final or not: a candidate of the last
+            # buffer is read as far as one of any other (and a run of
+            # thousands of list items is not read to its end from each)
+            hi = n if p > n - window else p + window
             before = buf[p - 1] if p else -1
             if before in token_stop:
                 context.restart(base + p)  # a token starts at p: not inside a URL
@@ -196,7 +203,8 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             cand = None
             if url is not None and in_urls:
                 # inside a URL: the run ends at "&"; no pairing or YAML
-                m = embedded(buf, p + 4, hi) if before not in ALNUM else None  # (after_code: read_at reads it)
+                # (a run past the cap is read_at's: none is read further)
+                m = embedded(buf, p + 4, min(hi, p + far)) if before not in ALNUM else None  # (after_code: read_at)
                 if m is not None and may_end_at_parameter(buf, p, m.end()):
                     m = None  # read_at reads it (.params)
                 if m is not None and folds and _MAY_FOLD_IN_URL.match(buf, m.end(), hi) is not None:
@@ -213,14 +221,18 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             elif url is None and before >= 0:
                 m = None
                 if before in plain_before:
-                    m = plain(buf, p + 4, hi)
+                    # what follows the run is looked at past the cap, so
+                    # the run is measured first (one of thousands of list
+                    # items on a line was read up to the window, each)
+                    head = embedded(buf, p + 4, min(hi, p + far))
+                    m = plain(buf, p + 4, hi) if head is not None and head.end() - p <= cap else None
                     opener = plain_before[before]
                     rules = []
                 elif pairs and before == 0x27:  # "'"
-                    m = quoted(buf, p + 4, hi)
+                    m = quoted(buf, p + 4, min(hi, p + far))
                     opener, rules = Opener.SINGLE_QUOTE, quote_rules[:]
                 elif pairs and before == 0x28:  # "("
-                    m = parenthesised(buf, p + 4, hi)
+                    m = parenthesised(buf, p + 4, min(hi, p + far))
                     opener, rules = Opener.PAREN, paren_rules[:]
                 elif before == 0x3C:  # "<"
                     w = wrapper(buf, p, hi)

@@ -145,7 +145,15 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
         if at < e:
             e, parameter = at, True
     if e - p > cap:
-        return OverLong(p)
+        # a list's first item ending within the cap is no over-long
+        # candidate: finish() cuts it there, and the next items are read
+        # one by one (a line of 300 ISBN URNs joined by ";" gave one
+        # over-long hit and none of its names)
+        item_end = list_end(buf, p, nss_start, backslashes[0] if backslashes else e) if reading.trim else -1
+        if item_end < 0:
+            return OverLong(p)
+        if item_end <= nss_start:
+            return None  # an item with no NSS (as finish() says)
     return _bare(buf, p, hi, nss_start, e, cut, opener, profile, reading, cap, context if embedded else None,
                  backslashes, parameter)
 
