@@ -129,3 +129,18 @@ def test_a_fold_over_thousands_of_lines_is_read_once(folded, unfolded):
     best_scan_time(chain, 1)
     ratio = least_ratio(lambda: best_scan_time(chain, 3) / best_scan_time(lines, 3), 25)
     assert ratio <= 25, f"a fold over every line took {ratio:.1f}x the time of the lines unfolded"
+
+
+def test_a_name_broken_by_thousands_of_marks_is_joined_in_linear_time():
+    """The pieces of a name between break opportunities (breaks.py) are
+    gathered in one list: a list made anew at each mark was quadratic in
+    the marks of one name (under a cap as large as the name)."""
+    def name(size: int) -> bytes:
+        return b" urn:a:" + b"b<wbr>" * (size // 6) + b"c "
+
+    options = dict(max_urn_length=1 << 20)
+    small, large = name(SMALL // 8), name(SMALL)
+    assert [h.rules for h in scan_bytes([small], **options)] == [("decode:break",)]
+    best_scan_time(small, 1, **options)
+    ratio = least_ratio(lambda: best_scan_time(large, 3, **options) / best_scan_time(small, 9, **options), 10)
+    assert ratio <= 10, f"8x the marks took {ratio:.1f}x the time"

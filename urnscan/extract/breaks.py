@@ -44,6 +44,8 @@ def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run
             break  # another name starts after it: a list the page lets break
         if rest.end() > max_end:
             break
-        joined = joined + [(mark.end(), rest.end())]
+        if joined is segments:
+            joined = list(segments)  # (a copy, once: a list made anew per mark was quadratic in the marks)
+        joined.append((mark.end(), rest.end()))
         e = rest.end()
     return joined
