@@ -136,7 +136,8 @@ def files_meta():
 
 
 _CODES_AS_STRINGS = pa.list_(pa.string())
-#: list<dictionary<string>> columns, read back as pyarrow list<string>
+#: the lists of names, read back as pyarrow-backed list<string> columns
+#: (an index of schema version 3 stored them as list<dictionary<string>>)
 _LIST_COLUMNS = ("findings", "finding_messages", "rules")
 
 

@@ -9,8 +9,8 @@ it: :mod:`urnscan.sinks.loading`).
 
 * :func:`strings`, :func:`fixed` (int64, int32, bool), :func:`dictionary`
   (``dictionary<int32, string>``, values in order of first appearance, as
-  ``dictionary_encode`` gives) and :func:`name_lists`
-  (``list<dictionary<int32, string>>``) build a column;
+  ``dictionary_encode`` gives) and :func:`name_lists` (``list<string>``)
+  build a column;
 * :func:`take` repeats the rows of such a column: a column that is a
   function of a few distinct rows (:func:`factorize`) is built once per
   distinct row, then taken.
@@ -30,7 +30,14 @@ __all__ = ["DICT", "NAME_LISTS", "clean", "strings", "fixed", "dictionary", "nam
            "int64_values", "true_runs"]
 
 DICT = pa.dictionary(pa.int32(), pa.string())
-NAME_LISTS = pa.list_(pa.field("element", DICT, nullable=False))
+#: lists of names (reading rules, finding codes and messages).  Plain
+#: strings, not dictionary ones: pyarrow reads a list of dictionary values
+#: back from a Parquet file of several row groups only whole
+#: (``pq.read_table``); ``ParquetFile.iter_batches()`` and ``.read()`` fail
+#: with "Nested data conversions not implemented for chunked array
+#: outputs".  Parquet dictionary-encodes the names on disk all the same
+#: (urnscan.sinks.writer.dictionary_paths).
+NAME_LISTS = pa.list_(pa.field("element", pa.string(), nullable=False))
 
 _FILLERS = {pa.string(): "", pa.bool_(): False, pa.int64(): 0, pa.int32(): 0}
 #: string and list offsets are int32
@@ -265,12 +272,12 @@ def dictionary(values: Sequence[Optional[str]]) -> pa.Array:
 
 
 def name_lists(rows: Sequence[Sequence[str]]) -> pa.Array:
-    """``list<dictionary<string>>`` of sequences of names (never null)."""
+    """``list<string>`` of sequences of names (never null)."""
     rows = [r if isinstance(r, tuple) else tuple(r) for r in rows]
     distinct, codes = factorize(rows)
     if codes is not None:  # built once per distinct row
         return take(name_lists(distinct), codes)
-    values = dictionary([name for row in rows for name in row])
+    values = strings([name for row in rows for name in row])
     return pa.ListArray.from_arrays(pa.Array.from_buffers(pa.int32(), len(rows) + 1,
                                                           [None, _offsets(list(map(len, rows)))]),
                                     values, type=NAME_LISTS)
@@ -304,10 +311,13 @@ def take(array_: pa.Array, codes: Sequence[int]) -> pa.Array:
     if pa.types.is_dictionary(type_):
         return pa.DictionaryArray.from_arrays(take(array_.indices, codes), array_.dictionary)
     if pa.types.is_list(type_):
-        offsets, values = _segments(array_, buffers[1], array_.values.indices.buffers()[1], 4, codes)
-        indices = pa.Array.from_buffers(pa.int32(), len(values) // 4, [None, pa.py_buffer(values)])
-        return pa.ListArray.from_arrays(pa.Array.from_buffers(pa.int32(), n + 1, [None, offsets]),
-                                        pa.DictionaryArray.from_arrays(indices, array_.values.dictionary),
+        # the rows' items by their numbers in the values, then those items
+        items = len(array_.values)
+        offsets, numbers = _segments(array_, buffers[1], array(_INT32, range(items)), 4, codes)
+        picked = array(_INT32)
+        picked.frombytes(numbers)
+        values = take(array_.values, picked) if items else array_.values
+        return pa.ListArray.from_arrays(pa.Array.from_buffers(pa.int32(), n + 1, [None, offsets]), values,
                                         type=NAME_LISTS)
     if type_ == pa.string():
         offsets, data = _segments(array_, buffers[1], buffers[2], 1, codes)

@@ -68,7 +68,7 @@ schema is stored, so dictionary columns come back as dictionary
 (categorical) columns.  The key ``urnscan`` of the file
 metadata holds a JSON object::
 
-    {"urnscan_version": "...", "schema_version": "3", "table": "hits",
+    {"urnscan_version": "...", "schema_version": "4", "table": "hits",
      "params": {...the scan parameters given by the caller...}}
 
 Memory: at most ``batch_rows`` hits, or ``batch_bytes`` of their text,

@@ -13,8 +13,10 @@ tables of the README.  Change a column, its type or its meaning and the
 version changes too.
 
 Columns whose values repeat (document, form, NID, namespace status,
-profile, finding codes and messages, file status, compression) are Arrow
-dictionary columns, so they load as categoricals in pandas and polars.
+profile, file status, compression) are Arrow dictionary columns, so they
+load as categoricals in pandas and polars.  The lists of names (reading
+rules, finding codes and messages) are lists of plain strings
+(:data:`~urnscan.sinks.arrays.NAME_LISTS` says why).
 ``source`` is a plain string in both tables, so the tables join in every
 engine.
 
@@ -44,7 +46,7 @@ __all__ = [
 ]
 
 #: Version of both schemas; stored in the schema metadata of every file.
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 
 def _field(name: str, type_: pa.DataType, doc: str, nullable: bool = False) -> pa.Field:
