@@ -20,6 +20,10 @@ from urnscan.judge import forget_judgements  # noqa: E402
 from urnscan.scanner import DEFAULT_MAX_URN_LENGTH  # noqa: E402
 
 SMALL = 128 * 1024
+#: a family whose SMALL input takes longer than this to scan (under about
+#: 2.5 MB/s: long one-line lists, items with no NSS) is measured on inputs
+#: a quarter the size
+SLOW_SMALL_SECONDS = 0.05
 CHUNK = 1 << 16
 
 
@@ -47,8 +51,10 @@ def best_scan_time(data: bytes, repeat: int, **options) -> float:
 @pytest.mark.parametrize("name", ["prose"] + list(GROWING))
 def test_eight_times_the_input_takes_at_most_ten_times_as_long(name):
     build = prose if name == "prose" else GROWING[name]
-    small, large = build(SMALL), build(8 * SMALL)
-    best_scan_time(small, 1)  # warm the caches
+    size = SMALL
+    if best_scan_time(build(SMALL), 1) > SLOW_SMALL_SECONDS:  # (and the caches are warm)
+        size = SMALL // 4  # a slow family: a quarter of the input shows the same growth, in a quarter of the time
+    small, large = build(size), build(8 * size)
     # (a superlinear rule gives ~64x)
     ratio = least_ratio(lambda: best_scan_time(large, 3) / best_scan_time(small, 9), 10)
     assert ratio <= 10, f"{name}: 8x the input took {ratio:.1f}x the time"
