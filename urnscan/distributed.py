@@ -125,8 +125,8 @@ def hits_meta():
     DataFrame here: the dtypes ``pandas.read_parquet`` gives for a local
     index (dictionary columns as categoricals, whose categories are not
     known in advance), except ``findings``, a pyarrow-backed
-    ``list<string>`` column (``pd.ArrowDtype``): Dask turns object columns
-    into strings."""
+    ``list<string>`` column (``pd.ArrowDtype``), and ``valid_checksum``,
+    pandas' nullable ``boolean``: Dask turns object columns into strings."""
     return clear_known_categories(_to_pandas(HIT_SCHEMA.empty_table()))
 
 
@@ -152,11 +152,15 @@ def _to_pandas(table: pa.Table):
                                      table.column(i).cast(_CODES_AS_STRINGS))
             mapper = {_CODES_AS_STRINGS: pd.ArrowDtype(_CODES_AS_STRINGS)}.get
     df = table.to_pandas(types_mapper=mapper)
-    # an empty dictionary gives categories of another dtype than a filled
-    # one, and categoricals of different category dtypes do not concatenate
     for field in table.schema:
+        # an empty dictionary gives categories of another dtype than a filled
+        # one, and categoricals of different category dtypes do not concatenate
         if pa.types.is_dictionary(field.type) and len(df[field.name].cat.categories) == 0:
             df[field.name] = df[field.name].cat.set_categories(_empty_categories())
+        # a nullable flag (valid_checksum) comes as objects, which Dask turns
+        # into the strings "True" and "False": pandas' own nullable boolean
+        elif pa.types.is_boolean(field.type) and field.nullable:
+            df[field.name] = df[field.name].astype("boolean")
     return df
 
 
