@@ -77,7 +77,7 @@ def _rules(data, positions, profile, reading, cap, final, window):
 
 
 def _fast(data, positions, profile, reading, cap, final, window):
-    return batch_reader(profile, reading, cap)(data, positions, 0, len(data), final, window, StreamContext(0), 0)
+    return batch_reader(profile, reading, cap)(data, positions, 0, len(data), window, StreamContext(0), 0)
 
 
 def _both(data, opts, final, window):
@@ -190,7 +190,7 @@ def test_candidates_without_a_nid_are_passed_over_unread(monkeypatch, text, read
     monkeypatch.setattr(fast, "read_at", counted)
     reader = fast.make_batch.__wrapped__("rfc8141", Reading(), 4096, fast.PLAIN_READS if accelerated else None)
     positions = urn_positions(text, 0, len(text))
-    got = reader(text, positions, 0, len(text), True, 4096, StreamContext(0), 0)
+    got = reader(text, positions, 0, len(text), 4096, StreamContext(0), 0)
     assert len(calls) == read
     assert got == _rules(text, positions, "rfc8141", Reading(), 4096, True, 4096)
 

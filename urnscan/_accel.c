@@ -1765,7 +1765,7 @@ stream_store(PyObject *context, Py_ssize_t base, const Stream *st)
 }
 
 PyDoc_STRVAR(plain_reads_doc,
-"plain_reads($module, buf, positions, i, pos, n, final, window, table, cap,\n"
+"plain_reads($module, buf, positions, i, pos, n, window, table, cap,\n"
 "            wrapper_limit, flags, consts, found, context, base, /)\n--\n\n"
 "Read the candidates at positions[i:] as extract.fast's read_all reads them,\n"
 "appending a Candidate to found for each, while they are plain ones; stop at\n"
@@ -1781,13 +1781,13 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t i, pos, n, window, cap, wrapper_limit;
     Py_buffer view, table_view;
 
-    if (nargs != 15) {
-        PyErr_Format(PyExc_TypeError, "plain_reads expected 15 arguments, got %zd", nargs);
+    if (nargs != 14) {
+        PyErr_Format(PyExc_TypeError, "plain_reads expected 14 arguments, got %zd", nargs);
         return NULL;
     }
-    PyObject *positions = args[1], *consts = args[11], *found = args[12], *context = args[13];
+    PyObject *positions = args[1], *consts = args[10], *found = args[11], *context = args[12];
     Py_ssize_t base;
-    if (index_arg(args[14], &base) < 0)
+    if (index_arg(args[13], &base) < 0)
         return NULL;
     if (!PyList_Check(positions) || !PyList_Check(found) || !PyTuple_Check(consts) || PyTuple_GET_SIZE(consts) != 12
             || !PyType_Check(PyTuple_GET_ITEM(consts, 0))
@@ -1797,18 +1797,17 @@ plain_reads(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     if (index_arg(args[2], &i) < 0 || index_arg(args[3], &pos) < 0 || index_arg(args[4], &n) < 0
-            || index_arg(args[6], &window) < 0 || index_arg(args[8], &cap) < 0
-            || index_arg(args[9], &wrapper_limit) < 0)
+            || index_arg(args[5], &window) < 0 || index_arg(args[7], &cap) < 0
+            || index_arg(args[8], &wrapper_limit) < 0)
         return NULL;
-    int final = PyObject_IsTrue(args[5]);
-    long flags = PyLong_AsLong(args[10]);
-    if (final < 0 || (flags == -1 && PyErr_Occurred()))
+    long flags = PyLong_AsLong(args[9]);
+    if (flags == -1 && PyErr_Occurred())
         return NULL;
     if (i < 0 || n < 0 || window < 0) {
         PyErr_SetString(PyExc_ValueError, "plain_reads: i, n and window must not be negative");
         return NULL;
     }
-    if (PyObject_GetBuffer(args[7], &table_view, PyBUF_SIMPLE) < 0)
+    if (PyObject_GetBuffer(args[6], &table_view, PyBUF_SIMPLE) < 0)
         return NULL;
     if (table_view.len != 256) {
         PyBuffer_Release(&table_view);

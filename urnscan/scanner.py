@@ -397,8 +397,8 @@ class ByteScanner:
             else:
                 positions.append(urn_positions(buf, pos, limit))
                 first = 0
-            found, pos, overlong = self._read_all(buf, positions[0], pos, n, final, window, self._context,
-                                                   self._base, first)
+            found, pos, overlong = self._read_all(buf, positions[0], pos, n, window, self._context, self._base,
+                                                   first)
             stop = limit if overlong is None else min(limit, overlong.start)
             suspects = suspected_urns(buf, start, stop, self.options.max_urn_length)
             if suspects:

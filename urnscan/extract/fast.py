@@ -121,14 +121,14 @@ def _patterns(profile: str):
 
 
 def batch_reader(profile: str, reading: Reading, cap: int):
-    """``read_all(buf, positions, pos, n, final, window, context, base,
+    """``read_all(buf, positions, pos, n, window, context, base,
     first=0)``: the candidates at ``positions[first:]`` (ascending, each a
     "urn:" in ``buf``)
     as the streaming scanner reads them: a position before ``pos`` (inside
     the previous candidate) is skipped; each is read up to ``p + window``,
-    or to ``n`` when that is nearer (``final``: the buffer ends the input;
-    the caller gives a position with less than a window after it only
-    then); ``context`` (a :class:`.url.StreamContext`
+    or to ``n`` when that is nearer (the caller gives a position with less
+    than a window after it only when the buffer ends the input, and reads
+    none of a candidate's bytes past ``n``); ``context`` (a :class:`.url.StreamContext`
     at absolute offset ``base`` of ``buf[0]``) gives the URL context.
     Returns ``(found, pos, overlong)``: the :class:`Candidate` tuples in
     order, the position from which to go on, and the :class:`OverLong`
@@ -174,7 +174,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
 
     far = cap + 2  # a run reaching this far past "urn:" is longer than the cap
 
-    def read_all(buf, positions, pos, n, final, window, context, base, first=0):
+    def read_all(buf, positions, pos, n, window, context, base, first=0):
         found = []
         append = found.append
         if type(positions) is not list:
@@ -182,7 +182,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
         i, count = first, len(positions)
         while i < count:
             if plain_reads is not None:
-                i, pos = plain_reads(buf, positions, i, pos, n, final, window, table, cap, WRAPPER_LIMIT, flags,
+                i, pos = plain_reads(buf, positions, i, pos, n, window, table, cap, WRAPPER_LIMIT, flags,
                                      PLAIN_CONSTS, found, context, base)
                 if i >= count:
                     break
