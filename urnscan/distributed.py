@@ -136,8 +136,8 @@ def files_meta():
 
 
 _CODES_AS_STRINGS = pa.list_(pa.string())
-#: the lists of names, read back as pyarrow-backed list<string> columns
-#: (an index of schema version 3 stored them as list<dictionary<string>>)
+#: the lists of names (the schema's list<element: string not null>), as
+#: pyarrow-backed plain list<string> columns
 _LIST_COLUMNS = ("findings", "finding_messages", "rules")
 
 
