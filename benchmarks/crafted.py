@@ -77,6 +77,13 @@ def entities(size: int) -> bytes:
     return _repeat(b" urn:a:b" + b"&amp;" * 500 + b"\n", size)
 
 
+def reference_breaks(size: int) -> bytes:
+    """A reference then a soft hyphen after each "urn:" of one line: each
+    name cut at the reference in its first piece, before a chain of marks
+    that goes on to the cap (breaks.joined_over_breaks)."""
+    return _repeat("urn:a:&amp;\u00ad@".encode(), size)
+
+
 def yaml_keys(size: int) -> bytes:
     """URN prefixes alone on their lines, blank lines between."""
     return _repeat(b"urn:example:k:\n" + b"\n" * 200 + b"  key: v\n", size)
@@ -116,6 +123,7 @@ FAMILIES = {
     "2000 ( before, ) after": many_parens,
     "urn:a: repeated (over cap)": urn_run,
     "entities after a URN": entities,
+    "a reference, then marks to the cap": reference_breaks,
     "YAML keys, blank lines": yaml_keys,
     "table rows": table_rows,
     "names ending in : over longer ones": names_shown_below,

@@ -14,7 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from crafted import GROWING, colon_fold_chain, growing_list, prose, rfc8792_chain  # noqa: E402
+from crafted import GROWING, colon_fold_chain, growing_list, prose, reference_breaks, rfc8792_chain  # noqa: E402
 
 from urnscan import scan_bytes  # noqa: E402
 from urnscan.judge import forget_judgements  # noqa: E402
@@ -77,6 +77,17 @@ def test_a_typographic_quote_costs_about_what_no_opener_does():
     best_scan_time(curly, 1)
     ratio = least_ratio(lambda: best_scan_time(curly, 3) / best_scan_time(bare, 3), 5)
     assert ratio <= 5, f"a \u2018-quoted name took {ratio:.1f}x the time of a bare one"
+
+
+def test_a_reference_before_a_chain_of_marks_costs_about_what_a_blank_does():
+    # each name was joined over the marks up to the cap, then cut at the
+    # reference in its first piece, and the next "urn:" read the chain
+    # again: 20 to 30 times the time of the same names with blanks
+    chain = reference_breaks(SMALL // 4)
+    blanks = chain.replace("\u00ad".encode(), b" ")
+    best_scan_time(chain, 1)
+    ratio = least_ratio(lambda: best_scan_time(chain, 3) / best_scan_time(blanks, 3), 4)
+    assert ratio <= 4, f"a chain of marks took {ratio:.1f}x the time of blanks"
 
 
 def _over_long_names(size: int) -> bytes:

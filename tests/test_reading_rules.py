@@ -1217,6 +1217,33 @@ def test_break_opportunities(text, expected):
     assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]  # (offsets in characters)
 
 
+#: a reference that ends the name inside one piece of a joined name (across
+#: a break opportunity, a fold, the quotes between literals, an escape): the
+#: name ends there, its span too, and the rules of the pieces after it go
+CUT_INSIDE_A_JOINED_NAME = [
+    ("see urn:a:b&amp;c\u00add end", [("urn:a:b", "urn:a:b", ("cut:entity",))]),
+    ("see urn:a:b&amp;c<wbr>d end", [("urn:a:b", "urn:a:b", ("cut:entity",))]),
+    ("see urn:a:bb\u00adc&amp;d end", [("urn:a:bbc", "urn:a:bb\u00adc", ("decode:break", "cut:entity"))]),
+    ("   urn:ietf:params:xml:ns:yang:ietf&amp;x-\n   interfaces here\n",
+     [("urn:ietf:params:xml:ns:yang:ietf", "urn:ietf:params:xml:ns:yang:ietf", ("cut:entity",))]),
+    ("   urn:ietf:params:xml:ns:yang:ietf-\n   interfaces&amp;x=1 here\n",
+     [("urn:ietf:params:xml:ns:yang:ietf-interfaces", "urn:ietf:params:xml:ns:yang:ietf-\n   interfaces",
+       ("fold:rfc", "cut:entity"))]),
+    ('x = "urn:a:b&amp;c" "d";\n', [("urn:a:b", "urn:a:b", ("cut:entity",))]),
+    ('x = "urn:a:b" "c&amp;d";\n', [("urn:a:bc", 'urn:a:b" "c', ("fold:literal", "cut:entity"))]),
+    ("see urn:a:b&lt;c\\\n  d end", [("urn:a:b", "urn:a:b", ("cut:entity",))]),
+    ("see urn:a:b\\-c&amp;d\\-e end", [("urn:a:b-c", "urn:a:b\\-c", ("decode:roff-hyphen", "cut:entity"))]),
+]
+
+
+@pytest.mark.parametrize("text,expected", CUT_INSIDE_A_JOINED_NAME)
+def test_a_cut_inside_a_joined_name_ends_its_span_there(text, expected):
+    hits = scan_text(text)
+    assert [(h.urn, h.raw, h.rules) for h in hits] == expected
+    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]
+    assert [h.folded for h in hits] == [len(h.raw) > len(h.urn) and "\\" not in h.raw for h in hits]
+
+
 def test_break_opportunities_go_with_folding():
     text = "<td>urn:oid:1.2.840<wbr>.113549.1.1</td>"
     assert [h.urn for h in scan_text(text, fold=False)] == ["urn:oid:1.2.840"]  # the markup ends it

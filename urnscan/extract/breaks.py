@@ -10,7 +10,7 @@ characters written as references do (:mod:`.entity`: ``&shy;``,
 from __future__ import annotations
 
 import re
-from typing import List, Tuple
+from typing import Callable, List, Optional, Tuple
 
 #: the invisible characters a page puts inside a long name where a line
 #: may break: SOFT HYPHEN (U+00AD, shown only at a break) and ZERO WIDTH
@@ -23,15 +23,24 @@ _BREAK = re.compile(b"|".join([rb"<[Ww][Bb][Rr] ?/?>"]
 _URN_SCHEME = re.compile(rb"[Uu][Rr][Nn]:")
 
 
-def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run,
-                       max_end: int) -> List[Tuple[int, int]]:
+def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run, max_end: int,
+                       cut: Optional[Callable[[bytes, bool], bool]] = None) -> List[Tuple[int, int]]:
     """``segments`` (a name up to the end of its run) with the run after
     each break opportunity that follows it, as segments of their own;
     ``segments`` itself when none follows.  A mark before another
     ``urn:``, or after which the name would go on past ``max_end``, ends
     the name, as other markup does (a chain of marks past the cap is no
-    name a page broke for display)."""
+    name a page broke for display).  ``cut(text, question)`` says whether
+    the name is cut short inside a piece's text (a "?" before it or not):
+    no piece after such a one is joined, as the name ends in it (each
+    ``urn:`` of a chain of marks and references read it to the cap)."""
     joined = segments
+    question = False
+    if cut is not None:
+        for a, b in segments:
+            if cut(buf[a:b], question):
+                return segments
+            question = question or buf.find(b"?", a, b) >= 0
     e = segments[-1][1]
     while e < hi:
         mark = _BREAK.match(buf, e, hi)
@@ -48,4 +57,8 @@ def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run
             joined = list(segments)  # (a copy, once: a list made anew per mark was quadratic in the marks)
         joined.append((mark.end(), rest.end()))
         e = rest.end()
+        if cut is not None:
+            if cut(buf[mark.end():e], question):
+                break
+            question = question or buf.find(b"?", mark.end(), e) >= 0
     return joined

@@ -95,3 +95,14 @@ def entity_read(text: bytes) -> Tuple[int, Optional[bytes]]:
     if not pieces or kept < 0:
         return kept, None
     return kept, b"".join(pieces) + text[last:kept]
+
+
+def cut_by_reference(text: bytes, question: bool) -> bool:
+    """Whether :func:`entity_read` cuts a name at a reference in ``text``
+    (one that ends the URN: not a template's, which rejects the name
+    whatever follows); ``question``: a "?" came before the text."""
+    if b"&" not in text:
+        return False
+    read = b"?" + text if question else text
+    kept = entity_read(read)[0]
+    return 0 <= kept < len(read)

@@ -20,7 +20,7 @@ from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
 from .params import folded_parameter_end, parameter_end
 from .breaks import joined_over_breaks
-from .entity import entity_read
+from .entity import cut_by_reference, entity_read
 from .fold import Overflow, fold, literal_closer, literals, literals_inside, next_literal
 from .layout import example_colon, key_colon, qname_colon
 from .lists import list_end, url_query_start
@@ -28,7 +28,7 @@ from .url import url_quoted
 from .options import Reading
 from .pairing import Opener, closed_at, delimiter_closer, opener_before, pair_rule, paired_run
 from .escapes import JSON_SLASH, ROFF_HYPHEN, escaped_run, segments_without
-from .rules import Rule
+from .rules import JOINING, Rule
 from .trim import TRIMMABLE, trim
 from .wrapper import empty_element_name, wrapped
 
@@ -332,7 +332,7 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
             rules.append(Rule.DECODE_JSON)
     else:
         if reading.fold and not closed:
-            segments = joined_over_breaks(buf, segments, hi, RUNS[profile], p + cap)
+            segments = joined_over_breaks(buf, segments, hi, RUNS[profile], p + cap, cut_by_reference)
             if len(segments) > 1:
                 e = segments[-1][1]
                 rules.append(Rule.DECODE_BREAK)
@@ -394,6 +394,20 @@ def _url_fold(buf: bytes, segments: List, hi: int, nss_start: int, profile: str,
     return joined
 
 
+def _cut_short(segments, end: int, text: bytes, kept: int):
+    """``(segments, end, text)`` of a name whose (joined) text is cut to its
+    first ``kept`` bytes: a cut inside an earlier piece of a joined name
+    drops the pieces after it, and the name ends in that piece."""
+    if len(segments) == 1:
+        return segments, end - (len(text) - kept), text[:kept]
+    left = kept
+    for i, (a, b) in enumerate(segments):
+        if left <= b - a:
+            return segments[:i] + [(a, a + left)], a + left, text[:kept]
+        left -= b - a
+    return segments, end, text
+
+
 def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Optional[Opener], closer_at: int,
            literal: str, rules: List[Rule], context: Optional[Rule], key: Optional[Rule], reading: Reading,
            escapes: int = 0) -> Found:
@@ -427,14 +441,15 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
             rules.append(Rule.CUT_SUBFIELD)
     end = segments[-1][1]
     text = buf[p:end] if len(segments) == 1 else b"".join([buf[a:b] for a, b in segments])
+    joined = len(segments)
     if context is not None:
         query = url_query_start(text, nss_start - p)
         if query >= 0:
-            end -= len(text) - query
-            text = text[:query]
+            segments, end, text = _cut_short(segments, end, text, query)
             rules.append(Rule.CUT_URL_QUERY)
         if text.endswith(b"/*") and len(text) - 2 > nss_start - p:
-            end, text = end - 2, text[:-2]  # ".../urn:x:calendar-query/*": a path's wildcard step
+            # ".../urn:x:calendar-query/*": a path's wildcard step
+            segments, end, text = _cut_short(segments, end, text, len(text) - 2)
             rules.append(Rule.TRIM_URL_SLASH)
     entity = False
     decoded = False
@@ -443,13 +458,16 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         if kept < 0:
             return Rejected(end)  # "urn:xmpp:tmp:&SN;:0": built from a declared entity's text
         if kept < len(text):
-            end -= len(text) - kept
-            text = text[:kept]
+            segments, end, text = _cut_short(segments, end, text, kept)
             rules.append(Rule.CUT_ENTITY)
             entity = True
         if text_of_markup is not None:
             text, decoded = text_of_markup, True
             rules.append(Rule.DECODE_ENTITY)
+    if len(segments) < joined:
+        escapes = min(escapes, len(segments) - 1)
+        if len(segments) == 1:
+            rules = [r for r in rules if r not in JOINING]
     trimming, _, _, code, _ = reading  # (tuple unpacking: this runs for every hit)
     if code and _code(buf, p, hi, text, end, opener, closer_at, entity, segments):
         return Rejected(end)

@@ -56,3 +56,13 @@ class Rule(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+#: the rules that join a name's pieces across a gap (a line break, a mark,
+#: an escape's backslash, the quotes between literals): a name cut short
+#: before its second piece keeps none of them
+JOINING = frozenset({
+    Rule.FOLD_RFC, Rule.FOLD_BLANK, Rule.FOLD_COLON, Rule.FOLD_RFC8792, Rule.FOLD_TABLE, Rule.FOLD_QUERY,
+    Rule.FOLD_CONTENT_LINE, Rule.FOLD_ONE_LINE, Rule.FOLD_LITERAL, Rule.DECODE_ROFF, Rule.DECODE_JSON,
+    Rule.DECODE_BREAK,
+})
