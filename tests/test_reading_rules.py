@@ -1218,9 +1218,17 @@ def test_break_opportunities(text, expected):
 
 
 #: a reference that ends the name inside one piece of a joined name (across
-#: a break opportunity, a fold, the quotes between literals, an escape): the
-#: name ends there, its span too, and the rules of the pieces after it go
+#: a break opportunity, a fold, the quotes between literals, an escape), or
+#: trimming that takes a decoded reference or the last pieces: the name
+#: ends there, its span too, and the rules of the pieces after it go
 CUT_INSIDE_A_JOINED_NAME = [
+    ("<p>see urn:example:y&#46; end</p>", [("urn:example:y", "urn:example:y", ("decode:entity", "trim:period"))]),
+    ("<p>urn:example:a?=b&amp;c&#46; x</p>",
+     [("urn:example:a?=b&c", "urn:example:a?=b&amp;c", ("decode:entity", "trim:period"))]),
+    ("<p>urn:example:y&shy;&#46; x</p>", [("urn:example:y", "urn:example:y", ("decode:entity", "trim:period"))]),
+    ("see urn:a:b<wbr>. end", [("urn:a:b", "urn:a:b", ("trim:period",))]),
+    ("see urn:a:b\u00ad, end", [("urn:a:b", "urn:a:b", ("trim:comma",))]),
+    ("see (urn:a:b<wbr>c<wbr>) end", [("urn:a:bc", "urn:a:b<wbr>c", ("decode:break", "trim:paren"))]),
     ("see urn:a:b&amp;c\u00add end", [("urn:a:b", "urn:a:b", ("cut:entity",))]),
     ("see urn:a:b&amp;c<wbr>d end", [("urn:a:b", "urn:a:b", ("cut:entity",))]),
     ("see urn:a:bb\u00adc&amp;d end", [("urn:a:bbc", "urn:a:bb\u00adc", ("decode:break", "cut:entity"))]),
@@ -1237,11 +1245,12 @@ CUT_INSIDE_A_JOINED_NAME = [
 
 
 @pytest.mark.parametrize("text,expected", CUT_INSIDE_A_JOINED_NAME)
-def test_a_cut_inside_a_joined_name_ends_its_span_there(text, expected):
+def test_a_name_cut_inside_what_was_joined_or_decoded_ends_there(text, expected):
     hits = scan_text(text)
     assert [(h.urn, h.raw, h.rules) for h in hits] == expected
     assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]
-    assert [h.folded for h in hits] == [len(h.raw) > len(h.urn) and "\\" not in h.raw for h in hits]
+    assert [h.folded for h in hits] == [len(h.raw) > len(h.urn) and "\\" not in h.raw and "&" not in h.raw
+                                        for h in hits]
 
 
 def test_break_opportunities_go_with_folding():

@@ -70,6 +70,17 @@ def declared_entity(reference: bytes) -> bool:
     return name.decode("ascii") + ";" not in html5
 
 
+def _reference(text: bytes, m: "re.Match[bytes]") -> Tuple[bytes, int]:
+    """The reference ``m`` found in ``text`` and where it ends: ``&amp;lt;``
+    escaped again is read as the reference it escapes (``&lt;``)."""
+    reference, stop = m.group(), m.end()
+    if reference == b"&amp;":
+        again = _ENTITY.match(b"&" + text[stop:stop + 16])
+        if again is not None:
+            reference, stop = again.group(), stop + again.end() - 1
+    return reference, stop
+
+
 def entity_read(text: bytes) -> Tuple[int, Optional[bytes]]:
     """``(kept, decoded)``: the length of the text before the first
     reference that ends the URN (the whole length when none does), and the
@@ -79,11 +90,7 @@ def entity_read(text: bytes) -> Tuple[int, Optional[bytes]]:
     pieces, last = [], 0
     question = text.find(b"?")
     for m in _ENTITY.finditer(text):
-        reference, stop = m.group(), m.end()
-        if reference == b"&amp;":
-            again = _ENTITY.match(b"&" + text[stop:stop + 16])
-            if again is not None:  # escaped again: read as the reference it escapes
-                reference, stop = again.group(), stop + again.end() - 1
+        reference, stop = _reference(text, m)
         char = _stands_for(reference, 0 <= question < m.start())
         if char is None:
             kept = -1 if declared_entity(reference) else m.start()
@@ -106,3 +113,21 @@ def cut_by_reference(text: bytes, question: bool) -> bool:
     read = b"?" + text if question else text
     kept = entity_read(read)[0]
     return 0 <= kept < len(read)
+
+
+def written_length(text: bytes, length: int) -> int:
+    """How many bytes of ``text`` (a name as written: what :func:`entity_read`
+    kept of it) write the first ``length`` bytes of its decoded text, the
+    references that stand for nothing after them left out: where a name
+    that trimming cut after decoding ends."""
+    question = text.find(b"?")
+    written = decoded = 0
+    for m in _ENTITY.finditer(text):
+        if decoded + m.start() - written >= length:
+            break
+        decoded += m.start() - written
+        reference, written = _reference(text, m)
+        decoded += len(_stands_for(reference, 0 <= question < m.start()) or b"")
+        if decoded >= length:
+            return written
+    return written + length - decoded

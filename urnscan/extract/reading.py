@@ -20,7 +20,7 @@ from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
 from .params import folded_parameter_end, parameter_end
 from .breaks import joined_over_breaks
-from .entity import cut_by_reference, entity_read
+from .entity import cut_by_reference, entity_read, written_length
 from .fold import Overflow, fold, literal_closer, literals, literals_inside, next_literal
 from .layout import example_colon, key_colon, qname_colon
 from .lists import list_end, url_query_start
@@ -452,7 +452,7 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
             segments, end, text = _cut_short(segments, end, text, len(text) - 2)
             rules.append(Rule.TRIM_URL_SLASH)
     entity = False
-    decoded = False
+    written: Optional[bytes] = None  # the name as written, when references in it were decoded
     if b"&" in text:
         kept, text_of_markup = entity_read(text)
         if kept < 0:
@@ -462,12 +462,10 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
             rules.append(Rule.CUT_ENTITY)
             entity = True
         if text_of_markup is not None:
-            text, decoded = text_of_markup, True
+            written, text = text, text_of_markup
             rules.append(Rule.DECODE_ENTITY)
-    if len(segments) < joined:
-        escapes = min(escapes, len(segments) - 1)
-        if len(segments) == 1:
-            rules = [r for r in rules if r not in JOINING]
+    decoded = written is not None
+    written_segments, written_end = segments, end
     trimming, _, _, code, _ = reading  # (tuple unpacking: this runs for every hit)
     if code and _code(buf, p, hi, text, end, opener, closer_at, entity, segments):
         return Rejected(end)
@@ -496,6 +494,15 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         end -= len(text) - kept
         text = text[:kept]
         rules.append(Rule.TRIM_URL_SLASH)
+    if decoded or len(written_segments) > 1:
+        # what trimming cut off may be a reference, or a piece of a joined
+        # name: the name ends where what is left of it is written
+        kept = len(text) if written is None else written_length(written, len(text))
+        segments, end, _ = _cut_short(written_segments, written_end, text if written is None else written, kept)
+    if len(segments) < joined:
+        escapes = min(escapes, len(segments) - 1)
+        if len(segments) == 1:
+            rules = [r for r in rules if r not in JOINING]
     if len(text) <= nss_start - p:
         return None  # "urn:" NID ":" and nothing after it
     label = labelled(buf, p, min(end, segments[0][1])) if trimming else 0
