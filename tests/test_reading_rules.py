@@ -1,9 +1,10 @@
 """Each reading rule as a table of (text, expected URNs), in the languages
 people write URNs in, plus properties of pairing over generated text."""
 import random
+import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from urnscan import scan_bytes, scan_text
 from urnscan.extract.trim import trim
@@ -1057,6 +1058,11 @@ def fullwidth(text: str) -> str:
     (f"x{fullwidth('urn:a:b')}", []),
     (f"{fullwidth('urn:')} and", []),
     ("urn:isbn:0306406152 \uff55rn:isbn:1", ["urn:isbn:0306406152", "\uff55rn:isbn:1"]),
+    # a character reference ends one, as it ends a URN (entity.py): none is decoded in it
+    (f"&quot;{fullwidth('urn:')}isbn:0306406152&quot; x", [fullwidth("urn:") + "isbn:0306406152"]),
+    (f"{fullwidth('urn:')}isbn:0306406152&amp; x", [fullwidth("urn:") + "isbn:0306406152"]),
+    (f"{fullwidth('urn:')}&#38; x", []),
+    (f"{fullwidth('urn:')}isbn:0306406152&x y", [fullwidth("urn:") + "isbn:0306406152&x"]),
 ])
 def test_suspected_urns_in_fullwidth_forms(text, expected):
     for hits in (scan_text(text), list(scan_bytes([text.encode()]))):
@@ -1229,6 +1235,10 @@ CUT_INSIDE_A_JOINED_NAME = [
     ("see urn:a:b<wbr>. end", [("urn:a:b", "urn:a:b", ("trim:period",))]),
     ("see urn:a:b\u00ad, end", [("urn:a:b", "urn:a:b", ("trim:comma",))]),
     ("see (urn:a:b<wbr>c<wbr>) end", [("urn:a:bc", "urn:a:b<wbr>c", ("decode:break", "trim:paren"))]),
+    # a name joined over a break opportunity is joined no further: the
+    # quotes after the mark join no literals (the mark was read as the name's)
+    ("see urn:a:b<wbr>' 'c x", [("urn:a:b", "urn:a:b", ("trim:quote",))]),
+    ("see urn:a:<wbr>' '. x", []),
     ("see urn:a:b&amp;c\u00add end", [("urn:a:b", "urn:a:b", ("cut:entity",))]),
     ("see urn:a:b&amp;c<wbr>d end", [("urn:a:b", "urn:a:b", ("cut:entity",))]),
     ("see urn:a:bb\u00adc&amp;d end", [("urn:a:bbc", "urn:a:bb\u00adc", ("decode:break", "cut:entity"))]),
@@ -1251,6 +1261,35 @@ def test_a_name_cut_inside_what_was_joined_or_decoded_ends_there(text, expected)
     assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]
     assert [h.folded for h in hits] == [len(h.raw) > len(h.urn) and "\\" not in h.raw and "&" not in h.raw
                                         for h in hits]
+
+
+#: what a name may be made of where references, break opportunities, folds,
+#: escapes and literals meet
+_NAME_PIECES = [b"b", b"c1", b"-", b".", b",", b":", b"?", b"?=", b"&", b"=", b"&amp;", b"&#46;", b"&#45;", b"&shy;",
+                b"&quot;", b"&#x200B;", b"<wbr>", "\u00ad".encode(), "\u200b".encode(), b"-\n   ", b"\\\n  ", b"' '",
+                b'" "', b"\\-", b")", b"(", b"/", b"/*", b"%41", b"%", b"'s", b"\n", b" "]
+_NAMES = st.tuples(st.sampled_from([b"", b" ", b"(", b'"', b"'", b">", b"http://h/", b"x = '"]),
+                   st.sampled_from([b"urn:", b"URN:"]), st.sampled_from([b"a:", b"isbn:", b"ietf:params:"]),
+                   st.lists(st.sampled_from(_NAME_PIECES), max_size=12).map(b"".join),
+                   st.sampled_from([b"", b" end", b".", b". end", b")", b"\n", b'"', b"'", b"</p>"])).map(b"".join)
+_MARK_LAST = re.compile(r"(<wbr ?/?>|\u00ad|\u200b|&shy;|&#173;|&#x200b;)$", re.I)
+_REFERENCE_START = re.compile(r"&#?[A-Za-z0-9]*$")
+_REFERENCE_REST = re.compile(rb"[A-Za-z0-9]*;")
+
+
+@given(st.lists(_NAMES, min_size=1, max_size=3).map(b" ".join))
+@example(b"see urn:a:b&amp;c\xc2\xadd end")
+@example(b"<p>see urn:example:y&#46; end</p>")
+@example(b"see urn:a:b<wbr>' 'c x")
+@settings(max_examples=1500, deadline=None)
+def test_a_name_never_ends_inside_a_reference_nor_after_a_mark(data):
+    """A hit's span is its raw text, and it ends neither inside a character
+    reference nor with a break opportunity (which stands for nothing at
+    the end of a name)."""
+    for h in scan_bytes([data]):
+        assert data[h.start:h.end].decode("utf-8", "replace") == h.raw
+        assert not _MARK_LAST.search(h.raw)
+        assert not (_REFERENCE_START.search(h.raw) and _REFERENCE_REST.match(data, h.end))
 
 
 def test_break_opportunities_go_with_folding():

@@ -337,7 +337,9 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
                 e = segments[-1][1]
                 rules.append(Rule.DECODE_BREAK)
         key = key_colon(buf, p, e, hi) if reading.trim and buf[e - 1] == 0x3A else None
-        quote_at = literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and key is None else -1
+        # (a name joined over break opportunities is joined no further)
+        quote_at = (literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and key is None
+                    and len(segments) == 1 else -1)
         first = next_literal(buf, quote_at, hi) if quote_at >= 0 else -1
         if first >= 0:
             # a literal that opens a placeholder after the one the URN starts
