@@ -1292,6 +1292,34 @@ def test_a_name_never_ends_inside_a_reference_nor_after_a_mark(data):
         assert not (_REFERENCE_START.search(h.raw) and _REFERENCE_REST.match(data, h.end))
 
 
+_MARK_INSIDE = re.compile(r"<wbr|\u00ad|\u200b", re.I)
+#: names in wrappers, URLs, quotes and brackets, over lines and page breaks
+_NSS_PIECES = [b"b", b"c1", b"-", b".", b",", b":", b"?", b"?=", b"?+", b"#", b"&", b"=", b"&amp;", b"&#46;", b"&gt;",
+               b"&lt;", b"<wbr>", "\u00ad".encode(), b"-\n   ", b"\n   ", b" ", b"\t", b"%3A", b"%2F", b"%41", b"%",
+               b"/", b"'", b'"', b")", b"(", b"\f\nRFC 1234   Title   May 2020\n\n   ", b"\n\n   ", b"\\\n", b"*",
+               b"'s", b"..."]
+_WRITTEN_NAMES = st.tuples(
+    st.sampled_from([b"<", b"<URN:", b"", b" ", b"(", b'"', b"http://h/", b"http://h/?u=", b"[", b"`",
+                     "\u2018".encode()]),
+    st.sampled_from([b"urn:", b"URN:", b"urn%3A", b""]), st.sampled_from([b"a:", b"isbn:", b"ietf:params:", b"x-y:", b"a%3A"]),
+    st.lists(st.sampled_from(_NSS_PIECES), max_size=10).map(b"".join),
+    st.sampled_from([b"", b">", b" end", b".", b">.", b")", b"\n", b'"', b"'", b"]", b"`", "\u2019".encode()]),
+).map(b"".join)
+
+
+@given(st.lists(_WRITTEN_NAMES, min_size=1, max_size=3).map(b" ".join), st.booleans())
+@settings(max_examples=1000, deadline=None)
+def test_a_name_read_as_written_is_its_span(data, percent):
+    """The span is the raw text; a hit no rule decoded, folded or unwrapped
+    is its raw text; no break opportunity is left inside a URN."""
+    for h in scan_bytes([data], percent=percent):
+        assert data[h.start:h.end].decode("utf-8", "replace") == h.raw
+        assert not _MARK_LAST.search(h.raw) and not _MARK_INSIDE.search(h.urn)
+        assert not (_REFERENCE_START.search(h.raw) and _REFERENCE_REST.match(data, h.end))
+        if not h.folded and not any(r.startswith(("decode:", "fold:", "wrap:", "trim:label")) for r in h.rules):
+            assert h.urn == h.raw
+
+
 def test_break_opportunities_go_with_folding():
     text = "<td>urn:oid:1.2.840<wbr>.113549.1.1</td>"
     assert [h.urn for h in scan_text(text, fold=False)] == ["urn:oid:1.2.840"]  # the markup ends it
