@@ -7,6 +7,7 @@ from hypothesis import given, settings, strategies as st
 from urnscan import scan_bytes
 
 from .test_fast_paths import PIECES
+from .test_reading_rules import JOINED_NAMES, WRITTEN_NAMES
 
 CORPUS = (
     "Intro caf\u00e9 \u65e5\u672c text. See urn:isbn:0451450523, and <URN:foo:bar-\r\n   baz> too.\r\n"
@@ -115,6 +116,14 @@ def test_whole_equals_feed_and_finish(data):
 
     fed = ByteScanner("f")
     assert ByteScanner("f").whole(data) == fed.feed(data) + fed.finish()
+
+
+@given(st.lists(st.one_of(JOINED_NAMES, WRITTEN_NAMES), min_size=1, max_size=4).map(b" ".join), st.integers(1, 40),
+       st.booleans())
+@settings(max_examples=300, deadline=None)
+def test_names_with_references_and_marks_in_any_chunks(data, size, percent):
+    whole = _scan([data], percent=percent)
+    assert _scan(_chunks(data, size), percent=percent) == whole
 
 
 #: pieces of percent-encoded URNs in URLs, and what ends or breaks them

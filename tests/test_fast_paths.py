@@ -7,6 +7,8 @@ from urnscan.extract.fold import resume_at
 from urnscan.namespaces import _text, checkdigits
 from urnscan.scanner import urn_positions
 
+from .test_reading_rules import JOINED_NAMES, WRITTEN_NAMES
+
 PROFILES = ("rfc8141", "rfc2141", "draft-2012", "draft-1995")
 
 # pieces that reach every branch of the reading rules: openers and closers,
@@ -154,6 +156,16 @@ _dump_lines = st.builds(
 @example(b"00000010  27 75 72 6e 3a 69 65 74  66 3a 70 61 72 61 6d 73  |'urn:ietf:params|\n",
          ("rfc8141", Reading(), 4096), True, 100)
 def test_fast_path_equals_the_rules_on_hex_dumps(data, opts, final, window):
+    fast, rules = _both(data, opts, final, window)
+    assert fast == rules
+
+
+@given(st.lists(st.one_of(JOINED_NAMES, WRITTEN_NAMES), min_size=1, max_size=4).map(b" ".join), options,
+       st.booleans(), st.integers(4, 400))
+@settings(max_examples=400, deadline=None)
+def test_fast_path_equals_the_rules_on_names_with_references_and_marks(data, opts, final, window):
+    """Names where references, break opportunities, folds, escapes, quotes
+    and wrappers meet (tests/test_reading_rules.py)."""
     fast, rules = _both(data, opts, final, window)
     assert fast == rules
 

@@ -1268,7 +1268,7 @@ def test_a_name_cut_inside_what_was_joined_or_decoded_ends_there(text, expected)
 _NAME_PIECES = [b"b", b"c1", b"-", b".", b",", b":", b"?", b"?=", b"&", b"=", b"&amp;", b"&#46;", b"&#45;", b"&shy;",
                 b"&quot;", b"&#x200B;", b"<wbr>", "\u00ad".encode(), "\u200b".encode(), b"-\n   ", b"\\\n  ", b"' '",
                 b'" "', b"\\-", b")", b"(", b"/", b"/*", b"%41", b"%", b"'s", b"\n", b" "]
-_NAMES = st.tuples(st.sampled_from([b"", b" ", b"(", b'"', b"'", b">", b"http://h/", b"x = '"]),
+JOINED_NAMES = st.tuples(st.sampled_from([b"", b" ", b"(", b'"', b"'", b">", b"http://h/", b"x = '"]),
                    st.sampled_from([b"urn:", b"URN:"]), st.sampled_from([b"a:", b"isbn:", b"ietf:params:"]),
                    st.lists(st.sampled_from(_NAME_PIECES), max_size=12).map(b"".join),
                    st.sampled_from([b"", b" end", b".", b". end", b")", b"\n", b'"', b"'", b"</p>"])).map(b"".join)
@@ -1277,7 +1277,7 @@ _REFERENCE_START = re.compile(r"&#?[A-Za-z0-9]*$")
 _REFERENCE_REST = re.compile(rb"[A-Za-z0-9]*;")
 
 
-@given(st.lists(_NAMES, min_size=1, max_size=3).map(b" ".join))
+@given(st.lists(JOINED_NAMES, min_size=1, max_size=3).map(b" ".join))
 @example(b"see urn:a:b&amp;c\xc2\xadd end")
 @example(b"<p>see urn:example:y&#46; end</p>")
 @example(b"see urn:a:b<wbr>' 'c x")
@@ -1298,7 +1298,7 @@ _NSS_PIECES = [b"b", b"c1", b"-", b".", b",", b":", b"?", b"?=", b"?+", b"#", b"
                b"&lt;", b"<wbr>", "\u00ad".encode(), b"-\n   ", b"\n   ", b" ", b"\t", b"%3A", b"%2F", b"%41", b"%",
                b"/", b"'", b'"', b")", b"(", b"\f\nRFC 1234   Title   May 2020\n\n   ", b"\n\n   ", b"\\\n", b"*",
                b"'s", b"..."]
-_WRITTEN_NAMES = st.tuples(
+WRITTEN_NAMES = st.tuples(
     st.sampled_from([b"<", b"<URN:", b"", b" ", b"(", b'"', b"http://h/", b"http://h/?u=", b"[", b"`",
                      "\u2018".encode()]),
     st.sampled_from([b"urn:", b"URN:", b"urn%3A", b""]), st.sampled_from([b"a:", b"isbn:", b"ietf:params:", b"x-y:", b"a%3A"]),
@@ -1307,7 +1307,7 @@ _WRITTEN_NAMES = st.tuples(
 ).map(b"".join)
 
 
-@given(st.lists(_WRITTEN_NAMES, min_size=1, max_size=3).map(b" ".join), st.booleans())
+@given(st.lists(WRITTEN_NAMES, min_size=1, max_size=3).map(b" ".join), st.booleans())
 @settings(max_examples=1000, deadline=None)
 def test_a_name_read_as_written_is_its_span(data, percent):
     """The span is the raw text; a hit no rule decoded, folded or unwrapped
