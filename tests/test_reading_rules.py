@@ -1223,6 +1223,27 @@ def test_break_opportunities(text, expected):
     assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]  # (offsets in characters)
 
 
+@pytest.mark.parametrize("text, expected", [
+    # seed 004 section 2: white space is not significant in a URN; in a
+    # wrapper it may follow a ":" on the same line ...
+    ("e.g., <URN: Schemeid: Authorityid:Elementid>\n",
+     [("URN:Schemeid:Authorityid:Elementid", "URN: Schemeid: Authorityid:Elementid", ("wrap:1995", "fold:wrapper"))]),
+    ("see <URN:x-dns-2: library.bigstate.edu: aj17-mcc> here",
+     [("URN:x-dns-2:library.bigstate.edu:aj17-mcc", "URN:x-dns-2: library.bigstate.edu: aj17-mcc",
+       ("wrap:1995", "fold:wrapper"))]),
+    ("<URN:\tdns:a:b>", [("URN:dns:a:b", "URN:\tdns:a:b", ("wrap:1995", "fold:wrapper"))]),
+    # ... but a blank after anything else is prose or code, and words are no name
+    ("<URN:IANA:foo bar>", [("URN:IANA:foo", "URN:IANA:foo", ())]),
+    ("see <URN: IANA: See section 3> x", []),
+    ("<URN: a label> x", []),
+    ("<urn: foo>", []),
+])
+def test_white_space_in_a_1995_wrapper(text, expected):
+    hits = scan_text(text)
+    assert [(h.urn, h.raw, h.rules) for h in hits] == expected
+    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]
+
+
 #: a reference that ends the name inside one piece of a joined name (across
 #: a break opportunity, a fold, the quotes between literals, an escape), or
 #: trimming that takes a decoded reference or the last pieces: the name

@@ -111,8 +111,9 @@ after_percent(const unsigned char *s, Py_ssize_t p)
 }
 
 /* "urn:" (ASCII case folded) at p, at a token boundary, followed by a letter
-   or digit or a line break; the caller has checked the four bytes are
-   inside the buffer */
+   or digit or a line break, or by a blank inside a 1995 wrapper ("<URN:
+   dns:...>", wrapper.py); the caller has checked the four bytes are inside
+   the buffer */
 static int
 keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
 {
@@ -128,7 +129,8 @@ keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
                     || (p >= 3 && s[p - 3] == '\\' && s[p - 2] == 'f')
                     || (p >= 5 && s[p - 5] == '\\' && s[p - 4] == 'f' && s[p - 3] == '('));
     coded = coded || (is_alnum[s[p - 1]] && (after_escape(s, p) || after_percent(s, p)));
-    return (!is_boundary[s[p - 1]] || coded) && (p + 4 >= n || nid_start(s[p + 4]));
+    return (!is_boundary[s[p - 1]] || coded)
+           && (p + 4 >= n || nid_start(s[p + 4]) || (s[p - 1] == '<' && (s[p + 4] == ' ' || s[p + 4] == '\t')));
 }
 
 /* the offset of the first "urn:" that keep_at() keeps whose ":" is at an
@@ -152,7 +154,8 @@ next_urn(const unsigned char *s, Py_ssize_t n, Py_ssize_t i, Py_ssize_t end)
 PyDoc_STRVAR(urn_positions_doc,
 "urn_positions($module, buf, start, stop, /)\n--\n\n"
 "Offsets p in [start, stop) where buf[p:p+4] is \"urn:\" in any case, at a\n"
-"token boundary and followed by a letter, a digit or a line break (see\n"
+"token boundary and followed by a letter, a digit or a line break, or a\n"
+"blank after \"<\" (see\n"
 "urnscan.scanner.urn_positions_py); buf is any contiguous buffer.");
 
 static PyObject *

@@ -114,10 +114,14 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
         for i, p in zip(near[marked].tolist(), at[marked].tolist()):
             keep[i] = buf[p - 1] in _ALNUM and after_code(buf, p)  # (as _urn_positions_find asks)
     # a NID starts with a letter or digit ("URN: a label" is prose), or
-    # the URN breaks after "urn:"
+    # the URN breaks after "urn:", or a blank follows it inside a 1995
+    # wrapper ("<URN: dns:...>", extract/wrapper.py)
     after = found + 4
     inside = after < len(a)
-    keep[inside] &= tables[1][a[after[inside]]]
+    follows = a[after[inside]]
+    wrapped = ((follows == 0x20) | (follows == 0x09)) & (found[inside] >= 1)
+    wrapped &= a[np.maximum(found[inside] - 1, 0)] == 0x3C
+    keep[inside] &= tables[1][follows] | wrapped
     return found[keep].tolist()
 
 
@@ -144,7 +148,7 @@ def _urn_positions_find(buf: bytes, start: int, end: int) -> List[int]:
             if n > 4 and buf[4] in _NID_START:
                 out.append(0)
         elif ((buf[p - 1] not in _BOUNDARY or (buf[p - 1] in _ALNUM and after_code(buf, p)))
-              and (p + 4 >= n or buf[p + 4] in _NID_START)):
+              and (p + 4 >= n or buf[p + 4] in _NID_START or (buf[p - 1] == 0x3C and buf[p + 4] in b" \t"))):
             out.append(p)
         i = find(b"urn:", i + 4)
     return out

@@ -14,9 +14,10 @@ WRAPPER_LIMIT = 2048  # characters between "<urn:" and ">" for a wrapper
 
 def wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Tuple[int, bytes, bool]]:
     """``(end, urn, folded)`` for the wrapper whose ``urn:`` is at p, or
-    ``None``.  White space in a wrapper only ever folds it over lines: a
-    blank inside a line (``'<urn:uuid:' + uuid() + '>'``) is code or prose,
-    not a wrapper."""
+    ``None``.  White space in a wrapper folds it over lines, or follows a
+    ":" (``<URN: Schemeid: Authorityid:Elementid>`` in the minutes of the
+    time); a blank after anything else inside a line (``'<urn:uuid:' +
+    uuid() + '>'``) is code or prose, not a wrapper."""
     limit = min(hi, p + WRAPPER_LIMIT)
     run = WRAPPED_RUNS[profile]
     e = run.match(buf, p, limit).end()
@@ -38,7 +39,7 @@ def wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Tuple[int, by
         return None
     raw = b"".join(pieces) + buf[at:e] if pieces else buf[p:e]
     joined = raw.translate(None, b" \t\r\n")
-    if len(joined) != len(raw) and not _folds_only(raw):
+    if len(joined) != len(raw) and not _white_space_allowed(raw):
         return None
     m = NID_TOKEN.match(joined, 4)
     if m is None or m.end() >= len(joined):
@@ -55,9 +56,10 @@ def empty_element_name(name: bytes) -> bool:
     return name.endswith(b"/") and name.count(b"/") == 1
 
 
-def _folds_only(raw: bytes) -> bool:
-    """Every run of white space in ``raw`` holds a line break."""
-    return _BLANKS_IN_LINE.search(raw) is None
+def _white_space_allowed(raw: bytes) -> bool:
+    """Every run of white space in ``raw`` holds a line break or follows a
+    ":" (seed 004 section 2: white space is not significant in a URN)."""
+    return all(raw[m.start() - 1] == 0x3A for m in _BLANKS_IN_LINE.finditer(raw))
 
 
 #: a run of blanks with no line break before or after it
