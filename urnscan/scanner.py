@@ -119,8 +119,7 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
     after = found + 4
     inside = after < len(a)
     follows = a[after[inside]]
-    wrapped = ((follows == 0x20) | (follows == 0x09)) & (found[inside] >= 1)
-    wrapped &= a[np.maximum(found[inside] - 1, 0)] == 0x3C
+    wrapped = ((follows == 0x20) | (follows == 0x09)) & (a[found[inside] - 1] == 0x3C)
     keep[inside] &= tables[1][follows] | wrapped
     return found[keep].tolist()
 

@@ -35,12 +35,19 @@ def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run
     no piece after such a one is joined, as the name ends in it (each
     ``urn:`` of a chain of marks and references read it to the cap)."""
     joined = segments
-    question = False
+    question = False  # a "?" in the pieces so far
+
+    def cut_inside(a: int, b: int) -> bool:
+        nonlocal question
+        if cut(buf[a:b], question):
+            return True
+        question = question or buf.find(b"?", a, b) >= 0
+        return False
+
     if cut is not None:
         for a, b in segments:
-            if cut(buf[a:b], question):
+            if cut_inside(a, b):
                 return segments
-            question = question or buf.find(b"?", a, b) >= 0
     e = segments[-1][1]
     while e < hi:
         mark = _BREAK.match(buf, e, hi)
@@ -57,8 +64,6 @@ def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run
             joined = list(segments)  # (a copy, once: a list made anew per mark was quadratic in the marks)
         joined.append((mark.end(), rest.end()))
         e = rest.end()
-        if cut is not None:
-            if cut(buf[mark.end():e], question):
-                break
-            question = question or buf.find(b"?", mark.end(), e) >= 0
+        if cut is not None and cut_inside(mark.end(), e):
+            break
     return joined

@@ -33,7 +33,7 @@ from .breaks import BREAK_CHARACTERS
 
 #: a character reference (XML section 4.1), named or numeric
 REFERENCE_PATTERN = rb"&(?:[A-Za-z][A-Za-z0-9]{1,7}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"
-_ENTITY = re.compile(REFERENCE_PATTERN)
+REFERENCE = re.compile(REFERENCE_PATTERN)
 _AMPERSAND = frozenset({b"&amp;", b"&#38;", b"&#x26;", b"&#X26;"})
 _NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/")
 
@@ -75,7 +75,7 @@ def _reference(text: bytes, m: "re.Match[bytes]") -> Tuple[bytes, int]:
     escaped again is read as the reference it escapes (``&lt;``)."""
     reference, stop = m.group(), m.end()
     if reference == b"&amp;":
-        again = _ENTITY.match(b"&" + text[stop:stop + 16])
+        again = REFERENCE.match(b"&" + text[stop:stop + 16])
         if again is not None:
             reference, stop = again.group(), stop + again.end() - 1
     return reference, stop
@@ -89,7 +89,7 @@ def entity_read(text: bytes) -> Tuple[int, Optional[bytes]]:
     reference is to an entity the document declares (a template)."""
     pieces, last = [], 0
     question = text.find(b"?")
-    for m in _ENTITY.finditer(text):
+    for m in REFERENCE.finditer(text):
         reference, stop = _reference(text, m)
         char = _stands_for(reference, 0 <= question < m.start())
         if char is None:
@@ -122,7 +122,7 @@ def written_length(text: bytes, length: int) -> int:
     that trimming cut after decoding ends."""
     question = text.find(b"?")
     written = decoded = 0
-    for m in _ENTITY.finditer(text):
+    for m in REFERENCE.finditer(text):
         if decoded + m.start() - written >= length:
             break
         decoded += m.start() - written

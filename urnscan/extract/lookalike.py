@@ -19,7 +19,7 @@ import re
 from typing import Iterator, List, Optional
 
 from ..diagnosis import FULLWIDTH_OFFSET, fullwidth_as_ascii
-from .entity import REFERENCE_PATTERN
+from .entity import REFERENCE
 from .reading import Candidate
 from .rules import Rule
 
@@ -55,9 +55,6 @@ _ASCII_NAME = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 _FULLWIDTH_NAME = frozenset(_fullwidth(chr(c)) for c in _ASCII_NAME)
 #: marks that end a sentence or close a bracket, not a name, at its end
 _TRAILING = ".,;:!?)'\""
-#: a character reference (markup's, entity.py) ends a suspected name: none
-#: is decoded in one
-_REFERENCE = re.compile(REFERENCE_PATTERN)
 
 
 def _name_char(buf: bytes, i: int, hi: int) -> int:
@@ -130,7 +127,8 @@ def suspected_urns(buf: bytes, lo: int, hi: int, cap: int) -> List[Candidate]:
             if not width:
                 break
             e += width
-        reference = _REFERENCE.search(buf, m.end(), e)
+        # a character reference ends it (entity.py): none is decoded in one
+        reference = REFERENCE.search(buf, m.end(), e)
         if reference is not None:
             e = reference.start()
         text = buf[p:e].decode("utf-8")
