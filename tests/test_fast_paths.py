@@ -382,6 +382,47 @@ def test_judge_tails_are_the_judgement_and_shared():
             assert second.tail(urn) is first.tail(urn)
 
 
+# NIDs whose rules differ by profile (reserved, experimental, informal, too
+# short or long, a hyphen at an end) and namespaces with checks and keys
+_NIDS = ["urn", "URN", "x-a", "X-Demo", "urn-7", "urn-07", "isbn", "ISBN", "nbn", "uuid", "issn", "ietf", "oid",
+         "example", "a", "a-", "-a", "ab", "a" * 32, "a" * 33, "0", "12", "lex", "doi", "iso", "isan", "EPC"]
+_NSS_CHARS = "0123456789-aAxXfF.:;,()+=@$_!*'/%2c?#~&"
+_written_urns = st.builds(lambda scheme, nid, nss: f"{scheme}:{nid}:{nss}", st.sampled_from(["urn", "URN", "uRn"]),
+                          st.sampled_from(_NIDS) | st.text("aZ9-", min_size=1, max_size=4),
+                          st.text(_NSS_CHARS, max_size=16) | st.sampled_from(
+                              ["0451450523", "0-451-45052-3", "9780451450524", "de:bvb:19-146642", "1.2.3",
+                               "f81d4fae-7dec-11d0-a765-00a0c91e6bf6", "rfc:2141", "0317-8471", "a/", "a%2Cb"]))
+
+
+@given(_written_urns, st.sampled_from(PROFILES), st.booleans())
+@settings(max_examples=3000, deadline=None)
+@example("urn:isbn:0451450523", "rfc8141", False)
+@example("urn:urn:x", "rfc2141", False)
+@example("URN:X-Demo:a", "rfc8141", True)
+def test_judging_a_plain_name_equals_judging_it_in_full(urn, profile, own_registry):
+    """A plain name (``_abnf.PLAIN_URN``) is judged from its NID; the
+    judgement is the one the profiles' grammars give, under every
+    registry (the NID's cache is per registry)."""
+    import urnscan.judge as judge_module
+    from urnscan.namespaces.registry import FORMAL, NamespaceEntry, Registry, registry_named
+
+    registry = Registry("2001-01-01", (NamespaceEntry("example", FORMAL),)) if own_registry else registry_named(None)
+    judge_module._PLAIN_NIDS.clear()
+    for _ in range(2):  # the NID judged, then taken from the cache
+        assert judge_module._judged(urn, profile, registry) == judge_module._judged_in_full(urn, profile, registry)
+
+
+def test_plain_names_are_judged_per_registry():
+    from urnscan.judge import judge
+    from urnscan.namespaces.registry import FORMAL, NamespaceEntry, Registry
+
+    mine = Registry("2001-01-01", (NamespaceEntry("zzyzx", FORMAL),))
+    assert judge("urn:zzyzx:1").namespace_status == "unregistered"
+    assert judge("urn:zzyzx:1", registry=mine).namespace_status == "formal"
+    assert judge("urn:isbn:0451450523", registry=mine).namespace_status == "unregistered"
+    assert judge("urn:zzyzx:1").namespace_status == "unregistered"
+
+
 def _counted_judge(monkeypatch, empty_cache: bool = True, **limits):
     """The judge module with ``limits`` set (SHARED_CACHE_SIZE, ...), its
     cache emptied, and the list every URN judged afresh is appended to."""

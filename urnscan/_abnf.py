@@ -109,6 +109,12 @@ RFC2141_URN = f"(?P<scheme>[Uu][Rr][Nn]):(?P<nid>{RFC2141_NID}):(?P<nss>{RFC2141
 RFC2141_SIMPLE = (
     f"(?P<scheme>[Uu][Rr][Nn]):(?P<nid>{RFC2141_NID}):(?P<nss>[{ALPHANUM + RFC2141_OTHER_CHARS}]+)"
 )
+#   The names both fast paths above take (the commonest by far): an RFC 8141
+#   NID (a subset of RFC 2141's) and an NSS of <let-num> and <other> only,
+#   which pchar admits too (RFC 3986 section 3.3): no "%", no reserved
+#   character, no component.  Under either profile such a string is valid
+#   when its NID is, and its NSS is its key's as written (seed 001 section 3.1).
+PLAIN_URN = f"(?P<scheme>[Uu][Rr][Nn]):(?P<nid>{RFC8141_NID}):(?P<nss>[{ALPHANUM + RFC2141_OTHER_CHARS}]+)"
 #   Section 2.4: <excluded> ::= octets 1-32 | "\" | """ | "&" | "<" | ">" |
 #   "[" | "]" | "^" | "`" | "{" | "|" | "}" | "~" | octets 127-255.
 #   An URN ends at the first excluded character.  The repertoire is the rest

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections import namedtuple
 from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional
 
+from . import _abnf
 from .equivalence import canonical_of, key_of
-from .model import DEFAULT_PROFILE, URN_FIELD, Finding, Hit
-from .syntax import _checked, _judge, _valid, check_profile
+from .model import DEFAULT_PROFILE, URN_FIELD, Finding, Hit, Profile
+from .syntax import _checked, _judge, _nid_has_error, _nid_verdict, _valid, check_profile
 
 if TYPE_CHECKING:
     from .namespaces.registry import Registry
@@ -67,10 +68,18 @@ _new = tuple.__new__
 def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
     """:func:`judge`'s fields as a plain tuple (the scan places them in its
     rows without making a :class:`Judgement` of them)."""
-    NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, keys_of_parts, KeyParts, registry_named, \
-        namespace_status = _RULES or namespace_rules()
     if registry is None:
-        registry = registry_named(None)
+        registry = (_RULES or namespace_rules()).registry_named(None)
+    if profile in _PLAIN_PROFILES:
+        plain = _PLAIN.fullmatch(urn)
+        if plain is not None:
+            return _judged_plain(plain.group("nid"), plain.group("nss"), profile, registry)
+    return _judged_in_full(urn, profile, registry)
+
+
+def _judged_in_full(urn: str, profile: str, registry: "Registry") -> tuple:
+    """:func:`_judged` of any string: the verdicts of the profiles' grammars."""
+    namespace_status = (_RULES or namespace_rules()).namespace_status
     verdict = _judge(urn, profile)
     parsed = verdict.urn
     v2141 = verdict.valid if profile == "rfc2141" else _valid(urn, "rfc2141")
@@ -78,11 +87,24 @@ def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
     if parsed is None:
         nid = _nid_token(urn)
         status = namespace_status(nid, registry) if nid else "unregistered"
-        return (False, v2141, v8141, None, None, nid, None, None, None, None, verdict.findings,
-                status, None, None, None, None)
+        return _invalid(v2141, v8141, nid, verdict.findings, status)
     key = key_of(parsed)
-    findings = verdict.findings
-    nid = parsed.nid.lower()
+    bare = parsed.r_component is None and parsed.q_component is None and parsed.f_component is None
+    return _of_namespace((True, v2141, v8141, key if bare else canonical_of(parsed), key, parsed.nid, parsed.nss,
+                          parsed.r_component, parsed.q_component, parsed.f_component),
+                         key, parsed.nid.lower(), verdict.findings, namespace_status(parsed.nid, registry), registry)
+
+
+def _invalid(v2141: bool, v8141: bool, nid: Optional[str], findings: tuple, status) -> tuple:
+    """The judgement of a string invalid under the profile: no parts, no keys."""
+    return (False, v2141, v8141, None, None, nid, None, None, None, None, findings, status, None, None, None, None)
+
+
+def _of_namespace(head: tuple, key: str, nid: str, findings: tuple, status, registry: "Registry") -> tuple:
+    """A valid URN's judgement: ``head`` (its fields up to the findings),
+    then its findings with its namespace's, its namespace status, keys,
+    rules and checksum verdict.  ``nid``: its NID lower-cased."""
+    NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, keys_of_parts, KeyParts, _, _ = _RULES or namespace_rules()
     checksum = None
     # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds no
     # ":"), so it is split here as split_key would split it
@@ -95,12 +117,42 @@ def _judged(urn: str, profile: str, registry: Optional["Registry"]) -> tuple:
     keys = keys_of_parts(key, _new(KeyParts, (nid, nss, at)))
     # the normative rules named once, before the heuristics they led to
     rules = tuple(dict.fromkeys(keys.dedup_rules)) if keys.ns_key != key else keys.dedup_rules
-    # with no component, the canonical form is the key (seed 001 section 3.1)
-    bare = parsed.r_component is None and parsed.q_component is None and parsed.f_component is None
-    canonical = key if bare else canonical_of(parsed)
-    return (True, v2141, v8141, canonical, key, parsed.nid, parsed.nss, parsed.r_component,
-            parsed.q_component, parsed.f_component, findings, namespace_status(parsed.nid, registry), keys.ns_key,
-            keys.dedup_key, ",".join(rules), checksum)
+    return head + (findings, status, keys.ns_key, keys.dedup_key, ",".join(rules), checksum)
+
+
+#: the profiles whose verdict on a plain name (_abnf.PLAIN_URN) is its NID's
+_PLAIN_PROFILES = frozenset({Profile.RFC8141, Profile.RFC2141})
+_PLAIN = _abnf.Lazy(_abnf.PLAIN_URN)
+#: (NID as written, profile, id of the registry) -> what a plain name with
+#: that NID is judged: valid under the profile, under RFC 2141, under RFC
+#: 8141, the NID's findings under the profile, the NID lower-cased, its
+#: namespace status, and the registry (held, so that its id names no other
+#: while the entry lasts).  Cleared when full (an input may hold many NIDs).
+_PLAIN_NIDS: Dict[tuple, tuple] = {}
+PLAIN_NIDS_SIZE = 4096
+
+
+def _judged_plain(nid: str, nss: str, profile: str, registry: "Registry") -> tuple:
+    """:func:`_judged` of ``urn:<nid>:<nss>``, a plain name: its verdict
+    under each profile is its NID's (the grammars' fast paths, ``_SIMPLE``
+    in :mod:`urnscan.syntax`, take it whole), its key is the name with the
+    NID lower-cased, and its canonical form is its key (seed 001 section 3.1:
+    no percent-encoding to normalise, no component)."""
+    cached = (nid, profile, id(registry))
+    known = _PLAIN_NIDS.get(cached)
+    if known is None:
+        if len(_PLAIN_NIDS) >= PLAIN_NIDS_SIZE:
+            _PLAIN_NIDS.clear()
+        notes, error = _nid_verdict(nid, profile)
+        known = _PLAIN_NIDS[cached] = (not error, not _nid_has_error(nid, Profile.RFC2141),
+                                       not _nid_has_error(nid, Profile.RFC8141), notes, nid.lower(),
+                                       (_RULES or namespace_rules()).namespace_status(nid, registry), registry)
+    valid, v2141, v8141, notes, folded, status, _ = known
+    if not valid:
+        return _invalid(v2141, v8141, nid, notes, status)
+    key = f"urn:{folded}:{nss}"
+    return _of_namespace((True, v2141, v8141, key, key, nid, nss, None, None, None), key, folded, notes, status,
+                         registry)
 
 
 _BEFORE_PROFILE = Hit._fields.index("profile") - Hit._fields.index("valid")
