@@ -26,7 +26,7 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           # what the reading rules look at around a candidate
           b" urn:a:", b'"', b"'", b"(", b")", b"<", b">", b"</", b"{", b"&", b";", b"=", b"%s", b"$", b"..", b" + ",
           b"\\", b"\\f", b"\\fI", b"\\f(", b"|", b"isbn:0451450523", b"x-y", b"::", b",", b"*", b"http://x/", b"?",
-          b"magnet:?xt=", b"a=1&k=", b"/", b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"'+x+'", b"'\n  '",
+          b"magnet:?xt=", b"a=1&k=", b"/", b",urn:", b",https://h/", b"?w=9", b"/?q=1&", b"'+x+'", b"'.concat(", b'".conca', b".concat", b"'\n  '",
           b'"\n  "', b"'{x}'", "\u00e9".encode(), "\u2014".encode(), b"\xc3",
           # break opportunities inside a name (breaks.py), whole and cut short
           b"<wbr>", b"<WBR/>", b"<wbr", b"<wb", "\u200b".encode(), "\u00ad".encode(),

@@ -39,8 +39,9 @@ PIECES = [
     b";gr=", b";lr", b";item=", b"?;node=", b"sip:a@b",
     # a "URN:" label before a URN, the NID "urn" alone
     b"urn:urn:", b"URN:URN:dns:", b"<URN:URN:", b"urn:URN:urn:",
-    # JavaScript: a regular-expression literal, a comparison before "||"
-    b"(/urn:", b": /urn:", b"/i.", b"/,", b"/g)", b" === ", b" !== ", b" ||\n  ",
+    # JavaScript: a regular-expression literal, a comparison before "||", a string's concat method
+    b"(/urn:", b": /urn:", b"/i.", b"/,", b"/g)", b" === ", b" !== ", b" ||\n  ", b".concat(", b".concat \t(",
+    b".conca", b" .concat(",
     # brackets after a name: a link's text, a footnote, a character class
     b"[URN]", b"[3]", b"[0-9]", b"[xX]?", b"[^:]",
     # digits written as letters
@@ -97,6 +98,7 @@ def _both(data, opts, final, window):
 @settings(max_examples=600, deadline=None)
 @example(b" urn:a:b.", ("rfc8141", Reading(), 4096), True, 100)  # the run ends at the end of the input
 @example(b" urn:a:b.)x", ("draft-2012", Reading(trim=False), 4096), False, 10)  # ... or of the window
+@example(b"s = 'urn:ab:c'.concat(x) + \"see urn:ab:d\" .concat (y)", ("rfc8141", Reading(), 4096), True, 400)
 def test_fast_path_equals_the_rules(data, opts, final, window):
     fast, rules = _both(data, opts, final, window)
     assert fast == rules

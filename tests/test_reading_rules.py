@@ -77,6 +77,10 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "SELECT 'urn:example:sql:' || id FROM t;",
     "'<urn:uuid:' + uuid() + '>'",
     "String s = \"urn:example:java:\" + count;",
+    "String s = \"urn:example:java:\".concat(id);",
+    "const u = 'urn:example:js:item-'.concat(id, ':', n);",
+    "const u = 'urn:example:js:a'.concat(suffix);",
+    "scope = \"openid urn:matrix:org.matrix.msc2967.client:device:\".concat(deviceId);",
     # format and interpolation placeholders
     "name = 'urn:example:seq:%d' % n",
     "ns = \"urn:example:hash:%s\" % algo",

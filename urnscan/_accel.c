@@ -873,6 +873,11 @@ concatenated_after(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
         return 1;  /* \.\.(?!\.) */
     if (c == '.' && m < lim && s[m] == '$')
         return 1;  /* \.[ \t]*\$ */
+    if (c == '.' && j + 7 <= lim && memcmp(s + j + 1, "concat", 6) == 0) {
+        Py_ssize_t k = skip_blanks(s, j + 7, lim);
+        if (k < lim && s[k] == '(')
+            return 1;  /* \.concat[ \t]*\( */
+    }
     if (c == '|' && j + 1 < lim && s[j + 1] == '|' && s[q] == '\'')
         return 1;  /* \|\| after "'" (SQL) */
     if (c == '%' && m < lim && starts_operand(s[m]))

@@ -80,8 +80,10 @@ _ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 #: was complete in; a prefixed name is no operand: " ." ends a Turtle or
 #: N3 statement, "ns5:cts_urn" starts the next), "||" after a single
 #: quote (SQL's strings; after a double quote it is C's, Java's or Go's
-#: logical OR); also Python's "%" formatting operator
-CONCATENATION = (rb"(?:[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|(?<=')[ \t]*\|\||%[ \t]*[(A-Za-z_])"
+#: logical OR), the "concat" method of JavaScript's and Java's strings;
+#: also Python's "%" formatting operator
+CONCATENATION = (rb"(?:[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|\.concat[ \t]*\(|(?<=')[ \t]*\|\|"
+                 rb"|%[ \t]*[(A-Za-z_])"
                  rb"|[ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:(?![A-Za-z_][A-Za-z0-9_.-]*:(?!:))[A-Za-z_($]|['\"][^<\s'\"]))")
 _CONCATENATION = re.compile(CONCATENATION)
 
