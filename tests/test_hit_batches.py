@@ -98,6 +98,8 @@ TABLE = [
     ("non-ASCII and undecodable text", [ISBN._replace(source="caf\udce9.txt", context="« urn:isbn:0451450523 »",
                                                       raw="urn:isbn:045\udcff", rules=("pair:«»",)), BAD]),
     ("a list of findings as a list", [BAD._replace(findings=list(BAD.findings)), BAD]),
+    ("distinct judgements, the same findings", [BAD, BAD._replace(urn="urn:y:", nid="y"), ISBN,
+                                                BAD._replace(urn="urn:z:", nid="z")]),
     ("empty lists beside full ones", [ISBN._replace(rules=("trim:period", "fold:rfc")), ISBN, BAD]),
 ]
 

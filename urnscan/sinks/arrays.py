@@ -273,8 +273,11 @@ def dictionary(values: Sequence[Optional[str]]) -> pa.Array:
 
 def name_lists(rows: Sequence[Sequence[str]]) -> pa.Array:
     """``list<string>`` of sequences of names (never null)."""
-    rows = [r if isinstance(r, tuple) else tuple(r) for r in rows]
-    distinct, codes = factorize(rows)
+    try:
+        distinct, codes = factorize(rows)
+    except TypeError:  # a list among them (unhashable)
+        rows = [r if isinstance(r, tuple) else tuple(r) for r in rows]
+        distinct, codes = factorize(rows)
     if codes is not None:  # built once per distinct row
         return take(name_lists(distinct), codes)
     values = strings([name for row in rows for name in row])
@@ -287,12 +290,12 @@ def factorize(rows: List[Any]):
     """The distinct ``rows`` (hashable) in order of first appearance, and
     the index in them of each row (a list of ints, for :func:`take`), or
     None when every row is distinct."""
-    first: dict = {}
-    setdefault = first.setdefault
-    codes = [setdefault(r, len(first)) for r in rows]
+    first = dict.fromkeys(rows)
     if len(first) == len(rows):
         return rows, None
-    return list(first), codes
+    for number, row in enumerate(first):  # (a loop over the distinct rows only)
+        first[row] = number
+    return list(first), list(map(first.__getitem__, rows))
 
 
 def take(array_: pa.Array, codes: Sequence[int]) -> pa.Array:

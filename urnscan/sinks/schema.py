@@ -28,7 +28,7 @@ names differ).  ``finding_messages`` is derived from ``Hit.findings``.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Iterable, List, Optional, Sequence
 
 import pyarrow as pa
 
@@ -266,6 +266,21 @@ def _distinct_judgements(hits: List[Hit]):
         return [h[_JUDGED:] for h in hits], None
 
 
+def _stored_values(stored: Callable[[Any], Any], values: List[Any]) -> List[Any]:
+    """``stored`` of each value, worked out once per distinct value (the
+    findings of distinct URNs repeat: a wrong ISBN check digit is one of a
+    hundred)."""
+    try:
+        once = dict.fromkeys(values)
+    except TypeError:  # an unhashable value
+        return [stored(v) for v in values]
+    if len(once) == len(values):
+        return list(map(stored, values))
+    for value in once:
+        once[value] = stored(value)
+    return list(map(once.__getitem__, values))
+
+
 def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
     """The rows of ``hits`` as one record batch of :data:`HIT_SCHEMA`.
 
@@ -283,7 +298,7 @@ def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
         values = placed[i] if i < _JUDGED else judged[i - _JUDGED]
         stored = _STORED.get(field.name)
         if stored is not None:
-            values = [stored(v) for v in values]
+            values = _stored_values(stored, values)
         arr = _column(field, values)
         columns.append(arr if i < _JUDGED or codes is None else arrays.take(arr, codes))
     return pa.RecordBatch.from_arrays(columns, schema=HIT_SCHEMA)
