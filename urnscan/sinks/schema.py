@@ -271,14 +271,11 @@ def _stored_values(stored: Callable[[Any], Any], values: List[Any]) -> List[Any]
     findings of distinct URNs repeat: a wrong ISBN check digit is one of a
     hundred)."""
     try:
-        once = dict.fromkeys(values)
+        distinct, codes = arrays.factorize(values)
     except TypeError:  # an unhashable value
         return [stored(v) for v in values]
-    if len(once) == len(values):
-        return list(map(stored, values))
-    for value in once:
-        once[value] = stored(value)
-    return list(map(once.__getitem__, values))
+    forms = list(map(stored, distinct))
+    return forms if codes is None else list(map(forms.__getitem__, codes))
 
 
 def hits_to_record_batch(hits: Sequence[Hit]) -> pa.RecordBatch:
