@@ -24,16 +24,20 @@ def _package_named(line: str) -> Path:
 
 
 def test_describe_names_the_code_measured():
+    from urnscan.sources.pdf import pdf_available
+
     first, *warning = measured.describe().splitlines()
     assert first.startswith(f"measured: urnscan {urnscan.__version__} (")
     assert (_package_named(first) / "__init__.py").is_file()
     assert bool(warning) == ("pure Python" in first)
+    # whether the corpus's PDFs were read is part of what was measured
+    assert f", {measured.PDF_TEXT[pdf_available()]}, from " in first
 
 
 def test_describe_warns_of_the_pure_python_fallback(monkeypatch):
     monkeypatch.setenv("URNSCAN_PURE_PYTHON", "1")
     first, warning = measured.describe().splitlines()
-    assert "(pure Python: URNSCAN_PURE_PYTHON is set), from " in first
+    assert "(pure Python: URNSCAN_PURE_PYTHON is set), " in first
     assert warning.startswith("WARNING: these are the numbers of urnscan's pure-Python fallback")
 
 
