@@ -365,7 +365,8 @@ PLAIN_TABLE = [
     (b"folded urn:a:b-\n  c, see urn:nbn:de:gbv:7-webdoc-\r\n   1818245.\n\turn:x-y:1-2-\n3_4 x", 3),
     # ... but for a function word, a pattern, a further fold, a ":" last, a
     # mark, a character another rule reads, another URN or an empty line
-    (b" urn:a:b-\n  is x urn:a:xxxx-\n  1 x urn:a:b-\n  c-\n  d x urn:a:b-\n  c:\n", 0),
+    (b" urn:a:b-\n  is x urn:a:b..-\n  1 x urn:a:b-\n  c-\n  d x urn:a:b-\n  c:\n", 0),
+    (b" urn:a:xxxx-\n  1 x", 1),  # (letters written for digits are a name's, as written)
     (b"C: urn:a:b-\nC: d x urn:a:b-\n  c%41 x urn:a:b=-\n c urn:a:b-\n  c{x} urn:a:b-\n  c.. x", 0),
     (b" urn:a:b-\n  c, x urn:a:b-\n  c;\n urn:a:b-\n  c!", 3),  # one mark trimmed
     (b" urn:a:b-\n  c,. x urn:a:b-\n  c:. x urn:a:b-\n  c? x urn:a:b-\n  c* x", 0),  # ... but no other
@@ -400,7 +401,8 @@ PLAIN_TABLE = [
     (b"URN:URN:dns:a:1 <urn:urn:x:y> 'URN:urn:a:b' urn:urn:NSS", 0),  # the NID "urn": maybe a label
     (b"(/urn:a:b/i.test(s)) {P: /urn:a:b/, Q:/urn:a:b}", 0),  # maybe a JavaScript regular expression
     (b"x === 'urn:a:b' || y", 0),  # "||" after "'": SQL's concatenation or a logical OR
-    (b"urn:a:n-nnnn urn:a:XXXX-1 urn:a:b[3] urn:a:bnnn urn:a:x.x.x urn:a:N.N.N urn:a:x.x.y", 2),  # digits as letters, a bracket: maybe a placeholder
+    # letters written for digits are a name's, as written; a bracket may be a placeholder
+    (b"urn:a:n-nnnn urn:a:XXXX-1 urn:a:b[3] urn:a:bnnn urn:a:x.x.x urn:a:N.N.N urn:a:x.x.y", 5),
 ]
 
 

@@ -1199,22 +1199,12 @@ plain_name_chars(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
     return 1;
 }
 
-/* code.py letters_for_digits() at s[k] in s[0:b]: "xxxx", "nnnn", "x.x.x"
-   or "n.n.n" (one case), letters standing for digits */
+/* an elision ("..") in s[a:b] */
 static int
-letters_for_digits_at(const unsigned char *s, Py_ssize_t k, Py_ssize_t b)
+may_be_elided(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
 {
-    return ((s[k] | 0x20) == 'x' || (s[k] | 0x20) == 'n')
-           && ((k + 4 <= b && s[k + 1] == s[k] && s[k + 2] == s[k] && s[k + 3] == s[k])
-               || (k + 5 <= b && s[k + 1] == '.' && s[k + 2] == s[k] && s[k + 3] == '.' && s[k + 4] == s[k]));
-}
-
-/* letters standing for digits, or an elision (".."), in s[a:b] */
-static int
-may_stand_for_digits(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
-{
-    for (Py_ssize_t k = a; k < b; k++)
-        if (letters_for_digits_at(s, k, b) || (s[k] == '.' && k + 1 < b && s[k + 1] == '.'))
+    for (Py_ssize_t k = a; k + 1 < b; k++)
+        if (s[k] == '.' && s[k + 1] == '.')
             return 1;
     return 0;
 }
@@ -1258,8 +1248,8 @@ read_hyphen_fold(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_
         return 0;  /* reading.py finish(): a key's or an example's ":" */
     /* (what follows the word is no template's or pattern's start: nothing_follows
        took none of "{[\\&", no byte past ASCII, no "<" after "-") */
-    if ((flags & READ_CODE) && (may_stand_for_digits(s, p, e) || may_stand_for_digits(s, q, t)))
-        return 0;  /* code.py letters_for_digits(), elided() */
+    if ((flags & READ_CODE) && (may_be_elided(s, p, e) || may_be_elided(s, q, t)))
+        return 0;  /* elision.py elided() */
     r->trimmed = -1;
     if ((flags & READ_TRIM) && (table[last] & CLASS_TRIMMABLE)) {
         if (t - 1 <= q || (table[s[t - 2]] & CLASS_TRIMMABLE) || s[t - 2] == ':')
@@ -1561,8 +1551,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         if (last == '$' || last == '(' || memchr(s + (e - 3 > p ? e - 3 : p), '*', (size_t)(e - 3 > p ? 3 : e - p)))
             return 0;  /* an anchor, a group, a wildcard ("urn:x:nodes:*", "'urn:x:*'" untrimmed): maybe a pattern */
         for (Py_ssize_t k = p; k < e; k++)
-            if (s[k] == '%' || s[k] == '$' || s[k] == '@' || s[k] == '~' || letters_for_digits_at(s, k, e))
-                return 0;  /* code.py has_placeholder(): "%s", "${x}", letters_for_digits() */
+            if (s[k] == '%' || s[k] == '$' || s[k] == '@' || s[k] == '~')
+                return 0;  /* code.py has_placeholder(): "%s", "${x}" */
         if (has_pair(s, p, e, '.', '.') || has_pair(s, p, e, '.', '*') || has_pair(s, p, e, '.', '+')
                 || has_pair(s, p, e, '(', '?') || has_pair(s, p, e, '#', '#'))
             return 0;  /* "...", ".*", ".+", "(?", "##" */

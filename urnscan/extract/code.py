@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from .chars import SENTENCE_MARKS
 
 #: printf and SQL placeholders: "%s", "%5.2f", "%(name)s", "%1$s", "%02d",
 #: C's length modifiers ("%lu", "%08lx", "%zu"), Go's verbs ("%v", "%+v",
@@ -88,30 +87,15 @@ CONCATENATION = (rb"(?:[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|\.concat[ \t]*
 _CONCATENATION = re.compile(CONCATENATION)
 
 
-def letters_for_digits(text: bytes) -> bool:
-    """Whether the text holds a run of four "x" or "n" of one case, or
-    three of them one to a dotted part ("urn:oid:x.x.x.x"), the letters
-    that write digits in a template (:func:`has_placeholder`)."""
-    return _LETTER_DIGIT_RUNS.search(text) is not None
-
-
-#: (letters_for_digits; ``_accel.c`` tests the same runs)
-_LETTER_DIGIT_RUNS = re.compile(rb"([xXnN])(?:\1\1\1|\.\1\.\1)")
-
-
 def has_placeholder(text: bytes) -> bool:
     """A format or interpolation placeholder inside the text, or digits
-    written as a run of "#" ("urn:ietf:rfc:####"), a whole part of the
-    name written as a run of four or more "x" or "n", or digits as a run of "x"
-    ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:xxx-x-xxxx-xxxx-x",
-    an OID's arcs "urn:oid:x.x.x.x") or of "n" ("urn:isbn:n-nn-nnnnnn-n", RFC 3305
-    section 2)."""
+    written as a run of "#" ("urn:ietf:rfc:####").  Letters written for digits or for a part of the name
+    ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:978-4-XXXX-YYYY-Z",
+    "urn:xmpp:ShortName:0") are no placeholder here: such a name is
+    well-formed as written, and reported as written; its namespace's
+    checks say what is wrong with it (``isbn-malformed``, ``uuid-malformed``)."""
     if b"##" in text:
         return True
-    if letters_for_digits(text) and (_X_DIGITS.fullmatch(text.rstrip(_AFTER_LETTER_DIGITS),
-                                                         text.find(b":", 4) + 1) is not None
-                                     or _LETTERS_PART.search(text) is not None):
-        return True  # (the text may still end with the mark of the sentence around it)
     if b"%" in text:
         for m in _PRINTF.finditer(text):
             if not _PCT.match(text, m.start()) or _WIDTH.match(text, m.start()):
@@ -125,19 +109,6 @@ def has_placeholder(text: bytes) -> bool:
         # ("...;22$text-html"), "@" its expression
         return _BRACED_VARIABLE.search(text) is not None
     return (b"$" in text or b"@" in text) and _VARIABLE.search(text) is not None
-
-
-#: a whole part of the name (after ":", "#" or "/") written as a run of
-#: "x" or "n": what stands for the part in a template
-#: ("urn:xmpp:http:online-meetings#xxxxxx", XEP-0483)
-_LETTERS_PART = re.compile(rb"[:#/]([xXnN])\1{3,}(?![A-Za-z0-9_-])")
-#: what may end the text after a name written with letters for digits:
-#: the marks of a sentence, or a colon before a list
-_AFTER_LETTER_DIGITS = SENTENCE_MARKS + b":"
-#: an NSS whose letters are all "x" (and a UUID's version and variant
-#: written "M", "N" or "y", RFC 9562 section 4; the unknowns "y" and "z",
-#: "978-4-XXXX-YYYY-Z"): digits written as letters
-_X_DIGITS = re.compile(rb"[0-9xXyYzZmMnN.:/_-]*")
 
 
 def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> bool:

@@ -14,7 +14,7 @@ from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
                     NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_code, blanks_end, line_break_after,
                     mnemonic_subfield_at)
-from .code import concatenated, has_placeholder, is_pattern, is_template, letters_for_digits
+from .code import concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
@@ -611,8 +611,7 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
             return True  # "urn:xmpp:mix:nodes:*" in prose, quoted or not: a wildcard, a pattern of names
     if after == 0x20 and _placeholder_in_parentheses(buf, text, end, hi):
         return True
-    if (b"%" in text or b"$" in text or b"@" in text or b"##" in text or b"~" in text
-            or letters_for_digits(text)) and has_placeholder(text):
+    if (b"%" in text or b"$" in text or b"@" in text or b"##" in text or b"~" in text) and has_placeholder(text):
         return True
     # is_pattern looks at "^" or "(?:" before, ".*", ".+", "(?" inside, "\\"
     # after, and a final "$" or "("
