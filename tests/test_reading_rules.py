@@ -983,6 +983,15 @@ def test_literals_a_urn_starts_inside(text, expected):
     ('see "urn:isbn:0451450523." Then', ["urn:isbn:0451450523"]),
     ('He wrote: "urn:isbn:0451450523." Then', ["urn:isbn:0451450523"]),
     ('(see "urn:isbn:0451450523.")', ["urn:isbn:0451450523"]),
+    # a registration template's or a header's next field is no fold: its label
+    # ends the name, whatever ended the line before
+    ("   URI: urn:ietf:params:rtp-hdrext:\n   Description: the prefix\n", ["urn:ietf:params:rtp-hdrext:"]),
+    ("   URI: urn:ietf:params:xml:ns:foo:\n   XML: N/A, the requested URI is an XML namespace.\n",
+     ["urn:ietf:params:xml:ns:foo:"]),
+    ("   URN: urn:ietf:params:foo:\n   Contact:\n      The IESG\n", ["urn:ietf:params:foo:"]),
+    ("X-Id: urn:example:a-\nSubject: hello\n", ["urn:example:a-"]),
+    # ... while a name's part with a colon of its own goes on
+    ("   urn:ietf:params:scim:\n   User:employeeNumber is", ["urn:ietf:params:scim:User:employeeNumber"]),
     # a docstring wrapped after a ":" inside a URN, a camel-case name going on
     ('    """The urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken:\n    PhysicalVerification element"""',
      ["urn:oasis:names:tc:SAML:2.0:ac:classes:TimeSyncToken:PhysicalVerification"]),

@@ -50,6 +50,10 @@ CLOSERS = frozenset(b"\"'<>)]}`|\\")
 _TABLE_LAST = frozenset(b":-./")
 _TABLE_ROW_LIMIT = 512
 _LIST_NUMBER = re.compile(rb"[0-9]{1,3}[.)]")
+#: a capitalised word and its colon at the start of a line: the label of a
+#: field (an IANA registration template's "Description:", "Reference:",
+#: "XML:"; a mail or HTTP header's), not the rest of a name broken before it
+_LABEL = re.compile(rb"[A-Z][A-Za-z]*:")
 _SENTENCE_END = b".,;:!?"
 
 
@@ -142,6 +146,8 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         return (e, (q, t), Rule.FOLD_QUERY) if in_query and b"=" in token else None
     if first not in ALNUM:
         return None
+    if _LABEL.fullmatch(token) and (alone or after in HSPACE):
+        return None  # "Description: ...", "XML: N/A": the next line is a field of a template or a header
     if opener is Opener.DOUBLE_QUOTE and after == 0x22 and last in ALNUM and _broken_value(token):
         return e, (q, t), Rule.FOLD_RFC  # a string broken for display, its quote closing the next line
     if in_query and _query_goes_on(buf, e, last, token, closes):
