@@ -89,9 +89,10 @@ _CONCATENATION = re.compile(CONCATENATION)
 
 def has_placeholder(text: bytes) -> bool:
     """A format or interpolation placeholder inside the text, or digits
-    written as a run of "#" ("urn:ietf:rfc:####").  Letters written for digits or for a part of the name
-    ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx", "urn:isbn:978-4-XXXX-YYYY-Z",
-    "urn:xmpp:ShortName:0") are no placeholder here: such a name is
+    written as a run of "#" ("urn:ietf:rfc:####").  Letters written for
+    digits or for a part of the name are no placeholder here
+    ("urn:uuid:xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx",
+    "urn:isbn:978-4-XXXX-YYYY-Z", "urn:xmpp:ShortName:0"): such a name is
     well-formed as written, and reported as written; its namespace's
     checks say what is wrong with it (``isbn-malformed``, ``uuid-malformed``)."""
     if b"##" in text:
