@@ -1199,16 +1199,6 @@ plain_name_chars(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
     return 1;
 }
 
-/* an elision ("..") in s[a:b] */
-static int
-may_be_elided(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
-{
-    for (Py_ssize_t k = a; k + 1 < b; k++)
-        if (s[k] == '.' && s[k + 1] == '.')
-            return 1;
-    return 0;
-}
-
 /* the index after blanks from i (fold.py blanks_end: at most INDENT_LIMIT) */
 static Py_ssize_t
 blanks_end(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
@@ -1248,8 +1238,8 @@ read_hyphen_fold(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_
         return 0;  /* reading.py finish(): a key's or an example's ":" */
     /* (what follows the word is no template's or pattern's start: nothing_follows
        took none of "{[\\&", no byte past ASCII, no "<" after "-") */
-    if ((flags & READ_CODE) && (may_be_elided(s, p, e) || may_be_elided(s, q, t)))
-        return 0;  /* elision.py elided() */
+    if ((flags & READ_CODE) && (has_pair(s, p, e, '.', '.') || has_pair(s, q, t, '.', '.')))
+        return 0;  /* an elision: elision.py elided() */
     r->trimmed = -1;
     if ((flags & READ_TRIM) && (table[last] & CLASS_TRIMMABLE)) {
         if (t - 1 <= q || (table[s[t - 2]] & CLASS_TRIMMABLE) || s[t - 2] == ':')
