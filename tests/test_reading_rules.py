@@ -101,6 +101,19 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "echo \"urn:example:sh:${NAME}\"",
     "namespace=urn:example:ac:@PACKAGE_VERSION@",
     "WHERE urn LIKE 'urn:example:sql:%'",
+    "WHERE v::text LIKE '%urn:example:sql:%'",
+    "WHERE v LIKE '%urn:example:sql:abc%' AND x",
+    # ... also inside a 1995 wrapper
+    'sprintf(buf, "<urn:uuid:%s>", id);',
+    'fprintf(f, "WARC-Record-ID: <urn:uuid:%08x-%04x-%04x-%04x>\\r\\n", a, b, c, d);',
+    '    return "<urn:uuid:%s>" % uuid.uuid4()',
+    '"Content-ID: <urn:uuid:$part_id>\\r\\n".',
+    # a shell word goes on with a variable
+    'URN="urn:example:person:"$ID',
+    "URN='urn:example:person:'${ID}",
+    # a word between asterisks for a part of the name: documentation's placeholder
+    '"urn:example:rng:*information-type*.rng:*version*"',
+    "the form urn:example:*kind*:1 where",
     # regular expressions
     "re.compile(r'^urn:example:id:(\\d+)$')",
     "if ($urn =~ /urn:example:id:(\\S+)/i)",
@@ -235,6 +248,20 @@ def test_concatenation_over_lines_is_not_a_urn(text):
     ("ns = {'urn:example:py:'\n      'key' : 1}", ["urn:example:py:"]),
     ('<x a="urn:example:in:x"\n"crs": 1>', ["urn:example:in:x"]),
     ('NS = ("urn:example:py:"\n      "key")', ["urn:example:py:key"]),
+    ('x = "urn:example:a" "-b";', ["urn:example:a-b"]),
+    # ... nor a literal that a key's "=" follows (a PowerShell hash table, TOML)
+    ("  'org'  = 'urn:example:scim:User:org'\n  'num'  = 'urn:example:scim:User:num'\n",
+     ["urn:example:scim:User:org", "urn:example:scim:User:num"]),
+    ('  "grant" = "urn:example:grant:device"\n  "code" = $r.code\n', ["urn:example:grant:device"]),
+    ('"a" = "urn:oid:2.999.1"\n"b" = "urn:oid:2.999.2"\n', ["urn:oid:2.999.1", "urn:oid:2.999.2"]),
+    # ... nor, with no operator between them, the next item of a list, the
+    # two literals meeting between letters or digits (a shell command's
+    # arguments, a Lisp form, a DOCTYPE's public and system identifiers)
+    ('curl -d "urn:example:grant:jwt" "$token"', ["urn:example:grant:jwt"]),
+    ('{"type" "urn:example:grant:jwt" "sub" "x"}', ["urn:example:grant:jwt"]),
+    ('<!DOCTYPE t PUBLIC "urn:example:doctypes:task"\n  "http://example.org/t.dtd">', ["urn:example:doctypes:task"]),
+    ('<!DOCTYPE t PUBLIC "urn:example:dtd:concept" "concept.dtd">', ["urn:example:dtd:concept"]),
+    ('[ "urn:example:a:b" "c" ]', ["urn:example:a:b"]),
 ])
 def test_concatenated_literals_are_one_string(text, expected):
     assert urns(text) == expected
@@ -1252,6 +1279,10 @@ def test_break_opportunities(text, expected):
     ("see <URN: IANA: See section 3> x", []),
     ("<URN: a label> x", []),
     ("<urn: foo>", []),
+    # a wrapper's percent-encoding, and a "$" inside a name, are the name's
+    ("see <urn:example:a%2Fb> there", [("urn:example:a%2Fb", "urn:example:a%2Fb", ("wrap:1995",))]),
+    ("see <urn:example:type:fin$103> there",
+     [("urn:example:type:fin$103", "urn:example:type:fin$103", ("wrap:1995",))]),
 ])
 def test_white_space_in_a_1995_wrapper(text, expected):
     hits = scan_text(text)
@@ -1284,7 +1315,7 @@ CUT_INSIDE_A_JOINED_NAME = [
      [("urn:ietf:params:xml:ns:yang:ietf-interfaces", "urn:ietf:params:xml:ns:yang:ietf-\n   interfaces",
        ("fold:rfc", "cut:entity"))]),
     ('x = "urn:a:b&amp;c" "d";\n', [("urn:a:b", "urn:a:b", ("cut:entity",))]),
-    ('x = "urn:a:b" "c&amp;d";\n', [("urn:a:bc", 'urn:a:b" "c', ("fold:literal", "cut:entity"))]),
+    ('x = "urn:a:b-" "c&amp;d";\n', [("urn:a:b-c", 'urn:a:b-" "c', ("fold:literal", "cut:entity"))]),
     ("see urn:a:b&lt;c\\\n  d end", [("urn:a:b", "urn:a:b", ("cut:entity",))]),
     ("see urn:a:b\\-c&amp;d\\-e end", [("urn:a:b-c", "urn:a:b\\-c", ("decode:roff-hyphen", "cut:entity"))]),
 ]

@@ -199,7 +199,7 @@ def test_a_candidate_folded_past_the_cap_is_over_long_not_cut(chunk):
     # ... under the cap, it is joined
     assert [h.urn for h in scan_bytes([data])] == ["urn:example:a" + "x-" * 300 + "end", "urn:example:b"]
     # adjacent literals too
-    code = b'x = ("urn:example:a"' + b'\n     "bc"' * 300 + b')'
+    code = b'x = ("urn:example:a-"' + b'\n     "bc-"' * 300 + b')'
     assert [h.codes for h in scan_bytes([code], max_urn_length=1000)] == [("over-long",)]
 
 

@@ -856,6 +856,8 @@ static int
 concatenated_after(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
 {
     Py_ssize_t i = q + 1;
+    if (i + 1 < hi && s[i] == '$' && (is_alpha(s[i + 1]) || in_set(s[i + 1], "_{(")))
+        return 1;  /* \$[A-Za-z_{(]: a shell word goes on with a variable */
     if (i >= hi || !in_set(s[i], " \t+.|%"))
         return 0;
     Py_ssize_t lim = hi < i + CONCATENATION_SPAN ? hi : i + CONCATENATION_SPAN;
@@ -1018,6 +1020,19 @@ is_wrapper_space(unsigned char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+/* code.py MAY_HOLD_PLACEHOLDER: s[a:b] holds a character that a
+   placeholder, a variable or a wildcard starts with ("%s", "$id", "@x@",
+   "~p", "*version*", "##") */
+static int
+may_hold_placeholder(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
+{
+    for (Py_ssize_t k = a; k < b; k++)
+        if (s[k] == '%' || s[k] == '$' || s[k] == '@' || s[k] == '~' || s[k] == '*'
+                || (s[k] == '#' && k + 1 < b && s[k + 1] == '#'))
+            return 1;
+    return 0;
+}
+
 /* the "<urn:NID:NSS>" wrapper at p: fast.py's wrapper pattern (no white
    space), or one that wrapper.py wrapped() reads folded over lines (*folded
    set): each run of white space inside holds a line break and is followed
@@ -1026,7 +1041,7 @@ is_wrapper_space(unsigned char c)
    whole on the first line */
 static int
 read_wrapped(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned char *table,
-             Py_ssize_t wrapper_limit, Read *r)
+             Py_ssize_t wrapper_limit, long flags, Read *r)
 {
     if (!urn_at(s, p, hi))
         return 0;
@@ -1060,6 +1075,8 @@ read_wrapped(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned
     }
     if (last == '/')
         return 0;  /* maybe an empty element, "<urn:x:y/>": reading.py (hand back any final "/") */
+    if ((flags & READ_CODE) && may_hold_placeholder(s, p + 4, e))
+        return 0;  /* maybe a template, "<urn:uuid:%s>": reading.py */
     r->end = e;
     r->pair = WRAP;
     r->url = 0;
@@ -1437,7 +1454,7 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         pair = NO_PAIR;
     }
     else if (before == '<')
-        return read_wrapped(s, p, hi, table, wrapper_limit, r);
+        return read_wrapped(s, p, hi, table, wrapper_limit, flags, r);
     else if (before == '\'' || before == '(') {
         if (!(flags & READ_PAIR))
             return 0;
@@ -1538,11 +1555,10 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;  /* a template: "urn:x:<nss>" */
         if (after == '&' && in_set(last, ":/=-("))
             return 0;  /* maybe one with "<" escaped: "urn:x:&lt;nss&gt;" */
-        if (last == '$' || last == '(' || memchr(s + (e - 3 > p ? e - 3 : p), '*', (size_t)(e - 3 > p ? 3 : e - p)))
-            return 0;  /* an anchor, a group, a wildcard ("urn:x:nodes:*", "'urn:x:*'" untrimmed): maybe a pattern */
-        for (Py_ssize_t k = p; k < e; k++)
-            if (s[k] == '%' || s[k] == '$' || s[k] == '@' || s[k] == '~')
-                return 0;  /* code.py has_placeholder(): "%s", "${x}" */
+        if (last == '$' || last == '(')
+            return 0;  /* an anchor, a group: maybe a pattern */
+        if (may_hold_placeholder(s, p, e))
+            return 0;  /* code.py has_placeholder(): "%s", "${x}", "*version*"; a wildcard: "urn:x:nodes:*" */
         if (has_pair(s, p, e, '.', '.') || has_pair(s, p, e, '.', '*') || has_pair(s, p, e, '.', '+')
                 || has_pair(s, p, e, '(', '?') || has_pair(s, p, e, '#', '#'))
             return 0;  /* "...", ".*", ".+", "(?", "##" */

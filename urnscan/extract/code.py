@@ -27,6 +27,11 @@ _ERLANG_FORMAT = re.compile(rb"~t?[spw](?![A-Za-z0-9])|~[0-9]*\.[0-9]*(?:\.[0-9]
 #: RFC 8141 section 2's sub-delims)
 _VARIABLE = re.compile(rb"(?<![A-Za-z0-9])\$[A-Za-z_0-9]|\$[{(]|@[A-Za-z_][A-Za-z0-9_]*@")
 _BRACED_VARIABLE = re.compile(rb"\$[{(]")
+#: a word between asterisks for a part of the name, as documentation marks
+#: up what the reader fills in (Markdown's or AsciiDoc's emphasis:
+#: "urn:pubid:...:rng:*information-type*.rng:*version*"): the part starts
+#: and ends at the name's delimiters
+_STARRED_WORD = re.compile(rb"(?<![^:/.=])\*[A-Za-z][A-Za-z0-9_-]*\*(?![^:/.])")
 #: regular-expression syntax inside the run: ".*", ".+", "(?P<", "(?:"
 _REGEX_INSIDE = re.compile(rb"\.[*+]|\(\?")
 #: an escape right after the run: "\d", "\w", "\S", "\.", "\(" ...
@@ -80,11 +85,16 @@ _ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 #: N3 statement, "ns5:cts_urn" starts the next), "||" after a single
 #: quote (SQL's strings; after a double quote it is C's, Java's or Go's
 #: logical OR), the "concat" method of JavaScript's and Java's strings;
-#: also Python's "%" formatting operator
-CONCATENATION = (rb"(?:[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|\.concat[ \t]*\(|(?<=')[ \t]*\|\|"
+#: also Python's "%" formatting operator, and a variable right after the
+#: quote (a shell word: ``URN="urn:li:person:"$ID``)
+CONCATENATION = (rb"(?:\$[A-Za-z_{(]|[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|\.concat[ \t]*\(|(?<=')[ \t]*\|\|"
                  rb"|%[ \t]*[(A-Za-z_])"
                  rb"|[ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:(?![A-Za-z_][A-Za-z0-9_.-]*:(?!:))[A-Za-z_($]|['\"][^<\s'\"]))")
 _CONCATENATION = re.compile(CONCATENATION)
+
+
+#: the characters without which :func:`has_placeholder` finds none
+MAY_HOLD_PLACEHOLDER = re.compile(rb"[%$@~*]|##")
 
 
 def has_placeholder(text: bytes) -> bool:
@@ -101,8 +111,10 @@ def has_placeholder(text: bytes) -> bool:
         for m in _PRINTF.finditer(text):
             if not _PCT.match(text, m.start()) or _WIDTH.match(text, m.start()):
                 return True
-        if text.endswith(b"%"):
-            return True  # a SQL LIKE wildcard
+        if text.endswith(b"%") or text.endswith(b"%'"):
+            return True  # a SQL LIKE wildcard ("LIKE 'urn:uuid:%'", "LIKE '%urn:uuid:%'")
+    if b"*" in text and _STARRED_WORD.search(text) is not None:
+        return True
     if b"~" in text and _ERLANG_FORMAT.search(text) is not None:
         return True
     if text[:8].lower() == b"urn:lex:":
@@ -241,4 +253,4 @@ def _blanks_back(buf: bytes, k: int, floor: int) -> int:
 
 
 #: what may follow a closing quote in a concatenation
-_MAY_CONCATENATE = frozenset(b" \t+.|%")
+_MAY_CONCATENATE = frozenset(b" \t+.|%$")

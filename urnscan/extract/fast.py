@@ -25,6 +25,7 @@ from functools import lru_cache
 from ..accel import COMPILED
 
 from .chars import ALNUM, EOL, LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body, one_line_indent
+from .code import MAY_HOLD_PLACEHOLDER
 from .options import Reading
 from .pairing import Opener
 from .fold import PAGE_BREAK_LIMIT, adjacent_literal, literal_closer, next_literal, resume_at
@@ -161,6 +162,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
     folds = reading.fold
     run = RUNS[profile]
     adjacent = adjacent_literal
+    may_hold_placeholder = MAY_HOLD_PLACEHOLDER.search  # read_at reads a wrapper holding one
     may_adjoin = frozenset(b" \t\r\n\"'+.<\\")  # what may follow a literal's closer before the next literal
     plain_before = _PLAIN_BEFORE
     pairs = reading.pair
@@ -237,7 +239,9 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                 elif before == 0x3C:  # "<"
                     w = wrapper(buf, p, hi)
                     if (w is not None and w.end() - 1 > w.start(1) and w.end() <= p + WRAPPER_LIMIT
-                            and buf[w.end() - 2] != 0x2F and not (in_dumps and buf.find(b"...", p, w.end()) >= 0)):
+                            and buf[w.end() - 2] != 0x2F
+                            and not (in_dumps and (buf.find(b"...", p, w.end()) >= 0
+                                                   or may_hold_placeholder(buf, p + 4, w.end()) is not None))):
                         e = w.end() - 1
                         urn = buf[p:e].decode("ascii")
                         cand = Candidate(p, e, "wrapped", False, False, urn, buf[p:w.end(1)].decode("ascii"), urn,

@@ -229,16 +229,40 @@ def adjacent_literal(buf: bytes, closer_at: int, hi: int, run, opener: Opener) -
     if a < 0:
         return None
     t = paired_run(buf, a, hi, run, opener)[0]
-    return (a, t) if a < t < hi and buf[t] == buf[closer_at] and not _keyed(buf, t + 1, hi) else None
+    if not (a < t < hi and buf[t] == buf[closer_at]) or _keyed(buf, t + 1, hi):
+        return None
+    if buf[closer_at - 1] not in _SPLIT_AT and buf[a] not in _SPLIT_AT and not _operator_between(buf, closer_at, a):
+        return None  # the next item of a list: '"urn:a:b" "foo"' (shell, Lisp, a DOCTYPE's system identifier)
+    return (a, t)
+
+
+#: where a name written in adjacent literals with no operator between them
+#: is split: after or before one of its delimiters (``"urn:ietf:params:"
+#: "xml:ns:x"``, ``'urn:example:cap:1.0' '?mode=explicit'``); two literals
+#: that meet between letters or digits are two strings of a list (a shell
+#: command's arguments, a Lisp or Clojure form, PowerShell's arrays, the
+#: public and system identifiers of a DOCTYPE), not one string
+_SPLIT_AT = frozenset(b":-./_?#=&;%")
+
+
+def _operator_between(buf: bytes, closer_at: int, a: int) -> bool:
+    """Whether a concatenation operator ("+", ".", "..", "++", "<>") stands
+    between the quote closing at ``closer_at`` and the next literal's text
+    at ``a`` (:data:`_ADJACENT`)."""
+    between = buf[closer_at + 1:a - 1]
+    return 0x2B in between or 0x2E in between or b"<>" in between
 
 
 def _keyed(buf: bytes, after: int, hi: int) -> bool:
-    """Whether a ":" follows a string literal that closed before ``after``
-    (blanks between): the literal is a key (JSON, YAML, a Python dict:
-    ``"crs": {``) or a label, not the next piece of a string cut in
-    adjacent literals -- the line above it ended without its comma."""
+    """Whether a ":" or an "=" (not "==") follows a string literal that
+    closed before ``after`` (blanks between): the literal is a key (JSON,
+    YAML, a Python dict: ``"crs": {``; a PowerShell hash table or a TOML
+    table: ``'code' = $x``) or a label, not the next piece of a string cut
+    in adjacent literals -- the line above it ended without its comma."""
     j = blanks_end(buf, after, hi)
-    return j < hi and buf[j] == 0x3A
+    if j >= hi:
+        return False
+    return buf[j] == 0x3A or (buf[j] == 0x3D and not buf.startswith(b"=", j + 1))
 
 
 def next_literal(buf: bytes, closer_at: int, hi: int) -> int:

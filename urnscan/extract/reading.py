@@ -14,7 +14,7 @@ from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
                     NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_code, blanks_end, line_break_after,
                     mnemonic_subfield_at)
-from .code import concatenated, has_placeholder, is_pattern, is_template
+from .code import MAY_HOLD_PLACEHOLDER, concatenated, has_placeholder, is_pattern, is_template
 from .elision import elided
 from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
@@ -88,8 +88,11 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
         found = wrapped(buf, p, hi, profile)
         if found is not None:
             end, joined, folded = found
-            if reading.code and b"..." in joined:
-                return Rejected(end)  # "<URN:IANA:...>": an elided example, as bare
+            if reading.code and (b"..." in joined or (MAY_HOLD_PLACEHOLDER.search(joined) is not None
+                                                      and has_placeholder(joined))):
+                # "<URN:IANA:...>": an elided example, as bare; "<urn:uuid:%s>",
+                # "<urn:uuid:$id>": a template, as bare
+                return Rejected(end)
             rules = (Rule.WRAP_1995.value, Rule.FOLD_WRAPPER.value) if folded else (Rule.WRAP_1995.value,)
             literal = _literal(buf, p, end)
             label = labelled(buf, p, end) if reading.trim else 0
@@ -611,7 +614,7 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
             return True  # "urn:xmpp:mix:nodes:*" in prose, quoted or not: a wildcard, a pattern of names
     if after == 0x20 and _placeholder_in_parentheses(buf, text, end, hi):
         return True
-    if (b"%" in text or b"$" in text or b"@" in text or b"##" in text or b"~" in text) and has_placeholder(text):
+    if MAY_HOLD_PLACEHOLDER.search(text) is not None and has_placeholder(text):
         return True
     # is_pattern looks at "^" or "(?:" before, ".*", ".+", "(?" inside, "\\"
     # after, and a final "$" or "("
