@@ -165,6 +165,10 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     # elided examples
     "'urn:example:...:leaf'",
     "urn:example:params:... and so on",
+    # ... a name cut off by an ellipsis inside its quotes
+    '"urn:example:isbn:978..."',
+    "| CTS URNs (`urn:example:cts:tlg\u2026`), work |",
+    "\u201curn:example:a\u2026\u201d",
     "the arc urn:oid:1.3.6.1.4.1.\u2026 and below",
     # digits written as "#"
     "      urn:example:doc:####   ->  https://doc.example/####.txt",
@@ -294,6 +298,7 @@ def test_code_awareness_can_be_turned_off():
     ('the namespace "urn:example:a:b". The next', ["urn:example:a:b"]),
     ('as "urn:example:a" + a word', []),  # "+" after a quote reads as code
     ('names like "urn:example:a"... and more', ["urn:example:a"]),
+    ("see urn:isbn:0451450523... and more", ["urn:isbn:0451450523"]),  # (the sentence's ellipsis)
     # "||" after a double quote is a logical OR (C, Java, Go), not SQL's concatenation
     ('  if t != "urn:example:oauth:jwt-bearer" ||\n     id != "x" {', ["urn:example:oauth:jwt-bearer"]),
     ('ok := a == "urn:example:a" || b', ["urn:example:a"]),

@@ -1,5 +1,7 @@
 """Elided examples: ``urn:ietf:...:x`` and ``urn:ietf:params:...`` are not
-URNs; dots after a whole name are sentence punctuation (trimmed)."""
+URNs, nor is a name cut off by an ellipsis inside its quotes
+(``"urn:isbn:978..."``); dots after a whole name are sentence punctuation
+(trimmed)."""
 from __future__ import annotations
 
 ELLIPSIS = "\u2026".encode()
@@ -14,3 +16,13 @@ def elided(text: bytes, buf: bytes, end: int) -> bool:
     if buf.startswith(ELLIPSIS, end):
         return text[-1:] in b":/-."
     return body[-1:] in (b":", b"/", b"-") and len(text) - len(body) >= 3
+
+
+def elided_before_closer(text: bytes, buf: bytes, end: int, closed) -> bool:
+    """An ellipsis ending the text, or right after it, that the closer of
+    the quote before the name follows (``closed(at)``): the ellipsis is
+    the quoted text's, not a sentence's -- the name written there is cut
+    off (```urn:cts:greekLit:tlg\u2026```, ``'urn:isbn:978...'``)."""
+    if text.endswith(b"..."):
+        return closed(end)
+    return buf.startswith(ELLIPSIS, end) and closed(end + len(ELLIPSIS))

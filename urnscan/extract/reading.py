@@ -15,7 +15,7 @@ from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RU
                     NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_code, blanks_end, line_break_after,
                     mnemonic_subfield_at)
 from .code import MAY_HOLD_PLACEHOLDER, concatenated, has_placeholder, is_pattern, is_template
-from .elision import elided
+from .elision import elided, elided_before_closer
 from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
 from .params import folded_parameter_end, parameter_end
@@ -569,6 +569,10 @@ def _url_literal(buf: bytes, p: int, end: int, hi: int) -> bool:
 
 
 _TEMPLATE_START = frozenset(b"{[<")
+#: the openers that quote what they hold: a text cut off inside them is cut
+#: off by its writer
+_QUOTES = frozenset({Opener.SINGLE_QUOTE, Opener.DOUBLE_QUOTE, Opener.BACKTICK, Opener.LEFT_SINGLE,
+                     Opener.LEFT_DOUBLE})
 #: what may open a placeholder right after the text ("&lt;" escapes "<";
 #: "\" starts a TeX macro)
 _PLACEHOLDER_START = _TEMPLATE_START | {0x26, 0x5C}
@@ -599,7 +603,9 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
     """Whether the text is a template, a pattern or an elided example
     rather than a URN (:mod:`.code`, :mod:`.elision`)."""
     after = buf[end] if end < hi else -1
-    if (b"..." in text or after == 0xE2) and elided(text, buf, end):
+    if (b"..." in text or after == 0xE2) and (
+            elided(text, buf, end)
+            or (opener in _QUOTES and elided_before_closer(text, buf, end, lambda at: closed_at(opener, buf, at, hi)))):
         return True
     if after in _PLACEHOLDER_START and is_template(buf, text, end, hi):
         return True
