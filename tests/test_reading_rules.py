@@ -184,6 +184,13 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "   Contact: <sip:alice@example.com;gr=urn:uuid:(Alice's UA's bits)>",
     '   of the form "urn:ietf:params:xml:ns:xmpp-*" specified in the XMPP RFCs',
     '   such as "urn:example:MyCompany:*" instead of',
+    # a prefix in a call whose value is concatenated, or appended to, or
+    # the first argument of a concatenating call
+    'auto ns = std::string("urn:example:params:xml:ns:yang:") +\n    module;',
+    "x = str('urn:example:a:') + y",
+    'out << "urn:uuid:" << id;',
+    'const NS: &str = concat!("urn:example:rtp-hdrext:", $suffix);',
+    "SELECT CONCAT('urn:example:person:', id) FROM t;",
 ])
 def test_code_is_not_a_urn(text):
     assert urns(text) == []
@@ -266,6 +273,23 @@ def test_concatenation_over_lines_is_not_a_urn(text):
     ('<!DOCTYPE t PUBLIC "urn:example:doctypes:task"\n  "http://example.org/t.dtd">', ["urn:example:doctypes:task"]),
     ('<!DOCTYPE t PUBLIC "urn:example:dtd:concept" "concept.dtd">', ["urn:example:dtd:concept"]),
     ('[ "urn:example:a:b" "c" ]', ["urn:example:a:b"]),
+    # a name opened by an escaped quote ends at the escaped quote closing it,
+    # in whichever literal (XML in a Java, C or JSON string)
+    ('String s = "<r xmlns=\\"urn:example:names:tc:SAML:2.0:" +\n    "protocol\\">";',
+     ["urn:example:names:tc:SAML:2.0:protocol"]),
+    ('const char *e = "<errors xmlns=\\"urn:example:params:xml:ns:"\n    "yang:ietf-restconf\\">";',
+     ["urn:example:params:xml:ns:yang:ietf-restconf"]),
+    ('x = "<a ns=\\"urn:example:p:" "xml:ns:" "yang:x\\" b=\\"c\\">";', ["urn:example:p:xml:ns:yang:x"]),
+    ("x = '<a ns=\\'urn:example:a:b:' + 'c\\'>'", ["urn:example:a:b:c"]),
+    ('x = "urn:example:a:b:" "c\\"d"', ["urn:example:a:b:"]),  # an escaped quote closes only what one opened
+    # Python's triple-quoted literals
+    ('x = ("""<r xmlns:p="urn:example:names:tc:SAML:"""\n     """1.0:protocol" V="1">""")',
+     ["urn:example:names:tc:SAML:1.0:protocol"]),
+    ("x = '''urn:example:names:tc:SAML:''' '''2.0:protocol'''", ["urn:example:names:tc:SAML:2.0:protocol"]),
+    # the prefixes of Objective-C's and C's literals
+    ('NSString *ns = @"urn:example:params:xml:ns:"\n    @"xmpp-stanzas";', ["urn:example:params:xml:ns:xmpp-stanzas"]),
+    ('const wchar_t *ns = L"urn:example:params:" L"xml:ns:x";', ["urn:example:params:xml:ns:x"]),
+    ('NSString *a = @"urn:example:a"; NSString *b = @"urn:example:b";', ["urn:example:a", "urn:example:b"]),
 ])
 def test_concatenated_literals_are_one_string(text, expected):
     assert urns(text) == expected
@@ -378,6 +402,10 @@ def test_code_awareness_can_be_turned_off():
     ("urn:example:xylophone-box and urn:example:boxxxxer", ["urn:example:xylophone-box", "urn:example:boxxxxer"]),
     ("urn:example:x-xxx-1", ["urn:example:x-xxx-1"]),
     ("urn:example:x.x.y and urn:example:x.x", ["urn:example:x.x.y", "urn:example:x.x"]),
+    # a prefix that goes on with a literal, or is no call's value
+    ("SELECT CONCAT('urn:example:person:', 'x') FROM t;", ["urn:example:person:"]),
+    ("f('urn:example:a:', x)", ["urn:example:a:"]),
+    ('out << "urn:example:abc" << id;', ["urn:example:abc"]),
 ])
 def test_code_rules_leave_names_alone(text, expected):
     assert urns(text) == expected

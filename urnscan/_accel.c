@@ -914,6 +914,8 @@ may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
     if (k < lim && (s[k] == '\r' || s[k] == '\n'))
         j = past_concatenation(s, skip_blanks(s, k + ((s[k] == '\r' && k + 1 < lim && s[k + 1] == '\n') ? 2 : 1), lim),
                                lim);
+    if (j > q + 1 && j < lim && (s[j] == '@' || s[j] == 'L' || s[j] == 'U' || s[j] == 'u'))
+        j += s[j] == 'u' && j + 1 < lim && s[j + 1] == '8' ? 2 : 1;  /* fold.py _LITERAL_PREFIX */
     if (j + 1 >= hi || s[j] != s[q])
         return 0;
     /* buf[q+1:q+5].lower() == b"urn:": a URN of its own, not a piece */

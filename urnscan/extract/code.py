@@ -224,6 +224,27 @@ def concatenated(buf: bytes, closer_at: int, hi: int, opener_at: int = -1) -> bo
     return True
 
 
+#: after the quote closing a name's prefix (a literal ending in ":"): the
+#: value of a call of it concatenated (``std::string("urn:x:") + id``,
+#: ``str('urn:x:') + id``), or C++'s and Ruby's "<<" appending to it
+_CONTINUED_CALL = re.compile(rb"[ \t]*(?:\)[ \t]*(?:\+(?!\+)|<<)|<<)")
+#: before the literal: the first argument of a concatenating call (Rust's
+#: ``concat!(``, SQL's and Java's ``CONCAT(``), after which another
+#: argument that is no literal goes on with it
+_CONCAT_CALL = re.compile(rb"(?i:concat)!?[ \t]{0,8}\([ \t]{0,8}\Z")
+_NEXT_ARGUMENT = re.compile(rb"[ \t]*,[ \t]*[$A-Za-z_]")
+
+
+def continued_prefix(buf: bytes, opener_at: int, closer_at: int, hi: int) -> bool:
+    """Whether the literal opening at ``opener_at`` and closing at
+    ``closer_at``, a name's prefix, goes on outside itself with something
+    that is no literal: a template of names, not a name."""
+    if _CONTINUED_CALL.match(buf, closer_at + 1, min(hi, closer_at + 1 + 64)) is not None:
+        return True
+    return (_NEXT_ARGUMENT.match(buf, closer_at + 1, min(hi, closer_at + 1 + 64)) is not None
+            and _CONCAT_CALL.search(buf[max(0, opener_at - 24):opener_at]) is not None)
+
+
 #: how far back a comparison before a literal is looked for (blanks and
 #: one line break between)
 _COMPARISON_REACH = 64

@@ -28,7 +28,7 @@ from .chars import ALNUM, EOL, LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, cl
 from .code import MAY_HOLD_PLACEHOLDER
 from .options import Reading
 from .pairing import Opener
-from .fold import PAGE_BREAK_LIMIT, adjacent_literal, literal_closer, next_literal, resume_at
+from .fold import PAGE_BREAK_LIMIT, adjacent_literal, escaped_quote, literal_closer, next_literal, resume_at
 from .hexdump import in_hexdump_column
 from .params import may_end_at_parameter
 from .reading import Candidate, OverLong, Rejected, finish, read_at, without_nid
@@ -257,7 +257,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                         closer_at = e if e < hi and buf[e] == closers.get(before) else -1
                         quote_at = literal_closer(buf, m.end(1), e, hi) if folds and closer_at < 0 else -1
                         if (closer_at >= 0 and folds and opener is not Opener.PAREN and e + 1 < hi
-                                and buf[e + 1] in may_adjoin and adjacent(buf, e, hi, run, opener)):
+                                and buf[e + 1] in may_adjoin and adjacent(buf, e, hi, run, opener, escaped_quote(buf, p - 1))):
                             pass  # adjacent string literals: the fold rule reads them
                         elif quote_at >= 0 and quote_at + 1 < hi and buf[quote_at + 1] in may_adjoin and \
                                 next_literal(buf, quote_at, hi) >= 0:

@@ -185,9 +185,12 @@ def literals(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, op
              rules: List[Rule]) -> Union[List[Segment], Overflow]:
     """Join the adjacent string literals after the quoted URN whose first
     literal is ``segments[0]`` (closed by its quote at its end); an
-    :class:`Overflow` when they go on past ``max_end``, as :func:`fold`."""
+    :class:`Overflow` when they go on past ``max_end``, as :func:`fold`.
+    A URN whose opening quote is escaped (``"<a xmlns=\\"urn:a:" "b\\">"``)
+    ends at the escaped quote that closes it, in whichever literal."""
+    escaped = escaped_quote(buf, segments[0][0] - 1)
     while True:
-        nxt = adjacent_literal(buf, segments[-1][1], hi, run, opener)
+        nxt = adjacent_literal(buf, segments[-1][1], hi, run, opener, escaped)
         if nxt is None:
             return segments
         if nxt[1] > max_end:
@@ -195,6 +198,8 @@ def literals(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, op
         segments.append(nxt)
         if Rule.FOLD_LITERAL not in rules:
             rules.append(Rule.FOLD_LITERAL)
+        if buf[nxt[1]] == 0x5C:
+            return segments  # the escaped quote closing the URN
 
 
 def literals_inside(buf: bytes, p: int, quote_at: int, first: int, hi: int, run, max_end: int,
@@ -220,16 +225,22 @@ def literals_inside(buf: bytes, p: int, quote_at: int, first: int, hi: int, run,
     return segments
 
 
-def adjacent_literal(buf: bytes, closer_at: int, hi: int, run, opener: Opener) -> Optional[Segment]:
+def adjacent_literal(buf: bytes, closer_at: int, hi: int, run, opener: Opener,
+                     escaped: bool = False) -> Optional[Segment]:
     """The text ``(start, end)`` of a string literal in the same quotes
     right after the one closing at ``closer_at`` (blanks and at most one
     line break between them), holding URN characters only and not starting
-    a URN of its own; ``None`` when there is none."""
+    a URN of its own; ``None`` when there is none.  With ``escaped`` (the
+    URN opened with an escaped quote) the text may end at an escaped quote
+    instead of the literal's own."""
     a = next_literal(buf, closer_at, hi)
     if a < 0:
         return None
     t = paired_run(buf, a, hi, run, opener)[0]
-    if not (a < t < hi and buf[t] == buf[closer_at]) or _keyed(buf, t + 1, hi):
+    if not (a < t < hi and (buf[t] == buf[closer_at] or (escaped and escaped_quote(buf, t + 1)
+                                                          and buf[t + 1] == buf[closer_at]))):
+        return None
+    if buf[t] != 0x5C and _keyed(buf, t + 1, hi):
         return None
     if buf[closer_at - 1] not in _SPLIT_AT and buf[a] not in _SPLIT_AT and not _operator_between(buf, closer_at, a):
         return None  # the next item of a list: '"urn:a:b" "foo"' (shell, Lisp, a DOCTYPE's system identifier)
@@ -271,10 +282,25 @@ def next_literal(buf: bytes, closer_at: int, hi: int) -> int:
     between them: the two make one string), when it does not start a URN
     of its own; -1 when there is none."""
     quote = buf[closer_at]
-    q = _ADJACENT.match(buf, closer_at + 1, min(hi, closer_at + 1 + 2 * INDENT_LIMIT)).end()
-    if q + 1 >= hi or buf[q] != quote or buf[q + 1:q + 5].lower() == b"urn:":
+    width = 3 if buf[closer_at + 1:closer_at + 3] == bytes((quote, quote)) else 1  # Python's """ and '''
+    after = closer_at + width
+    limit = min(hi, after + 2 * INDENT_LIMIT)
+    q = _ADJACENT.match(buf, after, limit).end()
+    if q > after:
+        prefix = _LITERAL_PREFIX.match(buf, q, limit)
+        if prefix is not None:
+            q = prefix.end()
+    a = q + width
+    if a >= hi or buf[q:a] != buf[closer_at:after] or buf[a:a + 4].lower() == b"urn:":
         return -1
-    return q + 1
+    return a
+
+
+def escaped_quote(buf: bytes, at: int) -> bool:
+    """Whether the quote at ``at`` is escaped by the backslash before it
+    (an attribute's quote inside a C, Java or JSON string: ``"<a
+    xmlns=\\"urn:a:b\\">"``)."""
+    return at >= 1 and buf[at - 1] == 0x5C and buf[at] in b"\"'"
 
 
 def literal_closer(buf: bytes, nss_start: int, e: int, hi: int) -> int:
@@ -311,6 +337,10 @@ PAGE_BREAK_LIMIT = 1024
 #: break continues the line in C macros, Ruby and Python), and at most one
 #: concatenation operator on either line: "+" (Java, C#, JavaScript, Go),
 #: "." (PHP, Perl), ".." (Lua), "++" (Erlang, Haskell), "<>" (Elixir)
+#: the prefix of a string literal: Objective-C's "@", C's and C++'s "L",
+#: "u", "u8" and "U" (``@"urn:ietf:params:xml:ns:" @"xmpp-stanzas"``);
+#: only after something between it and the literal before
+_LITERAL_PREFIX = re.compile(rb"@|L|u8?|U")
 _ADJACENT = re.compile(rb"[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?"
                        rb"(?:\\?(?:\r\n?|\n)[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?)?")
 

@@ -14,7 +14,7 @@ from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
                     NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_code, blanks_end, line_break_after,
                     mnemonic_subfield_at)
-from .code import MAY_HOLD_PLACEHOLDER, concatenated, has_placeholder, is_pattern, is_template
+from .code import MAY_HOLD_PLACEHOLDER, concatenated, continued_prefix, has_placeholder, is_pattern, is_template
 from .elision import elided, elided_before_closer
 from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
@@ -629,6 +629,9 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         return True
     if closer_at >= 0 and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE
                            or opener is Opener.BACKTICK) and concatenated(buf, closer_at, hi, p - 1):
+        return True
+    if (closer_at >= 0 and text[-1] == 0x3A and (opener is Opener.SINGLE_QUOTE or opener is Opener.DOUBLE_QUOTE)
+            and continued_prefix(buf, p - 1, closer_at, hi)):
         return True
     # a URN that starts inside a string and ends at its closing quote, a
     # concatenation after it: the string goes on with what is concatenated,
