@@ -406,6 +406,7 @@ def test_code_awareness_can_be_turned_off():
     ("SELECT CONCAT('urn:example:person:', 'x') FROM t;", ["urn:example:person:"]),
     ("f('urn:example:a:', x)", ["urn:example:a:"]),
     ('out << "urn:example:abc" << id;', ["urn:example:abc"]),
+    ('std::cout << "urn:example:a:" << std::endl;', ["urn:example:a:"]),
 ])
 def test_code_rules_leave_names_alone(text, expected):
     assert urns(text) == expected

@@ -227,7 +227,8 @@ def concatenated(buf: bytes, closer_at: int, hi: int, opener_at: int = -1) -> bo
 #: after the quote closing a name's prefix (a literal ending in ":"): the
 #: value of a call of it concatenated (``std::string("urn:x:") + id``,
 #: ``str('urn:x:') + id``), or C++'s and Ruby's "<<" appending to it
-_CONTINUED_CALL = re.compile(rb"[ \t]*(?:\)[ \t]*(?:\+(?!\+)|<<)|<<)")
+#: what is no literal and no end of line
+_CONTINUED_CALL = re.compile(rb"[ \t]*\)?[ \t]*(?:\+(?!\+)|<<(?![ \t]*(?:std::)?endl\b|[ \t]*[\"']))")
 #: before the literal: the first argument of a concatenating call (Rust's
 #: ``concat!(``, SQL's and Java's ``CONCAT(``), after which another
 #: argument that is no literal goes on with it
