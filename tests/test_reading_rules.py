@@ -738,8 +738,14 @@ def test_hex_dumps_only_as_code():
     # a JSON string broken for display, its quote closing the next line (RFC 9449)
     ('  "jkt":\n    "urn:ietf:params:oauth:jwk-thumbprint:sha-256:0ZcOCORZNYy-DWpqq\n    30jZyJGHTN0d2HglBV3uiguA4I"\n',
      ["urn:ietf:params:oauth:jwk-thumbprint:sha-256:0ZcOCORZNYy-DWpqq30jZyJGHTN0d2HglBV3uiguA4I"]),
+    # ... or after a "," or ";" between the items of its NSS (an OGC URN of
+    # concatenated operations, in a docstring)
+    ('   (e.g. "urn:example:def:op,op:EPSG::3895,\n   op:EPSG::1618")\n', ["urn:example:def:op,op:EPSG::3895,op:EPSG::1618"]),
+    ('x = "urn:example:def:crs,crs:EPSG::27700;\r\n    crs:EPSG::5701";', ["urn:example:def:crs,crs:EPSG::27700;crs:EPSG::5701"]),
     # ... not a file name after a schema's namespace, nor a word
     ('xsi:schemaLocation="urn:example:netconf:base:1.0\n      netconf1.xsd"', ["urn:example:netconf:base:1.0"]),
+    ('he wrote "see urn:example:a:b,\n thanks" once', ["urn:example:a:b"]),
+    (' ULs="urn:example:oid:1.3.52.4,\n  urn:example:oid:1.3.52.5"', ["urn:example:oid:1.3.52.4", "urn:example:oid:1.3.52.5"]),
     ('the "urn:example:yang:ietf-a1\nnamespace" is', ["urn:example:yang:ietf-a1"]),
     # a break right after "urn:" (LaTeX's \\url in a reference list)
     ("Systems, 2007. URN: urn:\nnbn:de:hbz:465-20070308-164527-0. url:", ["urn:nbn:de:hbz:465-20070308-164527-0"]),

@@ -28,7 +28,8 @@ from .chars import ALNUM, EOL, LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, cl
 from .code import MAY_HOLD_PLACEHOLDER
 from .options import Reading
 from .pairing import Opener
-from .fold import PAGE_BREAK_LIMIT, adjacent_literal, escaped_quote, literal_closer, next_literal, resume_at
+from .fold import (BROKEN_STRING_LAST, PAGE_BREAK_LIMIT, adjacent_literal, escaped_quote, literal_closer, next_literal,
+                   resume_at)
 from .hexdump import in_hexdump_column
 from .params import may_end_at_parameter
 from .reading import Candidate, OverLong, Rejected, finish, read_at, without_nid
@@ -174,6 +175,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
     flags = ((1 if reading.code else 0) | (2 if reading.trim else 0) | (4 if reading.fold else 0)
              | (8 if pairs else 0) | (16 if in_urls else 0))
 
+    broken_string_last = BROKEN_STRING_LAST
     far = cap + 2  # a run reaching this far past "urn:" is longer than the cap
 
     def read_all(buf, positions, pos, n, window, context, base, first=0):
@@ -262,9 +264,9 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                         elif quote_at >= 0 and quote_at + 1 < hi and buf[quote_at + 1] in may_adjoin and \
                                 next_literal(buf, quote_at, hi) >= 0:
                             pass  # the URN started inside a literal that others follow
-                        elif (folds and before == 0x22 and closer_at < 0 and buf[e - 1] in ALNUM
+                        elif (folds and before == 0x22 and closer_at < 0 and buf[e - 1] in broken_string_last
                               and _LINE_ENDS.match(buf, e, hi) is not None):
-                            pass  # a string broken for display: the fold rule reads it (fold._broken_value)
+                            pass  # a string broken for display: the fold rule reads it (fold.continuation)
                         else:
                             cand = finish(buf, p, hi, m.end(1), [(p, e)], opener, closer_at,
                                           buf[p:m.end(2)].decode("ascii"), rules, None, None, reading)

@@ -148,8 +148,11 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         return None
     if _LABEL.fullmatch(token) and (alone or after in HSPACE):
         return None  # "Description: ...", "XML: N/A": the next line is a field of a template or a header
-    if opener is Opener.DOUBLE_QUOTE and after == 0x22 and last in ALNUM and _broken_value(token):
-        return e, (q, t), Rule.FOLD_RFC  # a string broken for display, its quote closing the next line
+    if opener is Opener.DOUBLE_QUOTE and after == 0x22:
+        if last in ALNUM and _broken_value(token):
+            return e, (q, t), Rule.FOLD_RFC  # a string broken for display, its quote closing the next line
+        if last in _ITEM_SEPARATORS and b":" in token:
+            return e, (q, t), Rule.FOLD_RFC  # broken after a "," of its NSS: _ITEM_SEPARATORS
     if in_query and _query_goes_on(buf, e, last, token, closes):
         return e, (q, t), Rule.FOLD_QUERY
     if last == 0x2D:  # RFC formatters break after a hyphen
@@ -158,6 +161,17 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         return e, (q, t), Rule.FOLD_RFC
     return None
 
+
+#: the separators of the items a name lists, after which a quoted name
+#: broken for display goes on with the next item, up to the closing quote
+#: (an OGC URN naming a concatenated operation by its steps:
+#: ``"urn:ogc:def:coordinateOperation,coordinateOperation:EPSG::3895,``
+#: then ``coordinateOperation:EPSG::1618"``); an item holds a ":", a word
+#: of a sentence quoted around a name does not
+_ITEM_SEPARATORS = frozenset(b",;")
+#: the last character of a quoted name's line that the next line may go on
+#: after, up to the quote closing it: :func:`_broken_value`, _ITEM_SEPARATORS
+BROKEN_STRING_LAST = ALNUM | _ITEM_SEPARATORS
 
 #: U+2010 HYPHEN: groff's hyphenation of a word at a line's end in a man
 #: page rendered in UTF-8 (the source's own hyphens, "\-", are "-")
