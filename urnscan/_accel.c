@@ -1527,7 +1527,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     if (closed && pair != PAIR_PAREN && (flags & READ_FOLD) && e + 1 < hi && in_set(s[e + 1], " \t\r\n\"'+.<\\")
             && may_adjoin_literal(s, e, hi))
         return 0;
-    if (before == '"' && !closed && (flags & READ_FOLD) && (is_alnum[s[e - 1]] || s[e - 1] == ',' || s[e - 1] == ';')) {
+    if (before == '"' && !closed && (flags & READ_FOLD)
+            && (is_alnum[s[e - 1]] || s[e - 1] == ',' || s[e - 1] == ';')) {
         Py_ssize_t j = skip_blanks(s, e, hi);
         if (j < hi && (s[j] == '\r' || s[j] == '\n'))
             return 0;  /* fold.py BROKEN_STRING_LAST: a string broken for display */

@@ -152,7 +152,7 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         if last in ALNUM and _broken_value(token):
             return e, (q, t), Rule.FOLD_RFC  # a string broken for display, its quote closing the next line
         if last in _ITEM_SEPARATORS and b":" in token:
-            return e, (q, t), Rule.FOLD_RFC  # broken after a "," of its NSS: _ITEM_SEPARATORS
+            return e, (q, t), Rule.FOLD_RFC  # broken after a "," or ";" of its NSS: _ITEM_SEPARATORS
     if in_query and _query_goes_on(buf, e, last, token, closes):
         return e, (q, t), Rule.FOLD_QUERY
     if last == 0x2D:  # RFC formatters break after a hyphen
