@@ -247,6 +247,7 @@ def test_zstd_without_a_decoder_is_an_error(tmp_path, monkeypatch):
     with pytest.raises(SourceError, match="zstd support needs the zstandard package") as info:
         open_chunks(str(path))
     assert str(path) in str(info.value)
+    assert "pip install 'urnscan[zstd]'" in str(info.value)  # how to get it, as the PDF reason says
 
 
 def test_truncated_zstd_is_an_error(tmp_path):

@@ -31,6 +31,11 @@ class _RawInput(Protocol):
     def peek_exact(self, n: int) -> bytes: ...
 
 
+#: why a zstd-compressed input is not read, and how to read it (the ``zstd``
+#: extra), when neither decoder is there
+ZSTD_MISSING = "zstd support needs the zstandard package: pip install 'urnscan[zstd]'"
+
+
 def _zstd_backend() -> Optional[str]:
     try:
         from compression import zstd as _  # noqa: F401  (Python >= 3.14)

@@ -40,7 +40,7 @@ from typing import BinaryIO, Iterator, List, Optional, Union
 
 from ..accel import accelerated
 from ..errors import LimitError, SourceError
-from .codecs import _Decompressed, _Plain, _ZstandardStream, _decoder_factory, detect_compression
+from .codecs import ZSTD_MISSING, _Decompressed, _Plain, _ZstandardStream, _decoder_factory, detect_compression
 from .inputs import (
     IS_A_DIRECTORY, STDIN, InputRef, _os_reason, _special_kind, _stat_reason, display_name,
 )
@@ -251,8 +251,7 @@ class ChunkReader:
                 try:
                     factory = _decoder_factory(fmt)
                 except LookupError:
-                    raise _source_error(self.path,
-                                        "zstd support needs the zstandard package") from None
+                    raise _source_error(self.path, ZSTD_MISSING) from None
                 except ImportError as exc:
                     raise _source_error(
                         self.path, f"{fmt.name} support is not available ({exc})") from None
