@@ -18,7 +18,10 @@ fast as ripgrep; above: faster):
   hit is judged afresh, and the file is cut into byte ranges at ``--jobs 2``);
 * many tiny files (one short paragraph each), per-file cost;
 * start-up: ``urnscan scan`` of an empty file to Parquet, beside
-  ``python -c pass``.
+  ``python -c pass``;
+* the machine's own two-core scaling: a CPU-bound loop run alone, then
+  twice at once (:func:`measured.two_process_scaling`), the most that
+  ``--jobs 2`` can gain over ``--jobs 1`` on work that keeps a core busy.
 
 The commands run from outside the checkout (benchmarks/measured.py), so
 that ``python -m urnscan`` is the installed package, and the first lines
@@ -47,7 +50,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_scan import RG_PATTERN  # noqa: E402
 from corpus import _make_urn, _paragraph, generate  # noqa: E402
-from measured import OUTSIDE, URNSCAN, describe  # noqa: E402
+from measured import OUTSIDE, URNSCAN, describe, two_process_scaling  # noqa: E402
 
 #: the commands run as an installed package runs: with its bytecode cached
 #: (PYTHONDONTWRITEBYTECODE would have every run compile urnscan again)
@@ -182,6 +185,10 @@ def main():
     print(describe())
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           "(other work on the machine slows both tools, and --jobs 2 most)")
+    if cores >= 2:
+        print(f"two CPU-bound processes do {two_process_scaling():.2f}x the work of one on this machine "
+              "(2.00: two free cores; the ceiling of --jobs 2 over --jobs 1 where the scan is CPU-bound)",
+              flush=True)
     print(f"{'input':28} {'jobs':>4} {'MB':>8} {'urnscan s':>9} {'rg s':>9} {'MB/s':>9} {'ratio':>7} "
           f"{'cpu ours':>9} {'cpu rg':>9}")
     work = tempfile.mkdtemp(prefix="urnscan-e2e-")

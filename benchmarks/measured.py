@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 URNSCAN = [sys.executable, "-m", "urnscan"]
 #: where the measured commands run: not the checkout
@@ -43,3 +44,44 @@ def describe() -> str:
         line += ("\nWARNING: these are the numbers of urnscan's pure-Python fallback, several times slower than "
                  "the compiled accelerator a machine with a C compiler builds at `pip install .`")
     return line
+
+
+#: a fixed amount of work for one CPU, in pure Python (no I/O, no memory
+#: traffic to speak of): what :func:`two_process_scaling` runs
+_BUSY_LOOP = "n = 0\nfor i in range({count}):\n    n += i\n"
+
+
+def two_process_scaling(count: int = 20_000_000, repeat: int = 3) -> float:
+    """How many times the work of one CPU-bound process this machine does
+    with two of them at once: 2.0 with two free cores; less where the two
+    cores share one physical core, or a host with other guests.  It is the
+    ceiling of ``--jobs 2`` over ``--jobs 1`` for work that is CPU-bound,
+    measured in the same run as the ratios it bounds (the best of
+    ``repeat`` runs each way)."""
+    loop = [sys.executable, "-c", _BUSY_LOOP.format(count=count)]
+    alone, together = [], []
+    for _ in range(repeat):  # in turns: a host busier for a while slows both alike
+        alone.append(_wall(lambda: subprocess.run(loop, check=True)))
+        together.append(_wall(lambda: _both(loop)))
+    return scaling(min(alone), min(together))
+
+
+def scaling(alone: float, together: float) -> float:
+    """The work rate of two processes run at once, in units of one run
+    alone: each took ``together`` seconds for what one did in ``alone``."""
+    if alone <= 0 or together <= 0:
+        raise ValueError("times must be positive")
+    return 2 * alone / together
+
+
+def _both(args) -> None:
+    procs = [subprocess.Popen(args) for _ in range(2)]
+    codes = [proc.wait() for proc in procs]
+    if any(codes):
+        raise subprocess.CalledProcessError(max(codes), args)
+
+
+def _wall(run) -> float:
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start

@@ -47,3 +47,25 @@ def test_the_variable_unset_or_zero_keeps_the_compiled_code(monkeypatch, value):
         pytest.skip("the compiled accelerator is not built here")
     monkeypatch.setenv("URNSCAN_PURE_PYTHON", value)
     assert "(compiled accelerator)" in measured.describe()
+
+
+@pytest.mark.parametrize("alone, together, expected", [
+    (1.0, 1.0, 2.0),  # two free cores: twice the work in the same time
+    (1.0, 2.0, 1.0),  # one core shared: no gain
+    (1.0, 1.6, 1.25),  # two cores sharing one physical core, or a busy host
+])
+def test_scaling_is_the_work_rate_of_two_processes(alone, together, expected):
+    assert measured.scaling(alone, together) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("alone, together", [(0.0, 1.0), (1.0, 0.0), (-1.0, 1.0)])
+def test_scaling_refuses_times_that_are_not_positive(alone, together):
+    with pytest.raises(ValueError):
+        measured.scaling(alone, together)
+
+
+def test_two_process_scaling_runs_the_loop_alone_and_twice_at_once():
+    ratio = measured.two_process_scaling(count=200_000, repeat=1)
+    # two processes never do more than about twice the work of one (start-up
+    # noise aside), and always some of it
+    assert 0.2 < ratio < 3.0
