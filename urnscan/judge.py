@@ -33,6 +33,7 @@ class _NamespaceRules(NamedTuple):
     key_parts: type
     registry_named: Callable
     namespace_status: Callable
+    shapes: dict  # namespaces.shapes.NAMESPACE_SHAPES
 
 
 _RULES: Optional[_NamespaceRules] = None
@@ -48,10 +49,11 @@ def namespace_rules() -> _NamespaceRules:
         from .namespaces._text import KeyParts
         from .namespaces.heuristic import keys_of_parts
         from .namespaces.registry import registry_named
+        from .namespaces.shapes import NAMESPACE_SHAPES
         from .namespaces.status import namespace_status
 
         _RULES = _NamespaceRules(NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, keys_of_parts, KeyParts,
-                                 registry_named, namespace_status)
+                                 registry_named, namespace_status, NAMESPACE_SHAPES)
     return _RULES
 
 
@@ -104,12 +106,18 @@ def _of_namespace(head: tuple, key: str, nid: str, findings: tuple, status, regi
     """A valid URN's judgement: ``head`` (its fields up to the findings),
     then its findings with its namespace's, its namespace status, keys,
     rules and checksum verdict.  ``nid``: its NID lower-cased."""
-    NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, keys_of_parts, KeyParts, _, _ = _RULES or namespace_rules()
+    NAMESPACE_CHECKS, findings_of_parts, checksum_verdict, keys_of_parts, KeyParts, _, _, shapes = \
+        _RULES or namespace_rules()
     checksum = None
     # the key is "urn:" + the NID lower-cased + ":" + the NSS (a NID holds no
     # ":"), so it is split here as split_key would split it
     at = len(nid) + 5
     nss = key[at:]
+    shape = shapes.get(nid)
+    if shape is not None:
+        tail = shape(key, nss, at, registry)
+        if tail is not None:  # the commonest shape of the namespace's names: namespaces.shapes
+            return head + (findings + tail[0], status) + tail[1:]
     if nid in NAMESPACE_CHECKS:
         of_namespace = findings_of_parts(key, nid, nss, at, registry)
         findings += of_namespace

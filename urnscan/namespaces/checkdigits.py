@@ -14,13 +14,13 @@ _ALNUM36 = string.digits + string.ascii_uppercase
 _ALNUM36_VALUE = {ch: i for i, ch in enumerate(_ALNUM36)}
 
 # Weighted digit sums run once per distinct URN of a scan.  For ASCII digits
-# they are taken over the code points in C (sum(map(mul, weights, octets)))
-# and 48 ("0") times the weights used is subtracted: the same integer as
-# summing weight * int(digit) one digit at a time.  Anything else (other
+# they are taken over the code points in C (sum(map(mul, weights, octets)),
+# or sums of slices for the alternate weights of an EAN-13) and 48 ("0")
+# times the weights used is subtracted: the same integer as summing
+# weight * int(digit) one digit at a time.  Anything else (other
 # Unicode digits, letters) takes the digit-by-digit loop.
 _ISBN10_WEIGHTS = tuple(range(10, 1, -1))
 _ISSN_WEIGHTS = tuple(range(8, 1, -1))
-_EAN_WEIGHTS = (1, 3) * 32
 
 
 def _ascii_digits(s: str) -> bool:
@@ -52,8 +52,12 @@ def isbn10_check(first9: str) -> str:
 def isbn13_check(first12: str) -> str:
     """ISBN-13 (an EAN-13): modulus 10, alternate weights 1 and 3 (ISO 2108;
     IANA isbn template v2, "Rules for Lexical Equivalence")."""
-    if len(first12) <= len(_EAN_WEIGHTS) and _ascii_digits(first12):
-        total = _weighted(_EAN_WEIGHTS, first12)
+    if _ascii_digits(first12):
+        # weight 1 at even indexes and 3 at odd ones: every digit once and
+        # the odd ones twice more, summed over the code points in C
+        octets = first12.encode("ascii")
+        odd = octets[1::2]
+        total = sum(octets) + 2 * sum(odd) - 48 * (len(octets) + 2 * len(odd))
     else:
         total = sum((1 if i % 2 == 0 else 3) * int(d) for i, d in enumerate(first12))
     return str((10 - total % 10) % 10)

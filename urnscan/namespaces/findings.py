@@ -86,12 +86,18 @@ def check_isbn(key: str, at: int, nss: str, registry: Registry) -> List[Finding]
     if len(compact) == 10:
         return _check_character("isbn-check-digit", "ISBN-10",
                                 isbn10_check(compact[:9]), compact[9].upper(), last)
+    return isbn13_findings(compact, at, last)
+
+
+def isbn13_findings(digits: str, at: int, last: int) -> List[Finding]:
+    """The findings of an ISBN-13's 13 digits (hyphens removed) whose NSS
+    starts at ``at`` of the key and whose check digit is at ``last``."""
     findings = []
-    if compact[:3] not in ("978", "979"):
+    if digits[:3] not in ("978", "979"):
         findings.append(_warn(
-            "isbn-prefix", f"ISBN-13 prefix {compact[:3]} is not 978 or 979", at))
+            "isbn-prefix", f"ISBN-13 prefix {digits[:3]} is not 978 or 979", at))
     return findings + _check_character("isbn-check-digit", "ISBN-13",
-                                       isbn13_check(compact[:12]), compact[12], last)
+                                       isbn13_check(digits[:12]), digits[12], last)
 
 
 # --- issn: IANA issn template (ISO 3297) ------------------------------------------

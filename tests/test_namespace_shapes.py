@@ -1,0 +1,168 @@
+"""urnscan.namespaces.shapes: the judgement of a name of a namespace's
+commonest shape, in a few steps, is the judgement the namespace rules make
+of it (findings, ns_key, dedup_key, rules, checksum), under every profile,
+on generated names, the samples and the conformance cases; a name of
+another shape is left to the rules."""
+from __future__ import annotations
+
+import json
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urnscan import judge as judge_module
+from urnscan import scan_file
+from urnscan.judge import judge, namespace_rules
+from urnscan.model import PROFILES
+from urnscan.namespaces.registry import registry_named
+from urnscan.namespaces.shapes import NAMESPACE_SHAPES, isbn13_digits, uuid_hex
+
+from .conftest import shared_path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def judged_by_the_rules(urn: str, profile: str = "rfc8141"):
+    """judge() with no shape taken: what the namespace rules alone make."""
+    rules = namespace_rules()
+    judge_module._RULES = rules._replace(shapes={})
+    try:
+        return judge(urn, profile)
+    finally:
+        judge_module._RULES = rules
+
+
+def assert_same_judgement(urn: str) -> None:
+    for profile in PROFILES:
+        assert judge(urn, profile) == judged_by_the_rules(urn, profile), (urn, profile)
+
+
+def test_the_rules_are_judged_without_shapes_here():
+    # the reference of this module: judged_by_the_rules() takes no shape
+    assert set(NAMESPACE_SHAPES) == {"isbn", "uuid"}
+    calls = []
+
+    def spy(*args):
+        calls.append(args)
+        return None
+
+    rules = namespace_rules()
+    judge_module._RULES = rules._replace(shapes={"isbn": spy})
+    try:
+        judge("urn:isbn:9780306406157")
+    finally:
+        judge_module._RULES = rules
+    assert calls and calls[0][:3] == ("urn:isbn:9780306406157", "9780306406157", 9)
+    judged_by_the_rules("urn:isbn:9780306406157")
+    assert len(calls) == 1
+
+
+# (key, NSS) -> the shape's namespace tail, or None (another shape: the rules judge it)
+SHAPE_CASES = [
+    (isbn13_digits, "urn:isbn:9780306406157", ((), "urn:isbn:9780306406157", "urn:isbn:9780306406157", "", True)),
+    (isbn13_digits, "urn:isbn:9780306406158", (("isbn-check-digit",), "urn:isbn:9780306406158",
+                                               "urn:isbn:9780306406158", "", False)),
+    (isbn13_digits, "urn:isbn:9770306406157", (("isbn-prefix", "isbn-check-digit"), "urn:isbn:9770306406157",
+                                               "urn:isbn:9770306406157", "", False)),
+    (isbn13_digits, "urn:isbn:9790000000001", ((), "urn:isbn:9790000000001", "urn:isbn:9790000000001", "", True)),
+    (isbn13_digits, "urn:isbn:978-0-306-40615-7", None),  # hyphens: the rules remove them
+    (isbn13_digits, "urn:isbn:0306406152", None),  # an ISBN-10: the rules convert it
+    (isbn13_digits, "urn:isbn:978030640615\u0667", None),  # a digit outside ASCII
+    (isbn13_digits, "urn:isbn:97803064061570", None),
+    (uuid_hex, "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66",
+     ((), "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "",
+      None)),
+    (uuid_hex, "urn:uuid:6E8BC430-9C3A-11D9-9669-0800200C9A66",
+     ((), "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66",
+      "uuid-case", None)),
+    (uuid_hex, "urn:uuid:00000000-0000-0000-0000-000000000000",
+     (("uuid-nil",), "urn:uuid:00000000-0000-0000-0000-000000000000",
+      "urn:uuid:00000000-0000-0000-0000-000000000000", "", None)),
+    (uuid_hex, "urn:uuid:FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF",
+     (("uuid-max",), "urn:uuid:ffffffff-ffff-ffff-ffff-ffffffffffff",
+      "urn:uuid:ffffffff-ffff-ffff-ffff-ffffffffffff", "uuid-case", None)),
+    (uuid_hex, "urn:uuid:6e8bc4309c3a11d996690800200c9a66", None),  # no hyphens: h:uuid-repair reads it
+    (uuid_hex, "urn:uuid:{6e8bc430-9c3a-11d9-9669-0800200c9a66}", None),
+    (uuid_hex, "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a6g", None),
+]
+
+
+@pytest.mark.parametrize("shape, key, expected", SHAPE_CASES)
+def test_shape_table(shape, key, expected):
+    at = key.index(":", 4) + 1
+    tail = shape(key, key[at:], at, registry_named(None))
+    if expected is None:
+        assert tail is None
+        return
+    found, *rest = tail
+    assert (tuple(f.code for f in found), *rest) == expected
+    assert all(f.position is not None for f in found)
+    assert_same_judgement(key)
+
+
+# the NID as it may be written; the NSS of each shape, and near misses
+_NIDS = {"isbn": st.sampled_from(["isbn", "ISBN", "Isbn", "iSbN"]),
+         "uuid": st.sampled_from(["uuid", "UUID", "Uuid"])}
+_DIGITS = st.text(alphabet=string.digits, min_size=13, max_size=13)
+_ISBN_NSS = st.one_of(
+    _DIGITS,
+    st.builds(lambda p, d: p + d[3:], st.sampled_from(["978", "979", "977", "000"]), _DIGITS),
+    st.text(alphabet=string.digits + "-Xx\u0660", min_size=9, max_size=17),
+)
+_HEX = string.hexdigits
+_UUID_NSS = st.one_of(
+    st.builds(lambda *groups: "-".join(groups), *(st.text(alphabet=_HEX, min_size=n, max_size=n)
+                                                   for n in (8, 4, 4, 4, 12))),
+    st.sampled_from(["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff",
+                     "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"]),
+    st.text(alphabet=_HEX + "-{}%", min_size=30, max_size=40),
+)
+# what may follow a name: nothing, or a component (the name is then judged in full)
+_AFTER = st.sampled_from(["", "", "", "#p5", "?=q", "?+r", "/"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(nid=_NIDS["isbn"], nss=_ISBN_NSS, after=_AFTER)
+def test_isbn_names_are_judged_as_the_rules_judge_them(nid, nss, after):
+    assert_same_judgement(f"urn:{nid}:{nss}{after}")
+
+
+@settings(max_examples=400, deadline=None)
+@given(nid=_NIDS["uuid"], nss=_UUID_NSS, after=_AFTER)
+def test_uuid_names_are_judged_as_the_rules_judge_them(nid, nss, after):
+    assert_same_judgement(f"urn:{nid}:{nss}{after}")
+
+
+def test_the_samples_are_judged_as_the_rules_judge_them():
+    urns = {hit.urn for path in sorted((ROOT / "data" / "samples").iterdir()) for hit in scan_file(str(path))}
+    assert any(urn.lower().startswith(("urn:isbn:", "urn:uuid:")) for urn in urns)
+    for urn in sorted(urns):
+        assert_same_judgement(urn)
+
+
+def test_the_conformance_cases_are_judged_as_the_rules_judge_them():
+    lines = shared_path("conformance", "syntax.jsonl").read_text(encoding="utf-8").splitlines()
+    urns = [json.loads(line)["input"] for line in lines if line.strip()]
+    assert urns
+    for urn in urns:
+        if isinstance(urn, str) and urn[:4].lower() == "urn:":
+            assert_same_judgement(urn)
+
+
+def test_the_judging_benchmark_runs_both_ways_and_puts_the_rules_back(capsys, monkeypatch):
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("bench_judge", ROOT / "benchmarks" / "bench_judge.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.setattr(sys, "argv", ["bench_judge.py", "--n", "40", "--repeat", "1"])
+    rules = namespace_rules()
+    bench.main()
+    assert judge_module._RULES is rules
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 + len(bench.KINDS)
+    assert all(line.rstrip().endswith("x") for line in lines[2:])

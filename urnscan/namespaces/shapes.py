@@ -1,0 +1,70 @@
+"""The namespace part of a name's judgement -- its namespace findings, its
+keys, the rules that reached them and its checksum verdict -- in a few steps
+for the commonest shape of a name in a few namespaces: a catalogue lists
+its ISBN-13s as thirteen digits, a data set its UUIDs in the 8-4-4-4-12
+form.  Through the rules of :mod:`.findings`, :mod:`.normative` and
+:mod:`.heuristic` such a name takes some fifty calls, and a scan of a
+catalogue judges every name afresh.
+
+Those rules stay the reference: each function here gives what they give
+for the names it takes (``tests/test_namespace_shapes.py`` compares both on
+generated names, the samples and the conformance cases), and None for any
+other name, which they then judge.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, Optional, Tuple
+
+from ..model import Finding
+from ._text import join_key
+from .findings import check_uuid, isbn13_findings
+from .normative import UUID_PATTERN
+from .registry import Registry
+
+#: (namespace findings, ns_key, dedup_key, the rules of the keys joined
+#: with ",", checksum verdict): the fields of a judgement after its
+#: namespace status, its namespace findings to be added to its own
+NamespaceTail = Tuple[Tuple[Finding, ...], str, str, str, Optional[bool]]
+#: (equivalence key, its NSS, the offset of the NSS in it, registry) -> the
+#: namespace tail of the name, or None when it is not of the shape
+Shape = Callable[[str, str, int, Registry], Optional[NamespaceTail]]
+
+_ISBN13_LENGTH = 13
+_UUID_LENGTH = 36
+
+
+def isbn13_digits(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
+    """An ISBN-13 written as its 13 digits (IANA isbn template v2,
+    "Syntax"): no hyphen to remove and no ISBN-10 to convert ("Rules for
+    Lexical Equivalence"), no separator for a heuristic to read, so the key
+    is both keys; the findings are :func:`.findings.check_isbn`'s, and the
+    checksum holds unless the check digit is wrong."""
+    if len(nss) != _ISBN13_LENGTH or not nss.isascii() or not nss.isdigit():
+        return None
+    found = tuple(isbn13_findings(nss, at, len(key) - 1))
+    checksum = not found or found[-1].code != "isbn-check-digit"
+    return found, key, key, "", checksum
+
+
+def uuid_hex(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
+    """A UUID in the 8-4-4-4-12 hex form of RFC 9562 section 4: its keys
+    are the name with the hex digits lower-cased (RFC 4122 section 3, the
+    ``uuid-case`` rule, when that changes it), which no heuristic changes
+    further (``h:uuid-repair`` reads other forms); the findings are
+    :func:`.findings.check_uuid`'s (the Nil and Max UUIDs); a UUID has no
+    check character."""
+    if len(nss) != _UUID_LENGTH or UUID_PATTERN.fullmatch(nss) is None:
+        return None
+    found = tuple(check_uuid(key, at, nss, registry))
+    folded = nss.lower()
+    if folded == nss:
+        return found, key, key, "", None
+    keyed = join_key("uuid", folded)
+    return found, keyed, keyed, "uuid-case", None
+
+
+#: the shapes by NID (lower-cased)
+NAMESPACE_SHAPES: Dict[str, Shape] = {
+    "isbn": isbn13_digits,
+    "uuid": uuid_hex,
+}
