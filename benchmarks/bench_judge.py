@@ -27,7 +27,8 @@ KINDS = [
     ("ISBN-10", lambda i: f"urn:ISBN:{i:09d}{i % 10}"),
     ("UUID, lower case", lambda i: f"urn:uuid:{i:08x}-9c3a-11d9-9669-0800200c9a66"),
     ("UUID, upper case", lambda i: f"urn:uuid:{i:08X}-9C3A-11D9-9669-0800200C9A66"),
-    ("ISSN", lambda i: f"urn:issn:{i % 10000:04d}-{i % 1000:03d}{i % 10}"),
+    ("ISSN, NNNN-NNNC", lambda i: f"urn:issn:{i % 10000:04d}-{i % 1000:03d}{i % 10}"),
+    ("ISSN, no hyphen", lambda i: f"urn:ISSN:{i % 10000:04d}{i % 1000:03d}{i % 10}"),
     ("IETF RFC", lambda i: f"urn:ietf:rfc:{i}"),
     ("example (no rules)", lambda i: f"urn:example:thing-{i}"),
 ]

@@ -18,7 +18,7 @@ from urnscan import scan_file
 from urnscan.judge import judge, namespace_rules
 from urnscan.model import PROFILES
 from urnscan.namespaces.registry import registry_named
-from urnscan.namespaces.shapes import NAMESPACE_SHAPES, isbn13_digits, uuid_hex
+from urnscan.namespaces.shapes import NAMESPACE_SHAPES, isbn13_digits, issn_hyphenated, uuid_hex
 
 from .conftest import shared_path
 
@@ -42,7 +42,7 @@ def assert_same_judgement(urn: str) -> None:
 
 def test_the_rules_are_judged_without_shapes_here():
     # the reference of this module: judged_by_the_rules() takes no shape
-    assert set(NAMESPACE_SHAPES) == {"isbn", "uuid"}
+    assert set(NAMESPACE_SHAPES) == {"isbn", "issn", "uuid"}
     calls = []
 
     def spy(*args):
@@ -72,6 +72,14 @@ SHAPE_CASES = [
     (isbn13_digits, "urn:isbn:0306406152", None),  # an ISBN-10: the rules convert it
     (isbn13_digits, "urn:isbn:978030640615\u0667", None),  # a digit outside ASCII
     (isbn13_digits, "urn:isbn:97803064061570", None),
+    (issn_hyphenated, "urn:issn:0378-5955", ((), "urn:issn:0378-5955", "urn:issn:0378-5955", "", True)),
+    (issn_hyphenated, "urn:issn:0378-5954", (("issn-check-digit",), "urn:issn:0378-5954", "urn:issn:0378-5954", "",
+                                             False)),
+    (issn_hyphenated, "urn:issn:2434-561X", ((), "urn:issn:2434-561X", "urn:issn:2434-561X", "", True)),
+    (issn_hyphenated, "urn:issn:2434-561x", None),  # the rules upper-case the "x"
+    (issn_hyphenated, "urn:issn:03785955", None),  # the rules insert the hyphen
+    (issn_hyphenated, "urn:issn:0378-595", None),
+    (issn_hyphenated, "urn:issn:0378_5955", None),
     (uuid_hex, "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66",
      ((), "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "",
       None)),
@@ -105,12 +113,18 @@ def test_shape_table(shape, key, expected):
 
 # the NID as it may be written; the NSS of each shape, and near misses
 _NIDS = {"isbn": st.sampled_from(["isbn", "ISBN", "Isbn", "iSbN"]),
+         "issn": st.sampled_from(["issn", "ISSN", "Issn"]),
          "uuid": st.sampled_from(["uuid", "UUID", "Uuid"])}
 _DIGITS = st.text(alphabet=string.digits, min_size=13, max_size=13)
 _ISBN_NSS = st.one_of(
     _DIGITS,
     st.builds(lambda p, d: p + d[3:], st.sampled_from(["978", "979", "977", "000"]), _DIGITS),
     st.text(alphabet=string.digits + "-Xx\u0660", min_size=9, max_size=17),
+)
+_ISSN_NSS = st.one_of(
+    st.builds(lambda a, b, c: f"{a}-{b}{c}", st.text(alphabet=string.digits, min_size=4, max_size=4),
+              st.text(alphabet=string.digits, min_size=3, max_size=3), st.sampled_from(list(string.digits + "Xx"))),
+    st.text(alphabet=string.digits + "-Xx", min_size=7, max_size=10),
 )
 _HEX = string.hexdigits
 _UUID_NSS = st.one_of(
@@ -127,6 +141,12 @@ _AFTER = st.sampled_from(["", "", "", "#p5", "?=q", "?+r", "/"])
 @settings(max_examples=400, deadline=None)
 @given(nid=_NIDS["isbn"], nss=_ISBN_NSS, after=_AFTER)
 def test_isbn_names_are_judged_as_the_rules_judge_them(nid, nss, after):
+    assert_same_judgement(f"urn:{nid}:{nss}{after}")
+
+
+@settings(max_examples=400, deadline=None)
+@given(nid=_NIDS["issn"], nss=_ISSN_NSS, after=_AFTER)
+def test_issn_names_are_judged_as_the_rules_judge_them(nid, nss, after):
     assert_same_judgement(f"urn:{nid}:{nss}{after}")
 
 

@@ -1,8 +1,8 @@
 """The namespace part of a name's judgement -- its namespace findings, its
 keys, the rules that reached them and its checksum verdict -- in a few steps
 for the commonest shape of a name in a few namespaces: a catalogue lists
-its ISBN-13s as thirteen digits, a data set its UUIDs in the 8-4-4-4-12
-form.  Through the rules of :mod:`.findings`, :mod:`.normative` and
+its ISBN-13s as thirteen digits and its ISSNs as NNNN-NNNC, a data set its
+UUIDs in the 8-4-4-4-12 form.  Through the rules of :mod:`.findings`, :mod:`.normative` and
 :mod:`.heuristic` such a name takes some fifty calls, and a scan of a
 catalogue judges every name afresh.
 
@@ -17,8 +17,8 @@ from typing import Callable, Dict, Optional, Tuple
 
 from ..model import Finding
 from ._text import join_key
-from .findings import check_uuid, isbn13_findings
-from .normative import UUID_PATTERN
+from .findings import check_issn, check_uuid, isbn13_findings
+from .normative import ISSN_PATTERN, UUID_PATTERN
 from .registry import Registry
 
 #: (namespace findings, ns_key, dedup_key, the rules of the keys joined
@@ -30,7 +30,14 @@ NamespaceTail = Tuple[Tuple[Finding, ...], str, str, str, Optional[bool]]
 Shape = Callable[[str, str, int, Registry], Optional[NamespaceTail]]
 
 _ISBN13_LENGTH = 13
+_ISSN_LENGTH = 9
 _UUID_LENGTH = 36
+
+
+def _checksum(found: Tuple[Finding, ...], code: str) -> bool:
+    """:func:`.findings.checksum_verdict` of a name whose namespace check
+    found ``found``, none of them a ``-malformed`` one."""
+    return all(f.code != code for f in found)
 
 
 def isbn13_digits(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
@@ -42,8 +49,18 @@ def isbn13_digits(key: str, nss: str, at: int, registry: Registry) -> Optional[N
     if len(nss) != _ISBN13_LENGTH or not nss.isascii() or not nss.isdigit():
         return None
     found = tuple(isbn13_findings(nss, at, len(key) - 1))
-    checksum = not found or found[-1].code != "isbn-check-digit"
-    return found, key, key, "", checksum
+    return found, key, key, "", _checksum(found, "isbn-check-digit")
+
+
+def issn_hyphenated(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
+    """An ISSN in its canonical form NNNN-NNNC (IANA issn template,
+    "Syntax"): the hyphen is there and a check character "X" is upper-case,
+    so the "Rules for Lexical Equivalence" change nothing, and no heuristic
+    reads an ISSN; the findings are :func:`.findings.check_issn`'s."""
+    if len(nss) != _ISSN_LENGTH or nss[4] != "-" or nss[8] == "x" or ISSN_PATTERN.fullmatch(nss) is None:
+        return None
+    found = tuple(check_issn(key, at, nss, registry))
+    return found, key, key, "", _checksum(found, "issn-check-digit")
 
 
 def uuid_hex(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
@@ -66,5 +83,6 @@ def uuid_hex(key: str, nss: str, at: int, registry: Registry) -> Optional[Namesp
 #: the shapes by NID (lower-cased)
 NAMESPACE_SHAPES: Dict[str, Shape] = {
     "isbn": isbn13_digits,
+    "issn": issn_hyphenated,
     "uuid": uuid_hex,
 }
