@@ -29,6 +29,8 @@ KINDS = [
     ("UUID, upper case", lambda i: f"urn:uuid:{i:08X}-9C3A-11D9-9669-0800200C9A66"),
     ("ISSN, NNNN-NNNC", lambda i: f"urn:issn:{i % 10000:04d}-{i % 1000:03d}{i % 10}"),
     ("ISSN, no hyphen", lambda i: f"urn:ISSN:{i % 10000:04d}{i % 1000:03d}{i % 10}"),
+    ("OID", lambda i: f"urn:oid:1.3.6.1.4.1.{i}.{i % 7}"),
+    ("OID, leading zeros", lambda i: f"urn:oid:1.3.6.1.4.1.0{i}"),
     ("IETF RFC", lambda i: f"urn:ietf:rfc:{i}"),
     ("example (no rules)", lambda i: f"urn:example:thing-{i}"),
 ]

@@ -18,7 +18,7 @@ from urnscan import scan_file
 from urnscan.judge import judge, namespace_rules
 from urnscan.model import PROFILES
 from urnscan.namespaces.registry import registry_named
-from urnscan.namespaces.shapes import NAMESPACE_SHAPES, isbn13_digits, issn_hyphenated, uuid_hex
+from urnscan.namespaces.shapes import NAMESPACE_SHAPES, isbn13_digits, issn_hyphenated, oid_arcs, uuid_hex
 
 from .conftest import shared_path
 
@@ -42,7 +42,7 @@ def assert_same_judgement(urn: str) -> None:
 
 def test_the_rules_are_judged_without_shapes_here():
     # the reference of this module: judged_by_the_rules() takes no shape
-    assert set(NAMESPACE_SHAPES) == {"isbn", "issn", "uuid"}
+    assert set(NAMESPACE_SHAPES) == {"isbn", "issn", "oid", "uuid"}
     calls = []
 
     def spy(*args):
@@ -80,6 +80,13 @@ SHAPE_CASES = [
     (issn_hyphenated, "urn:issn:03785955", None),  # the rules insert the hyphen
     (issn_hyphenated, "urn:issn:0378-595", None),
     (issn_hyphenated, "urn:issn:0378_5955", None),
+    (oid_arcs, "urn:oid:1.3.6.1.4.1.5923.1.1.1.10", ((), "urn:oid:1.3.6.1.4.1.5923.1.1.1.10",
+                                                   "urn:oid:1.3.6.1.4.1.5923.1.1.1.10", "", None)),
+    (oid_arcs, "urn:oid:0", ((), "urn:oid:0", "urn:oid:0", "", None)),
+    (oid_arcs, "urn:oid:2.16.840.1.113730.3.1.", None),  # a trailing dot: oid-malformed
+    (oid_arcs, "urn:oid:1.3.06.1", None),  # a leading zero: the rules find it, the heuristic strips it
+    (oid_arcs, "urn:oid:1..3", None),
+    (oid_arcs, "urn:oid:1.3.6/", None),  # a trailing slash: h:trailing-slash
     (uuid_hex, "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66",
      ((), "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a66", "",
       None)),
@@ -114,6 +121,7 @@ def test_shape_table(shape, key, expected):
 # the NID as it may be written; the NSS of each shape, and near misses
 _NIDS = {"isbn": st.sampled_from(["isbn", "ISBN", "Isbn", "iSbN"]),
          "issn": st.sampled_from(["issn", "ISSN", "Issn"]),
+         "oid": st.sampled_from(["oid", "OID", "Oid"]),
          "uuid": st.sampled_from(["uuid", "UUID", "Uuid"])}
 _DIGITS = st.text(alphabet=string.digits, min_size=13, max_size=13)
 _ISBN_NSS = st.one_of(
@@ -125,6 +133,10 @@ _ISSN_NSS = st.one_of(
     st.builds(lambda a, b, c: f"{a}-{b}{c}", st.text(alphabet=string.digits, min_size=4, max_size=4),
               st.text(alphabet=string.digits, min_size=3, max_size=3), st.sampled_from(list(string.digits + "Xx"))),
     st.text(alphabet=string.digits + "-Xx", min_size=7, max_size=10),
+)
+_OID_NSS = st.one_of(
+    st.lists(st.integers(min_value=0, max_value=10 ** 12).map(str), min_size=1, max_size=12).map(".".join),
+    st.text(alphabet="0123456789./", min_size=1, max_size=24),
 )
 _HEX = string.hexdigits
 _UUID_NSS = st.one_of(
@@ -147,6 +159,12 @@ def test_isbn_names_are_judged_as_the_rules_judge_them(nid, nss, after):
 @settings(max_examples=400, deadline=None)
 @given(nid=_NIDS["issn"], nss=_ISSN_NSS, after=_AFTER)
 def test_issn_names_are_judged_as_the_rules_judge_them(nid, nss, after):
+    assert_same_judgement(f"urn:{nid}:{nss}{after}")
+
+
+@settings(max_examples=400, deadline=None)
+@given(nid=_NIDS["oid"], nss=_OID_NSS, after=_AFTER)
+def test_oid_names_are_judged_as_the_rules_judge_them(nid, nss, after):
     assert_same_judgement(f"urn:{nid}:{nss}{after}")
 
 

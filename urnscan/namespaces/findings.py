@@ -202,14 +202,15 @@ def check_nan(key: str, at: int, nss: str, registry: Registry) -> List[Finding]:
 # --- oid: RFC 3061 §2 --------------------------------------------------------------------
 
 _OID_SHAPE = re.compile(r"[0-9]+(?:\.[0-9]+)*")
-_OID_STRICT = re.compile(r"(?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*")
+#: an OID as RFC 3061 section 2 writes it: decimal arcs, no leading zero
+OID_STRICT = re.compile(r"(?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*")
 
 
 def check_oid(key: str, at: int, nss: str, registry: Registry) -> List[Finding]:
     if not _OID_SHAPE.fullmatch(nss):
         return [_warn("oid-malformed", "NSS is not dot-separated decimal arcs (RFC 3061 §2)",
                       at)]
-    if not _OID_STRICT.fullmatch(nss):
+    if not OID_STRICT.fullmatch(nss):
         return [_warn("oid-leading-zeros",
                       "an OID arc has a leading zero, which RFC 3061 §2 forbids", at)]
     return []

@@ -2,7 +2,7 @@
 keys, the rules that reached them and its checksum verdict -- in a few steps
 for the commonest shape of a name in a few namespaces: a catalogue lists
 its ISBN-13s as thirteen digits and its ISSNs as NNNN-NNNC, a data set its
-UUIDs in the 8-4-4-4-12 form.  Through the rules of :mod:`.findings`, :mod:`.normative` and
+UUIDs in the 8-4-4-4-12 form, a directory its OIDs as decimal arcs.  Through the rules of :mod:`.findings`, :mod:`.normative` and
 :mod:`.heuristic` such a name takes some fifty calls, and a scan of a
 catalogue judges every name afresh.
 
@@ -17,7 +17,7 @@ from typing import Callable, Dict, Optional, Tuple
 
 from ..model import Finding
 from ._text import join_key
-from .findings import check_issn, check_uuid, isbn13_findings
+from .findings import OID_STRICT, check_issn, check_uuid, isbn13_findings
 from .normative import ISSN_PATTERN, UUID_PATTERN
 from .registry import Registry
 
@@ -63,6 +63,16 @@ def issn_hyphenated(key: str, nss: str, at: int, registry: Registry) -> Optional
     return found, key, key, "", _checksum(found, "issn-check-digit")
 
 
+def oid_arcs(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
+    """An OID as RFC 3061 section 2 writes it, decimal arcs with no leading
+    zero: :func:`.findings.check_oid` finds nothing, no rule of the
+    namespace changes it (``h:oid-leading-zeros`` strips zeros it has
+    none of), and an OID has no check character."""
+    if OID_STRICT.fullmatch(nss) is None:
+        return None
+    return (), key, key, "", None
+
+
 def uuid_hex(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
     """A UUID in the 8-4-4-4-12 hex form of RFC 9562 section 4: its keys
     are the name with the hex digits lower-cased (RFC 4122 section 3, the
@@ -84,5 +94,6 @@ def uuid_hex(key: str, nss: str, at: int, registry: Registry) -> Optional[Namesp
 NAMESPACE_SHAPES: Dict[str, Shape] = {
     "isbn": isbn13_digits,
     "issn": issn_hyphenated,
+    "oid": oid_arcs,
     "uuid": uuid_hex,
 }
