@@ -1,8 +1,10 @@
 """The namespace part of a name's judgement -- its namespace findings, its
 keys, the rules that reached them and its checksum verdict -- in a few steps
-for the commonest shape of a name in a few namespaces: a catalogue lists
-its ISBN-13s as thirteen digits and its ISSNs as NNNN-NNNC, a data set its
-UUIDs in the 8-4-4-4-12 form, a directory its OIDs as decimal arcs.  Through the rules of :mod:`.findings`, :mod:`.normative` and
+for the commonest shapes of a name in a few namespaces: a catalogue lists
+its ISBNs in the syntax of their template, a data set its UUIDs in the
+8-4-4-4-12 form, a directory its OIDs as decimal arcs.  (An ISSN, whose
+rules take few steps already, gained nothing measurable: it has no shape
+here.)  Through the rules of :mod:`.findings`, :mod:`.normative` and
 :mod:`.heuristic` such a name takes some fifty calls, and a scan of a
 catalogue judges every name afresh.
 
@@ -17,8 +19,8 @@ from typing import Callable, Dict, Optional, Tuple
 
 from ..model import Finding
 from ._text import join_key
-from .findings import OID_STRICT, check_issn, check_uuid, isbn13_findings
-from .normative import ISSN_PATTERN, UUID_PATTERN
+from .findings import OID_STRICT, check_isbn, check_uuid, isbn13_findings
+from .normative import UUID_PATTERN, Rewrite, isbn_compact, isbn_rule, uuid_rule
 from .registry import Registry
 
 #: (namespace findings, ns_key, dedup_key, the rules of the keys joined
@@ -30,7 +32,6 @@ NamespaceTail = Tuple[Tuple[Finding, ...], str, str, str, Optional[bool]]
 Shape = Callable[[str, str, int, Registry], Optional[NamespaceTail]]
 
 _ISBN13_LENGTH = 13
-_ISSN_LENGTH = 9
 _UUID_LENGTH = 36
 
 
@@ -40,27 +41,35 @@ def _checksum(found: Tuple[Finding, ...], code: str) -> bool:
     return all(f.code != code for f in found)
 
 
-def isbn13_digits(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
-    """An ISBN-13 written as its 13 digits (IANA isbn template v2,
-    "Syntax"): no hyphen to remove and no ISBN-10 to convert ("Rules for
-    Lexical Equivalence"), no separator for a heuristic to read, so the key
-    is both keys; the findings are :func:`.findings.check_isbn`'s, and the
-    checksum holds unless the check digit is wrong."""
-    if len(nss) != _ISBN13_LENGTH or not nss.isascii() or not nss.isdigit():
-        return None
-    found = tuple(isbn13_findings(nss, at, len(key) - 1))
-    return found, key, key, "", _checksum(found, "isbn-check-digit")
+def _keyed(key: str, nid: str, nss: str, rewrite: Rewrite, found: Tuple[Finding, ...],
+           checksum: Optional[bool]) -> NamespaceTail:
+    """The tail of a name whose namespace rule rewrote its NSS as
+    ``rewrite`` and whose heuristics leave the result as it is (as
+    :func:`.normative.rewrite_parts` and :func:`.heuristic.keys_of_parts`
+    put it: the key itself when the rule changed nothing, each rule named
+    once)."""
+    if rewrite.nss == nss:
+        return found, key, key, "", checksum
+    keyed = join_key(nid, rewrite.nss)
+    return found, keyed, keyed, ",".join(dict.fromkeys(rewrite.rules)), checksum
 
 
-def issn_hyphenated(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
-    """An ISSN in its canonical form NNNN-NNNC (IANA issn template,
-    "Syntax"): the hyphen is there and a check character "X" is upper-case,
-    so the "Rules for Lexical Equivalence" change nothing, and no heuristic
-    reads an ISSN; the findings are :func:`.findings.check_issn`'s."""
-    if len(nss) != _ISSN_LENGTH or nss[4] != "-" or nss[8] == "x" or ISSN_PATTERN.fullmatch(nss) is None:
+def isbn_name(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
+    """An ISBN in the syntax of the IANA isbn template v2 (10 or 13 digits,
+    hyphens between its parts, an ISBN-10's final "X"): its findings are
+    :func:`.findings.check_isbn`'s and its namespace key
+    :func:`.normative.isbn_rule`'s ("Rules for Lexical Equivalence"), digits
+    in which the namespace's one heuristic (``h:isbn-separators``, reading
+    spaces and typographic hyphens) finds nothing to read: the namespace key
+    is the deduplication key too."""
+    if len(nss) == _ISBN13_LENGTH and nss.isascii() and nss.isdigit():
+        # the commonest of all, a catalogue's: a key of its own at every level
+        found = tuple(isbn13_findings(nss, at, len(key) - 1))
+        return found, key, key, "", _checksum(found, "isbn-check-digit")
+    if isbn_compact(nss) is None:
         return None
-    found = tuple(check_issn(key, at, nss, registry))
-    return found, key, key, "", _checksum(found, "issn-check-digit")
+    found = tuple(check_isbn(key, at, nss, registry))
+    return _keyed(key, "isbn", nss, isbn_rule(nss), found, _checksum(found, "isbn-check-digit"))
 
 
 def oid_arcs(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
@@ -74,26 +83,19 @@ def oid_arcs(key: str, nss: str, at: int, registry: Registry) -> Optional[Namesp
 
 
 def uuid_hex(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
-    """A UUID in the 8-4-4-4-12 hex form of RFC 9562 section 4: its keys
-    are the name with the hex digits lower-cased (RFC 4122 section 3, the
-    ``uuid-case`` rule, when that changes it), which no heuristic changes
-    further (``h:uuid-repair`` reads other forms); the findings are
-    :func:`.findings.check_uuid`'s (the Nil and Max UUIDs); a UUID has no
-    check character."""
+    """A UUID in the 8-4-4-4-12 hex form of RFC 9562 section 4: its
+    findings are :func:`.findings.check_uuid`'s (the Nil and Max UUIDs),
+    its namespace key :func:`.normative.uuid_rule`'s (the hex digits
+    lower-cased, RFC 4122 section 3), which no heuristic changes further
+    (``h:uuid-repair`` reads other forms); a UUID has no check character."""
     if len(nss) != _UUID_LENGTH or UUID_PATTERN.fullmatch(nss) is None:
         return None
-    found = tuple(check_uuid(key, at, nss, registry))
-    folded = nss.lower()
-    if folded == nss:
-        return found, key, key, "", None
-    keyed = join_key("uuid", folded)
-    return found, keyed, keyed, "uuid-case", None
+    return _keyed(key, "uuid", nss, uuid_rule(nss), tuple(check_uuid(key, at, nss, registry)), None)
 
 
 #: the shapes by NID (lower-cased)
 NAMESPACE_SHAPES: Dict[str, Shape] = {
-    "isbn": isbn13_digits,
-    "issn": issn_hyphenated,
+    "isbn": isbn_name,
     "oid": oid_arcs,
     "uuid": uuid_hex,
 }
