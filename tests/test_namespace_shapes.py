@@ -17,6 +17,7 @@ from urnscan import judge as judge_module
 from urnscan import scan_file
 from urnscan.judge import judge, namespace_rules
 from urnscan.model import PROFILES
+from urnscan.namespaces.checkdigits import isbn10_check, isbn13_check
 from urnscan.namespaces.registry import registry_named
 from urnscan.namespaces.shapes import NAMESPACE_SHAPES, isbn_name, oid_arcs, uuid_hex
 
@@ -121,9 +122,26 @@ _NIDS = {"isbn": st.sampled_from(["isbn", "ISBN", "Isbn", "iSbN"]),
          "oid": st.sampled_from(["oid", "OID", "Oid"]),
          "uuid": st.sampled_from(["uuid", "UUID", "Uuid"])}
 _DIGITS = st.text(alphabet=string.digits, min_size=13, max_size=13)
+
+
+def _hyphenated(digits: str, cuts) -> str:
+    """``digits`` with a hyphen after each position that ``cuts`` marks but
+    the last (the template's hyphens stand between digits)."""
+    return "".join(d + ("-" if cut and i < len(digits) - 1 else "") for i, (d, cut) in
+                   enumerate(zip(digits, cuts)))
+
+
+# ISBNs with their right check character (ISBN-10s then convert), hyphenated or not
+_RIGHT_ISBN = st.one_of(
+    st.text(alphabet=string.digits, min_size=9, max_size=9).map(lambda d: d + isbn10_check(d)),
+    st.text(alphabet=string.digits, min_size=9, max_size=9).map(lambda d: "978" + d).map(
+        lambda d: d + isbn13_check(d)),
+)
 _ISBN_NSS = st.one_of(
     _DIGITS,
     st.builds(lambda p, d: p + d[3:], st.sampled_from(["978", "979", "977", "000"]), _DIGITS),
+    st.builds(_hyphenated, _RIGHT_ISBN, st.lists(st.booleans(), min_size=13, max_size=13)),
+    _RIGHT_ISBN.map(lambda isbn: isbn[:-1] + isbn[-1].lower()),
     st.text(alphabet=string.digits + "-Xx\u0660", min_size=9, max_size=17),
 )
 _OID_NSS = st.one_of(
