@@ -18,9 +18,8 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional, Tuple
 
 from ..model import Finding
-from ._text import join_key
-from .findings import OID_STRICT, check_isbn, check_uuid, isbn13_findings
-from .normative import UUID_PATTERN, Rewrite, isbn_compact, isbn_rule, uuid_rule
+from .findings import OID_STRICT, check_isbn, check_uuid, checksum_verdict, isbn13_findings
+from .normative import isbn_compact, rewrite_parts
 from .registry import Registry
 
 #: (namespace findings, ns_key, dedup_key, the rules of the keys joined
@@ -35,23 +34,14 @@ _ISBN13_LENGTH = 13
 _UUID_LENGTH = 36
 
 
-def _checksum(found: Tuple[Finding, ...], code: str) -> bool:
-    """:func:`.findings.checksum_verdict` of a name whose namespace check
-    found ``found``, none of them a ``-malformed`` one."""
-    return all(f.code != code for f in found)
-
-
-def _keyed(key: str, nid: str, nss: str, rewrite: Rewrite, found: Tuple[Finding, ...],
-           checksum: Optional[bool]) -> NamespaceTail:
-    """The tail of a name whose namespace rule rewrote its NSS as
-    ``rewrite`` and whose heuristics leave the result as it is (as
-    :func:`.normative.rewrite_parts` and :func:`.heuristic.keys_of_parts`
-    put it: the key itself when the rule changed nothing, each rule named
-    once)."""
-    if rewrite.nss == nss:
-        return found, key, key, "", checksum
-    keyed = join_key(nid, rewrite.nss)
-    return found, keyed, keyed, ",".join(dict.fromkeys(rewrite.rules)), checksum
+def _keyed(key: str, nid: str, nss: str, found: Tuple[Finding, ...]) -> NamespaceTail:
+    """The tail of a name whose namespace check found ``found`` and whose
+    heuristics leave its namespace key as it is: the key and rules of
+    :func:`.normative.rewrite_parts` (each rule named once, as
+    :mod:`urnscan.judge` names them), and the checksum verdict of
+    :func:`.findings.checksum_verdict`."""
+    keyed, rules = rewrite_parts(key, nid, nss)
+    return found, keyed, keyed, ",".join(dict.fromkeys(rules)), checksum_verdict(key, nid, nss, found)
 
 
 def isbn_name(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
@@ -65,11 +55,10 @@ def isbn_name(key: str, nss: str, at: int, registry: Registry) -> Optional[Names
     if len(nss) == _ISBN13_LENGTH and nss.isascii() and nss.isdigit():
         # the commonest of all, a catalogue's: a key of its own at every level
         found = tuple(isbn13_findings(nss, at, len(key) - 1))
-        return found, key, key, "", _checksum(found, "isbn-check-digit")
+        return found, key, key, "", checksum_verdict(key, "isbn", nss, found)
     if isbn_compact(nss) is None:
         return None
-    found = tuple(check_isbn(key, at, nss, registry))
-    return _keyed(key, "isbn", nss, isbn_rule(nss), found, _checksum(found, "isbn-check-digit"))
+    return _keyed(key, "isbn", nss, tuple(check_isbn(key, at, nss, registry)))
 
 
 def oid_arcs(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
@@ -88,9 +77,12 @@ def uuid_hex(key: str, nss: str, at: int, registry: Registry) -> Optional[Namesp
     its namespace key :func:`.normative.uuid_rule`'s (the hex digits
     lower-cased, RFC 4122 section 3), which no heuristic changes further
     (``h:uuid-repair`` reads other forms); a UUID has no check character."""
-    if len(nss) != _UUID_LENGTH or UUID_PATTERN.fullmatch(nss) is None:
+    if len(nss) != _UUID_LENGTH:
         return None
-    return _keyed(key, "uuid", nss, uuid_rule(nss), tuple(check_uuid(key, at, nss, registry)), None)
+    found = tuple(check_uuid(key, at, nss, registry))
+    if found and found[0].code == "uuid-malformed":
+        return None
+    return _keyed(key, "uuid", nss, found)
 
 
 #: the shapes by NID (lower-cased)
