@@ -512,3 +512,62 @@ def test_a_file_holding_only_a_suspected_urn_is_read(tmp_path, jobs):
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert [(r["urn"], r["rules"], r["valid"]) for r in rows] == [
         ("\uff35\uff32\uff2e\uff1a\uff29\uff33\uff22\uff2e\uff1a\uff10\uff13\uff10\uff16", ["suspect:lookalike"], False)]
+
+
+def test_names_that_are_not_utf8_on_the_command_line(tmp_path):
+    """An input and an output named with bytes that are not UTF-8: the scan
+    runs, the run's parameters store the names as ``source`` does
+    (``\\xNN``), standard error shows them so, and ``dedupe`` of such an
+    index says why pyarrow cannot open it."""
+    base = os.fsencode(tmp_path)
+    (tmp_path / "a.txt").write_text(TEXT)
+    os.mkdir(base + b"/d")
+    with open(base + b"/d/\xff\xfe.txt", "w") as fh:
+        fh.write("urn:example:in-a-name-not-utf8\n")
+    out = base + b"/o\xff.parquet"
+    res = subprocess.run([sys.executable, "-m", "urnscan", "scan", b"a.txt", b"d/\xff\xfe.txt", b"gone-\xe9.txt",
+                          b"-o", out], capture_output=True, cwd=tmp_path)
+    assert b"Traceback" not in res.stderr
+    assert res.returncode == 1  # the missing input
+    assert res.stderr.splitlines()[0] == b"urnscan: gone-\\xe9.txt: error: no such file or directory"
+    assert res.stderr.rstrip().endswith(b"-> " + base + b"/o\\xff.parquet")
+    with open(out, "rb") as fh:  # (pyarrow opens files by UTF-8 names only)
+        index = pq.ParquetFile(fh)
+        assert "d/\\xff\\xfe.txt" in index.read().column("source").to_pylist()
+        params = json.loads(index.metadata.metadata[b"urnscan"])["params"]
+    assert params["paths"] == ["a.txt", "d/\\xff\\xfe.txt", "gone-\\xe9.txt"]
+    dedupe = subprocess.run([sys.executable, "-m", "urnscan", "dedupe", out], capture_output=True)
+    assert dedupe.returncode == 1 and b"Traceback" not in dedupe.stderr
+    assert b"o\\xff.parquet: cannot be read: pyarrow opens only files whose names are UTF-8" in dedupe.stderr
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("plain", "plain"),
+    ("o\udcff.parquet", "o\\xff.parquet"),  # an undecodable byte of a name (PEP 383)
+    ("caf\u00e9 \udce9", "caf\\xe9 \\xe9"),  # in ASCII: a character and a byte both \xNN
+    ("\u20ac\U0001f600", "\\u20ac\\U0001f600"),
+])
+def test_standard_error_shows_names_as_the_index_does(text, shown):
+    from urnscan.cli import _name_escapes
+    import io
+
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="ascii")
+    _name_escapes(stream)
+    stream.write(text)
+    stream.flush()
+    assert raw.getvalue().decode("ascii") == shown
+
+
+def test_a_bug_is_one_line_to_report_not_a_traceback(tmp_path):
+    code = ("import sys, urnscan.cli as cli\n"
+            "def broken(argv=None):\n"
+            "    raise RuntimeError('a bug')\n"
+            "cli.main = broken\n"
+            "cli.run()\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert res.returncode == 1
+    assert res.stderr.startswith("urnscan: internal error: RuntimeError: a bug\n") and "Traceback" not in res.stderr
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**os.environ, "URNSCAN_TRACEBACK": "1"})
+    assert shown.returncode != 0 and "Traceback" in shown.stderr and "RuntimeError: a bug" in shown.stderr

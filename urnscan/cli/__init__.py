@@ -5,6 +5,7 @@ each command is a module of its own (``check``, ``scan``, ``dedupe``)."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import gc
 import os
 import signal
@@ -90,6 +91,39 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
 
 
+_NAME_ESCAPES = "urnscan-name-escapes"
+
+
+def _escaped_names(exc: UnicodeError):
+    """A codec error handler: an undecodable byte of a file name (a lone
+    surrogate, as ``os.fsdecode`` gives it) as ``\\xNN``, as the index
+    and the text output show names; any other character the stream cannot
+    encode as ``backslashreplace`` writes it."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    return "".join(_escaped(ord(c)) for c in exc.object[exc.start:exc.end]), exc.end
+
+
+def _escaped(code: int) -> str:
+    if 0xDC80 <= code <= 0xDCFF:  # the byte code - 0xDC00 (PEP 383)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _name_escapes(stream) -> None:
+    """Make ``stream`` (standard error) write names as :func:`_escaped_names` does."""
+    try:
+        codecs.lookup_error(_NAME_ESCAPES)
+    except LookupError:
+        codecs.register_error(_NAME_ESCAPES, _escaped_names)
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors=_NAME_ESCAPES)
+        except (ValueError, OSError):  # a stream that cannot change its error handler
+            pass
+
+
 def run() -> None:
     """The ``urnscan`` command (and ``python -m urnscan``): :func:`main`,
     then the process ends at once with its exit code.  Every output is
@@ -101,7 +135,16 @@ def run() -> None:
     The command owns its process, so it also sets the cycle collector's
     thresholds (:data:`COLLECTOR_THRESHOLDS`), which forked workers inherit."""
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
-    code = main()
+    _name_escapes(sys.stderr)
+    try:
+        code = main()
+    except Exception as exc:  # a bug of ours: a line to report, not a traceback
+        if os.environ.get("URNSCAN_TRACEBACK"):
+            raise
+        sys.stderr.write(f"urnscan: internal error: {type(exc).__name__}: {exc}\n"
+                         "urnscan: please report it with the command that led to it "
+                         "(URNSCAN_TRACEBACK=1 shows where it arose)\n")
+        code = EXIT_SOME_FAILED
     try:
         sys.stdout.flush()
     except BrokenPipeError:  # the reader went away: nothing more to say

@@ -146,6 +146,11 @@ def index_columns(path: str):
             raise IndexFileError(f"not an urnscan dataset (no {PART_GLOB} in this directory)")
         path = parts[0]
     try:
+        os.fsencode(path).decode("utf-8")
+    except UnicodeDecodeError:  # pyarrow opens files by UTF-8 names only
+        raise IndexFileError("cannot be read: pyarrow opens only files whose names are UTF-8; "
+                             "rename it (or its directory)") from None
+    try:
         schema = pq.read_schema(path)
     except (OSError, pa.ArrowException) as exc:
         raise IndexFileError("not a Parquet file" if isinstance(exc, pa.ArrowInvalid)

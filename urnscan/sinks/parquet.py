@@ -92,6 +92,7 @@ from .layout import (
     FILES_TABLE_NAME, LEGACY_FILES_TABLE_NAME, PART_GLOB, OutputLayout, _our_dataset_files, _part_name,
     check_dir_writable, check_writable, plan_output,
 )
+from .arrays import clean
 from .writer import ParquetFileWriter
 from .schema import (
     FILES_SCHEMA, HIT_SCHEMA, SCHEMA_VERSION, FileStatus, files_to_record_batch,
@@ -149,6 +150,22 @@ def _fsync_dir(directory: str) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _storable(value: Any) -> Any:
+    """``value`` (the run's parameters) with every string as the columns
+    store it: an input named on the command line with bytes that are not
+    UTF-8 reads as in ``source`` (``\\xNN`` escapes), and other values as
+    ``json.dumps(default=str)`` writes them."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {_storable(k) if isinstance(k, str) else k: _storable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_storable(v) for v in value]
+    if isinstance(value, (int, float, bool)) or value is None:
+        return value
+    return clean(str(value))
 
 
 class _AtomicParquet:
@@ -287,7 +304,7 @@ class ParquetSink:
 
     def _meta(self, table: str) -> bytes:
         doc = {"urnscan_version": __version__, "schema_version": SCHEMA_VERSION,
-               "table": table, "params": self.params}
+               "table": table, "params": _storable(self.params)}
         return json.dumps(doc, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8")
 
     def _new_file(self, target: str, schema: pa.Schema, table: str) -> _AtomicParquet:
