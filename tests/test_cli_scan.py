@@ -571,3 +571,23 @@ def test_a_bug_is_one_line_to_report_not_a_traceback(tmp_path):
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**os.environ, "URNSCAN_TRACEBACK": "1"})
     assert shown.returncode != 0 and "Traceback" in shown.stderr and "RuntimeError: a bug" in shown.stderr
+
+
+@pytest.mark.parametrize("redirect, args, code, out_lines, message", [
+    (">&-", ["a.txt", "-o", "x.jsonl"], 0, 4, b"4 hits"),  # no need of standard output
+    (">&-", ["a.txt"], 1, None, b"urnscan: error: standard output is closed"),  # never in silence
+    ("2>&-", ["a.txt", "-o", "x.jsonl"], 0, 4, b""),  # the messages go nowhere, not into the output
+    ("2>&- >&-", ["a.txt", "-o", "x.jsonl", "-j", "2"], 0, 4, b""),
+    ("<&-", ["-o", "x.jsonl"], 0, 0, b"0 hits"),  # standard input closed reads as empty
+])
+def test_closed_standard_streams(tmp_path, redirect, args, code, out_lines, message):
+    import shlex
+
+    (tmp_path / "a.txt").write_text(TEXT)
+    command = " ".join(map(shlex.quote, [sys.executable, "-m", "urnscan", "scan", *args]))
+    res = subprocess.run(f"exec {command} {redirect}", shell=True, capture_output=True, cwd=tmp_path)
+    assert res.returncode == code, res.stderr
+    assert message in res.stderr and b"Traceback" not in res.stderr and b"internal error" not in res.stderr
+    if out_lines is not None:
+        rows = [json.loads(line) for line in (tmp_path / "x.jsonl").read_text().splitlines()]
+        assert len(rows) == out_lines

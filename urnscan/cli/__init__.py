@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import errno
 import gc
+import io
 import os
 import signal
 import sys
@@ -124,6 +126,46 @@ def _name_escapes(stream) -> None:
             pass
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the command was started with it closed
+    (``>&-``): a scan to a file needs none, one that prints fails as a write
+    to it fails (:func:`main`: exit status 1), never in silence."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+
+def _closed_standard_streams() -> None:
+    """A standard stream the command was started without (``>&-``,
+    ``2>&-``) gets the null device in its place, so that no file the run
+    opens takes its number and receives what was meant for it; standard
+    output, closed, still fails the writes to it (:class:`_ClosedOutput`),
+    standard error drops what it is told (as a terminal gone away)."""
+    closed = [fd for fd in (0, 1, 2) if _closed(fd)]
+    for fd in closed:
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    if 1 in closed or sys.stdout is None:
+        sys.stdout = _ClosedOutput()
+    if sys.stderr is None:
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)
+    if sys.stdin is None:  # read as an empty input
+        sys.stdin = open(0, encoding="utf-8", closefd=False)
+
+
+def _closed(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
+
+
 def run() -> None:
     """The ``urnscan`` command (and ``python -m urnscan``): :func:`main`,
     then the process ends at once with its exit code.  Every output is
@@ -135,6 +177,7 @@ def run() -> None:
     The command owns its process, so it also sets the cycle collector's
     thresholds (:data:`COLLECTOR_THRESHOLDS`), which forked workers inherit."""
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
+    _closed_standard_streams()
     _name_escapes(sys.stderr)
     try:
         code = main()
