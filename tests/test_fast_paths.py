@@ -483,6 +483,27 @@ def test_forgotten_judgements_are_judged_again(monkeypatch):
     assert calls == ["urn:example:forgotten"] * 2
 
 
+def test_rows_of_a_buffer_past_two_cache_generations(monkeypatch):
+    """One buffer with more distinct URNs than two generations of the cache
+    hold, and one URN that keeps coming back: the compiled placing, which
+    reads judgements from the young generation only, gives the rows of the
+    Python placing (no accelerator), in order, and judges no URN more than
+    twice."""
+    import urnscan.scanner as scanner_module
+    from urnscan import scan_bytes
+
+    text = "".join(f"urn:example:n{i} and urn:isbn:978{i:010d}, then urn:example:again.\n" for i in range(300))
+    data = text.encode()
+    judge_module, calls = _counted_judge(monkeypatch, SHARED_CACHE_SIZE=64)
+    placed = list(scan_bytes(data, source="t"))
+    assert scanner_module.PLACE_ROWS is None or max(map(calls.count, set(calls))) <= 2
+    monkeypatch.setattr(scanner_module, "PLACE_ROWS", None)
+    assert [tuple(hit) for hit in scan_bytes(data, source="t")] == [tuple(hit) for hit in placed]
+    assert [hit.urn for hit in placed][:4] == ["urn:example:n0", "urn:isbn:9780000000000", "urn:example:again",
+                                                "urn:example:n1"]
+    assert len(placed) == 900
+
+
 def _real_texts():
     """Real text: the samples shipped in data/samples and, when the shared
     folder is beside the checkout, the gold set's snippets."""
