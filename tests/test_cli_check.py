@@ -26,6 +26,17 @@ def test_check_invalid_exits_one_and_says_why():
     assert out.stdout.splitlines()[1].startswith("INVALID  urn:a:x  rfc8141:invalid[nid-too-short]")
 
 
+def test_check_prints_one_line_per_input():
+    """An input with a line break or a tab in it (white space the 1995 draft
+    unwraps) stays on its line, escaped; --json keeps it as it is."""
+    out = run("check", "urn:ab:c\nd", "urn:ab:c\td")
+    lines = out.stdout.splitlines()
+    assert len(lines) == 2 and out.returncode == 1
+    assert lines[0].startswith("INVALID  urn:ab:c\\nd  rfc8141:invalid[excluded-char]")
+    assert lines[1].startswith("INVALID  urn:ab:c\\td  ")
+    assert json.loads(run("check", "--json", "urn:ab:c\nd").stdout)["input"] == "urn:ab:c\nd"
+
+
 def test_check_profile_decides_exit_code():
     assert run("check", "--profile", "rfc2141", "urn:a:x").returncode == 0
 

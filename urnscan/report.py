@@ -49,7 +49,10 @@ def check_record(value: str, profile: str) -> Dict[str, Any]:
 
 def format_check_line(record: Dict[str, Any]) -> str:
     """``VALID|INVALID  input  profile:ok|codes ...  canonical=...  key=...``"""
-    parts = ["valid  " if record["valid"] else "INVALID", record["input"]]
+    from .sinks._base import printable
+
+    # the input as one line: its line breaks and control characters escaped
+    parts = ["valid  " if record["valid"] else "INVALID", printable(record["input"])]
     for p, v in record["profiles"].items():
         codes = ",".join(f["code"] + ("" if f["severity"] == Severity.ERROR else "(w)") for f in v["findings"])
         state = "ok" if v["valid"] else "invalid"
