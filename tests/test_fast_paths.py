@@ -263,8 +263,10 @@ def _dnb_urn_check_reference(urn_without_check: str):
     return str(weighted // int(digits[-1]) % 10)
 
 
-@given(st.text(alphabet="0123456789ABXZabz:-_/.%\u0131\u017f\u00e9", max_size=30))
+@given(st.text(alphabet="0123456789ABXZabz:-_/.%\u0131\u017f\u00e9\u00df\ufb01\u212a", max_size=30))
 @example("urn:nbn:de:bvb:19-14664")  # urn:nbn:de:bvb:19-146642 without its check digit
+@example("urn:nbn:de:gro\u00df-1")  # "\u00df" upper-cases to "SS", which the table codes
+@example("")
 def test_dnb_check_matches_the_reference(text):
     assert checkdigits.dnb_urn_check(text) == _dnb_urn_check_reference(text)
 
@@ -495,6 +497,7 @@ def test_rows_of_a_buffer_past_two_cache_generations(monkeypatch):
     text = "".join(f"urn:example:n{i} and urn:isbn:978{i:010d}, then urn:example:again.\n" for i in range(300))
     data = text.encode()
     judge_module, calls = _counted_judge(monkeypatch, SHARED_CACHE_SIZE=64)
+    monkeypatch.setattr(judge_module, "_JUDGES", {})  # (the scan's judge, made afresh for the emptied cache)
     placed = list(scan_bytes(data, source="t"))
     assert scanner_module.PLACE_ROWS is None or max(map(calls.count, set(calls))) <= 2
     monkeypatch.setattr(scanner_module, "PLACE_ROWS", None)
