@@ -17,9 +17,9 @@ from urnscan import judge as judge_module
 from urnscan import scan_file
 from urnscan.judge import judge, namespace_rules
 from urnscan.model import PROFILES
-from urnscan.namespaces.checkdigits import isbn10_check, isbn13_check
+from urnscan.namespaces.checkdigits import dnb_urn_check, isbn10_check, isbn13_check
 from urnscan.namespaces.registry import registry_named
-from urnscan.namespaces.shapes import NAMESPACE_SHAPES, isbn_name, oid_arcs, uuid_hex
+from urnscan.namespaces.shapes import NAMESPACE_SHAPES, isbn_name, nbn_name, oid_arcs, uuid_hex
 
 from .conftest import shared_path
 
@@ -43,7 +43,7 @@ def assert_same_judgement(urn: str) -> None:
 
 def test_the_rules_are_judged_without_shapes_here():
     # the reference of this module: judged_by_the_rules() takes no shape
-    assert set(NAMESPACE_SHAPES) == {"isbn", "oid", "uuid"}
+    assert set(NAMESPACE_SHAPES) == {"isbn", "nbn", "oid", "uuid"}
     calls = []
 
     def spy(*args):
@@ -101,6 +101,21 @@ SHAPE_CASES = [
     (uuid_hex, "urn:uuid:6e8bc4309c3a11d996690800200c9a66", None),  # no hyphens: h:uuid-repair reads it
     (uuid_hex, "urn:uuid:{6e8bc430-9c3a-11d9-9669-0800200c9a66}", None),
     (uuid_hex, "urn:uuid:6e8bc430-9c3a-11d9-9669-0800200c9a6g", None),
+    (nbn_name, "urn:nbn:de:bvb:19-146642", ((), "urn:nbn:de:bvb:19-146642", "urn:nbn:de:bvb:19-146642", "", True)),
+    (nbn_name, "urn:nbn:de:bvb:19-146643", (("nbn-check-digit",), "urn:nbn:de:bvb:19-146643",
+                                            "urn:nbn:de:bvb:19-146643", "", False)),
+    (nbn_name, "urn:nbn:DE:BVB:19-146642", ((), "urn:nbn:de:bvb:19-146642", "urn:nbn:de:bvb:19-146642",
+                                            "nbn-prefix-case", True)),
+    (nbn_name, "urn:nbn:de-1234567x", (("nbn-check-digit",), "urn:nbn:de-1234567x", "urn:nbn:de-1234567x", "",
+                                       False)),  # a German NBN must end in its digit
+    (nbn_name, "urn:nbn:de:0009-2%41", ((), "urn:nbn:de:0009-2%41", "urn:nbn:de:0009-2%41", "", None)),  # no code for "%"
+    (nbn_name, "urn:nbn:fi-fe2012121911131", ((), "urn:nbn:fi-fe2012121911131", "urn:nbn:fi-fe2012121911131", "",
+                                              None)),  # no check digit outside Germany
+    (nbn_name, "urn:nbn:SE:kb:digark-3977", ((), "urn:nbn:se:kb:digark-3977", "urn:nbn:se:kb:digark-3977",
+                                             "nbn-prefix-case", None)),
+    (nbn_name, "urn:nbn:de:bvb:19", None),  # no hyphen: nbn-malformed
+    (nbn_name, "urn:nbn:d-1", None),
+    (nbn_name, "urn:nbn:de:x-1/", None),  # a trailing slash: h:trailing-slash
 ]
 
 
@@ -120,7 +135,8 @@ def test_shape_table(shape, key, expected):
 # the NID as it may be written; the NSS of each shape, and near misses
 _NIDS = {"isbn": st.sampled_from(["isbn", "ISBN", "Isbn", "iSbN"]),
          "oid": st.sampled_from(["oid", "OID", "Oid"]),
-         "uuid": st.sampled_from(["uuid", "UUID", "Uuid"])}
+         "uuid": st.sampled_from(["uuid", "UUID", "Uuid"]),
+         "nbn": st.sampled_from(["nbn", "NBN", "Nbn"])}
 _DIGITS = st.text(alphabet=string.digits, min_size=13, max_size=13)
 
 
@@ -156,6 +172,23 @@ _UUID_NSS = st.one_of(
                      "FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"]),
     st.text(alphabet=_HEX + "-{}%", min_size=30, max_size=40),
 )
+_NBN_PREFIX = st.builds(lambda country, subs: ":".join([country, *subs]),
+                        st.sampled_from(["de", "DE", "De", "se", "fi", "at", "nl", "ch", "it", "cz", "x"]),
+                        st.lists(st.text(alphabet="abBvV019", min_size=1, max_size=5), max_size=3))
+_NBN_STRING = st.text(alphabet=string.ascii_letters + string.digits + "-._:/%~!", min_size=1, max_size=16)
+
+
+def _with_dnb_digit(nss: str) -> str:
+    """``nss`` with the DNB check digit of its name after it, where the
+    table codes every character of it (else a digit as it comes)."""
+    return nss + (dnb_urn_check("urn:nbn:" + nss) or "7")
+
+
+_NBN_NSS = st.one_of(
+    st.builds(lambda prefix, rest: _with_dnb_digit(f"{prefix}-{rest}"), _NBN_PREFIX, _NBN_STRING),
+    st.builds(lambda prefix, rest: f"{prefix}-{rest}", _NBN_PREFIX, _NBN_STRING),
+    st.text(alphabet="deDE:-0123bx/%\u00e9", min_size=1, max_size=20),
+)
 # what may follow a name: nothing, or a component (the name is then judged in full)
 _AFTER = st.sampled_from(["", "", "", "#p5", "?=q", "?+r", "/"])
 
@@ -175,6 +208,12 @@ def test_oid_names_are_judged_as_the_rules_judge_them(nid, nss, after):
 @settings(max_examples=400, deadline=None)
 @given(nid=_NIDS["uuid"], nss=_UUID_NSS, after=_AFTER)
 def test_uuid_names_are_judged_as_the_rules_judge_them(nid, nss, after):
+    assert_same_judgement(f"urn:{nid}:{nss}{after}")
+
+
+@settings(max_examples=400, deadline=None)
+@given(nid=_NIDS["nbn"], nss=_NBN_NSS, after=_AFTER)
+def test_nbn_names_are_judged_as_the_rules_judge_them(nid, nss, after):
     assert_same_judgement(f"urn:{nid}:{nss}{after}")
 
 

@@ -5,8 +5,8 @@ the expected check character as a one-character string.
 """
 from __future__ import annotations
 
-import re
 import string
+from itertools import accumulate
 from operator import mul
 from typing import Optional
 
@@ -115,24 +115,47 @@ def dnb_urn_check(urn_without_check: str) -> Optional[str]:
     Returns ``None`` when a character has no code in the DNB table (e.g. a
     ``%`` of percent-encoding): the algorithm is then undefined.
     """
-    upper = urn_without_check.upper()
-    if _DNB_CODED.fullmatch(upper) is None:
-        return None  # a character without a code
-    digits = upper.translate(_DNB_TABLE)
-    if not digits or digits[-1] == "0":  # no code ends in 0; guard anyway
-        return None
-    # sum(position * int(d)) over the code digits, positions from 1
-    octets = digits.encode("ascii")
-    n = len(octets)
-    weighted = sum(map(mul, range(1, n + 1), octets)) - 48 * (n * (n + 1) // 2)
-    return str(weighted // int(digits[-1]) % 10)
+    octets = _dnb_coded(urn_without_check)
+    if not octets:
+        return None  # a character without a code, or no character
+    last = _DNB_UNITS[octets[-1]]  # the last code digit; no code ends in 0
+    # sum(position * int(d)) over the code digits, positions from 1, by
+    # character: a code's units digit stands at the position q that the
+    # lengths of the codes up to it add up to, its tens digit (0 for a
+    # one-digit code) at q - 1, so the sum is
+    # sum(q * (tens + units)) - sum(tens), every step over bytes in C
+    weighted = (sum(map(mul, accumulate(octets.translate(_DNB_LENGTHS)), octets.translate(_DNB_DIGIT_SUMS)))
+                - sum(octets.translate(_DNB_TENS)))
+    return str(weighted // last % 10)
 
 
 def dnb_checkable(urn_without_check: str) -> bool:
     """Whether :func:`dnb_urn_check` is defined for the string: every
     character has a code in the DNB table."""
-    return _DNB_CODED.fullmatch(urn_without_check.upper()) is not None
+    return _dnb_coded(urn_without_check) is not None
 
 
-_DNB_CODED = re.compile("[" + re.escape("".join(_DNB_CODES)) + "]*")
-_DNB_TABLE = str.maketrans(_DNB_CODES)
+def _dnb_coded(text: str) -> Optional[bytes]:
+    """``text`` upper-cased (as the DNB table is written) as bytes, or None
+    when a character of it has no code."""
+    upper = text.upper()
+    if not upper.isascii():
+        return None
+    octets = upper.encode("ascii")
+    return None if octets.translate(None, _DNB_CHARACTERS) else octets
+
+
+def _dnb_table(of_code) -> bytes:
+    """A 256-byte table: ``of_code(code)`` for each character of the DNB
+    table, 0 elsewhere."""
+    table = bytearray(256)
+    for ch, code in _DNB_CODES.items():
+        table[ord(ch)] = of_code(code)
+    return bytes(table)
+
+
+_DNB_CHARACTERS = bytes(sorted(map(ord, _DNB_CODES)))
+_DNB_LENGTHS = _dnb_table(len)
+_DNB_TENS = _dnb_table(lambda code: int(code[-2]) if len(code) == 2 else 0)
+_DNB_UNITS = _dnb_table(lambda code: int(code[-1]))
+_DNB_DIGIT_SUMS = _dnb_table(lambda code: sum(map(int, code)))

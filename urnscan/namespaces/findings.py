@@ -175,7 +175,7 @@ def _check_prefixed(code: str, what: str, at: int, nss: str) -> List[Finding]:
                   at)]
 
 
-def _german_nbn(nss: str) -> bool:
+def german_nbn(nss: str) -> bool:
     """Whether an NBN's prefix is Germany's, whose names end in the DNB
     check digit."""
     return ascii_lower(nss[:3]) in ("de:", "de-")
@@ -183,16 +183,24 @@ def _german_nbn(nss: str) -> bool:
 
 def check_nbn(key: str, at: int, nss: str, registry: Registry) -> List[Finding]:
     findings = _check_prefixed("nbn-malformed", "NBN", at, nss)
-    if findings or not _german_nbn(nss):
+    if findings or not german_nbn(nss):
         return findings
+    return dnb_check_digit(key)[0]
+
+
+def dnb_check_digit(key: str) -> Tuple[List[Finding], Optional[bool]]:
+    """The finding of the DNB check digit that ends the key of a German NBN
+    (namespaces.md section 4), and whether the digit matches, as
+    :func:`checksum_verdict` says it of those findings (None where a
+    character outside the DNB table leaves the check undefined)."""
     last = len(key) - 1
     if not key[last].isdigit() or not key[last].isascii():
-        return [_warn("nbn-check-digit",
-                      "a urn:nbn:de name does not end in its DNB check digit", last)]
+        return [_warn("nbn-check-digit", "a urn:nbn:de name does not end in its DNB check digit", last)], False
     expected = dnb_urn_check(key[:last])
     if expected is None:
-        return []  # a character outside the DNB table: the check is undefined
-    return _check_character("nbn-check-digit", "DNB URN", expected, key[last], last)
+        return [], None
+    found = _check_character("nbn-check-digit", "DNB URN", expected, key[last], last)
+    return found, not found
 
 
 def check_nan(key: str, at: int, nss: str, registry: Registry) -> List[Finding]:
@@ -341,7 +349,7 @@ def checksum_verdict(key: str, nid: str, nss: str, findings: Iterable[Finding]) 
             return None
     if nid == "eidr" and nss.partition(":")[0] != _EIDR_CONTENT_PREFIX:
         return None
-    if nid == "nbn" and (not _german_nbn(nss) or not dnb_checkable(key[:-1])):
+    if nid == "nbn" and (not german_nbn(nss) or not dnb_checkable(key[:-1])):
         return None
     return True
 

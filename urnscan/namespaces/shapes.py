@@ -1,8 +1,9 @@
 """The namespace part of a name's judgement -- its namespace findings, its
 keys, the rules that reached them and its checksum verdict -- in a few steps
 for the commonest shapes of a name in a few namespaces: a catalogue lists
-its ISBNs in the syntax of their template, a data set its UUIDs in the
-8-4-4-4-12 form, a directory its OIDs as decimal arcs.  (An ISSN, whose
+its ISBNs in the syntax of their template and its national bibliography
+numbers as RFC 8458 writes them, a data set its UUIDs in the 8-4-4-4-12
+form, a directory its OIDs as decimal arcs.  (An ISSN, whose
 rules take few steps already, gained nothing measurable: it has no shape
 here.)  Through the rules of :mod:`.findings`, :mod:`.normative` and
 :mod:`.heuristic` such a name takes some fifty calls, and a scan of a
@@ -18,8 +19,9 @@ from __future__ import annotations
 from typing import Callable, Dict, Optional, Tuple
 
 from ..model import Finding
-from .findings import OID_STRICT, check_isbn, check_uuid, checksum_verdict, isbn13_findings
-from .normative import isbn_compact, rewrite_parts
+from .findings import (
+    OID_STRICT, check_isbn, check_uuid, checksum_verdict, dnb_check_digit, german_nbn, isbn13_findings)
+from .normative import PREFIXED_NSS_PATTERN, isbn_compact, rewrite_parts
 from .registry import Registry
 
 #: (namespace findings, ns_key, dedup_key, the rules of the keys joined
@@ -85,9 +87,27 @@ def uuid_hex(key: str, nss: str, at: int, registry: Registry) -> Optional[Namesp
     return _keyed(key, "uuid", nss, found)
 
 
+def nbn_name(key: str, nss: str, at: int, registry: Registry) -> Optional[NamespaceTail]:
+    """An NBN as RFC 8458 section 4.2 writes it, ``<prefix>-<NBN string>``:
+    its findings are :func:`.findings.check_nbn`'s (with the DNB check digit
+    of a German one), its namespace key :func:`.normative.nbn_rule`'s (the
+    prefix lower-cased), which no heuristic changes further (the namespace
+    has none; ``h:trailing-slash`` reads a name ending in "/", left to the
+    rules)."""
+    match = PREFIXED_NSS_PATTERN.fullmatch(nss)
+    if match is None or nss.endswith("/"):
+        return None  # (nbn-malformed, or h:trailing-slash)
+    found, verdict = dnb_check_digit(key) if german_nbn(nss) else ((), None)
+    if match.group(1).islower():  # (an ASCII prefix) already as nbn_rule writes it: the key
+        return tuple(found), key, key, "", verdict
+    keyed, rules = rewrite_parts(key, "nbn", nss)
+    return tuple(found), keyed, keyed, ",".join(rules), verdict
+
+
 #: the shapes by NID (lower-cased)
 NAMESPACE_SHAPES: Dict[str, Shape] = {
     "isbn": isbn_name,
+    "nbn": nbn_name,
     "oid": oid_arcs,
     "uuid": uuid_hex,
 }
