@@ -11,7 +11,7 @@ from . import accel_build
 from .conftest import ROOT
 
 FUZZ = ROOT / "tests" / "accel_fuzz.py"
-BUFFERS = 6000
+BUFFERS = 3000
 
 
 def _libasan(cc: str):

@@ -73,7 +73,7 @@ def _assert_same(got, expected):
     assert got.equals(expected)
 
 
-@settings(deadline=None, max_examples=150)
+@settings(deadline=None, max_examples=60)
 @given(hit_lists())
 def test_batch_equals_the_row_by_row_reference(hits):
     _assert_same(hits_to_record_batch(hits), reference(hits))
