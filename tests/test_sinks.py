@@ -831,3 +831,19 @@ def test_the_parquet_writer_names_a_file_it_cannot_open(tmp_path):
     with pytest.raises(OSError):
         ParquetFileWriter(str(tmp_path / "no" / "such" / "dir.parquet"), HIT_SCHEMA, compression="zstd",
                           compression_level=None)
+
+
+@pytest.mark.parametrize("flags, said", [(os.ST_RDONLY, "read-only file system"), (0, "permission denied")])
+def test_an_output_directory_that_cannot_be_written_says_why(tmp_path, monkeypatch, flags, said):
+    """A directory files cannot be created in: on a file system mounted
+    read-only (where root is refused too) the message says so, else it is
+    the permission."""
+    from urnscan.sinks.layout import check_dir_writable
+
+    class _Stat:
+        f_flag = flags
+
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    monkeypatch.setattr(os, "statvfs", lambda path: _Stat())
+    with pytest.raises(SinkError, match=f"{tmp_path}: {said} \\(cannot write the output\\)"):
+        check_dir_writable(str(tmp_path / "out"))

@@ -75,7 +75,17 @@ def check_dir_writable(directory: str) -> None:
         why = "" if anc == os.path.abspath(directory) else f" ({anc} is a file)"
         raise SinkError(f"{directory}: not a directory{why}")
     if not os.access(anc, os.W_OK | os.X_OK):
-        raise SinkError(f"{anc}: permission denied (cannot write the output)")
+        raise SinkError(f"{anc}: {_why_not_writable(anc)} (cannot write the output)")
+
+
+def _why_not_writable(directory: str) -> str:
+    """Why files cannot be created in ``directory``: its file system is
+    mounted read-only (``os.access`` says so for root too), or permission."""
+    try:
+        read_only = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # (no statvfs where the platform has none)
+        read_only = False
+    return "read-only file system" if read_only else "permission denied"
 
 
 #: what an output path is when it is no regular file (stat's test, its name)
