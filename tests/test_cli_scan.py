@@ -591,3 +591,18 @@ def test_closed_standard_streams(tmp_path, redirect, args, code, out_lines, mess
     if out_lines is not None:
         rows = [json.loads(line) for line in (tmp_path / "x.jsonl").read_text().splitlines()]
         assert len(rows) == out_lines
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_reader_of_the_messages_that_goes_away_changes_nothing(tmp_path, jobs):
+    """``2>&1 | head -1``: once the pipe on standard error has no reader, the
+    messages are dropped, and the index and the exit status are the run's
+    all the same (the scan was lost, with exit status 0)."""
+    (tmp_path / "a.txt").write_text(TEXT)
+    missing = [f"gone-{i}.txt" for i in range(300)]
+    proc = subprocess.Popen([sys.executable, "-m", "urnscan", "scan", "a.txt", *missing, "-o", "x.parquet", "-j", jobs],
+                            cwd=tmp_path, stderr=subprocess.PIPE)
+    proc.stderr.close()  # gone before the first message
+    assert proc.wait(timeout=120) == 1  # the missing inputs
+    assert pq.read_table(tmp_path / "x.parquet").num_rows == 4
+    assert pq.read_table(tmp_path / "x.files.parquet").num_rows == 301

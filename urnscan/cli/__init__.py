@@ -138,6 +138,50 @@ class _ClosedOutput(io.TextIOBase):
         raise OSError(errno.EBADF, "standard output is closed")
 
 
+class _Messages(io.TextIOBase):
+    """Standard error as the run writes to it: once the reader of a pipe
+    has gone away (``2>&1 | head -1``), what it no longer reads is dropped
+    and the run goes on -- its output and its exit status never depend on
+    who reads its messages (a broken standard output ends the run quietly
+    instead: :func:`main`)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self._gone = False
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._gone = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._gone = True
+
+    def isatty(self) -> bool:
+        return not self._gone and self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    @property
+    def encoding(self):
+        return self._stream.encoding
+
+    @property
+    def errors(self):
+        return self._stream.errors
+
+
 def _closed_standard_streams() -> None:
     """A standard stream the command was started without (``>&-``,
     ``2>&-``) gets the null device in its place, so that no file the run
@@ -179,6 +223,7 @@ def run() -> None:
     gc.set_threshold(*COLLECTOR_THRESHOLDS)
     _closed_standard_streams()
     _name_escapes(sys.stderr)
+    sys.stderr = _Messages(sys.stderr)
     try:
         code = main()
     except Exception as exc:  # a bug of ours: a line to report, not a traceback
