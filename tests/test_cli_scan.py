@@ -606,3 +606,21 @@ def test_a_reader_of_the_messages_that_goes_away_changes_nothing(tmp_path, jobs)
     assert proc.wait(timeout=120) == 1  # the missing inputs
     assert pq.read_table(tmp_path / "x.parquet").num_rows == 4
     assert pq.read_table(tmp_path / "x.files.parquet").num_rows == 301
+
+
+@pytest.mark.parametrize("stem, ext, too_long", [
+    ("x" * 300, ".jsonl", "x" * 300 + ".jsonl"),
+    ("x" * 244, ".parquet", "x" * 244 + ".files.parquet"),  # the index's name fits, its files table's does not
+], ids=["the output", "its files table"])
+def test_a_name_too_long_for_the_file_system_is_refused_before_the_scan(tmp_path, stem, ext, too_long):
+    """The output is written under a temporary name and renamed at the end:
+    a name longer than the file system takes failed there, after the whole
+    scan.  It is found before anything is read."""
+    if os.pathconf(tmp_path, "PC_NAME_MAX") != 255:
+        pytest.skip("a file system whose names are not limited to 255 bytes")
+    (tmp_path / "a.txt").write_text(TEXT)
+    res = run("scan", "a.txt", "-o", stem + ext, cwd=tmp_path)
+    assert res.returncode == 1 and b"Traceback" not in res.stderr
+    assert res.stderr.decode().strip() == (f"urnscan scan: error: {too_long}: file name too long "
+                                           f"({len(too_long)} bytes; the file system takes 255)")
+    assert sorted(os.listdir(tmp_path)) == ["a.txt"]

@@ -15,7 +15,7 @@ from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
 from ..tempfiles import landing
 
 __all__ = ["OutputLayout", "plan_output", "check_writable", "check_dir_writable", "check_file_target",
-           "check_files_writable", "PART_GLOB", "FILES_TABLE_NAME", "LEGACY_FILES_TABLE_NAME"]
+           "check_files_writable", "check_name_length", "PART_GLOB", "FILES_TABLE_NAME", "LEGACY_FILES_TABLE_NAME"]
 
 #: Glob of the hit parts of a dataset directory.
 PART_GLOB = "hits-*.parquet"
@@ -118,11 +118,28 @@ def check_file_target(path: str, force: bool) -> None:
 
 def check_files_writable(paths, force: bool) -> None:
     """:func:`check_file_target` for each of ``paths``, then
-    :func:`check_dir_writable` for the directory each lands in."""
+    :func:`check_dir_writable` for the directory each lands in, and
+    :func:`check_name_length` of the name each lands on."""
     for path in paths:
         check_file_target(path, force)
     for directory in dict.fromkeys(os.path.dirname(os.path.abspath(landing(p))) for p in paths):
         check_dir_writable(directory)
+    for path in paths:
+        check_name_length(path, landing(path))
+
+
+def check_name_length(path: str, lands: str) -> None:
+    """Raise :class:`SinkError` when the name of the file ``path`` lands on
+    (``lands``) is longer than its file system takes: the file is written
+    under a temporary name and given this one at the end, so the end is
+    where it would fail, after the whole scan."""
+    name = os.fsencode(os.path.basename(lands))
+    try:
+        limit = os.pathconf(_existing_ancestor(os.path.dirname(os.path.abspath(lands))), "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # (no limit to ask for)
+        return
+    if limit is not None and 0 < limit < len(name):
+        raise SinkError(f"{path}: file name too long ({len(name)} bytes; the file system takes {limit})")
 
 
 def _our_dataset_files(directory: str) -> List[str]:
