@@ -482,6 +482,28 @@ def test_pdf_without_pdfium_is_skipped_with_the_reason(tmp_path, monkeypatch):
     assert (status.status, status.reason, status.container, hits) == (SKIPPED_BINARY, PDF_MISSING, "pdf", [])
 
 
+def test_the_command_says_why_pdfs_were_not_read(tmp_path, monkeypatch, capsys):
+    """Without pypdfium2 a PDF named on the command line is skipped with the
+    reason on its line, and the PDFs met while walking a directory, counted
+    as binary files are, get one line at the end that says how to read them."""
+    import urnscan.sources.pdf as pdf_module
+    from urnscan.cli import main
+
+    monkeypatch.setattr(pdf_module, "pdf_available", lambda: False)
+    (tmp_path / "d").mkdir()
+    for name in ("named.pdf", "d/one.pdf", "d/two.pdf"):
+        (tmp_path / name).write_bytes(pdf([ISBN]))
+    (tmp_path / "d" / "plain.bin").write_bytes(b"\x00\x01" * 100)
+    monkeypatch.chdir(tmp_path)
+    assert main(["scan", "named.pdf", "d", "-o", "x.jsonl", "-j", "1"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        f"urnscan: named.pdf: skipped ({PDF_MISSING})",
+        f"urnscan: 2 PDF files not read: {PDF_MISSING}",
+        "urnscan: 4 inputs (0 scanned, 4 binary skipped, 0 errors), 0.0 MB, 0 hits (0 valid) -> x.jsonl"]
+    assert main(["scan", "named.pdf", "d", "-o", "y.jsonl", "-j", "1", "-q"]) == 0
+    assert capsys.readouterr().err == ""  # -q: errors only
+
+
 def test_a_container_failing_part_way_keeps_what_it_found(tmp_path):
     good = zip_bytes([("a.txt", ISBN.encode()), ("b.txt", (RFC + " " * 5000).encode())])
     bad = bytearray(good)

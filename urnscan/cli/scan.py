@@ -10,6 +10,7 @@ from typing import Optional, TextIO
 from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, plural
 from ..accel import in_use as accel_in_use
 from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
+from ..sources.documents import BINARY_CONTENT, PDF_MISSING
 from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
 from ..runner import ScanConfig, default_jobs, run_scan
 from ..scanner import DEFAULT_MAX_URN_LENGTH, MAX_URN_LENGTH_LIMIT, MIN_URN_LENGTH_LIMIT, _options
@@ -344,6 +345,8 @@ class _Report:
         #: passes over binary files it walks into without a word)
         self.named = frozenset(args.paths)
         self.files = self.scanned = self.binary = self.skipped = self.errors = 0
+        #: PDF files met while walking and not read (no pypdfium2): one note at the end
+        self.unread_pdfs = 0
         self.bytes = self.hits = self.valid = 0
 
     def clear(self) -> None:
@@ -365,8 +368,9 @@ class _Report:
             if status.status == SKIPPED_BINARY:
                 self.binary += 1
                 if status.source not in self.named:
+                    self.unread_pdfs += status.reason == PDF_MISSING
                     return  # in the files table and the summary's count, not on stderr
-                what = "skipped (binary)"
+                what = "skipped (binary)" if status.reason in (None, BINARY_CONTENT) else f"skipped ({status.reason})"
             else:
                 self.skipped += 1
                 if status.reason not in _NOTED_SKIPS:
@@ -382,6 +386,8 @@ class _Report:
         if self.args.stats:
             self._stats(output, elapsed)
         elif not self.args.quiet:
+            if self.unread_pdfs:
+                self.stream.write(f"urnscan: {plural(self.unread_pdfs, 'PDF file')} not read: {PDF_MISSING}\n")
             parts = [f"{self.scanned} scanned", f"{self.binary} binary skipped"]
             if self.skipped:
                 parts.append(f"{self.skipped} skipped")
