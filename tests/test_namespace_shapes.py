@@ -193,27 +193,15 @@ _NBN_NSS = st.one_of(
 _AFTER = st.sampled_from(["", "", "", "#p5", "?=q", "?+r", "/"])
 
 
+# the NSS of each namespace's names, of the shape and near misses
+_NSS = {"isbn": _ISBN_NSS, "oid": _OID_NSS, "uuid": _UUID_NSS, "nbn": _NBN_NSS}
+
+
+@pytest.mark.parametrize("namespace", sorted(_NSS))
 @settings(max_examples=400, deadline=None)
-@given(nid=_NIDS["isbn"], nss=_ISBN_NSS, after=_AFTER)
-def test_isbn_names_are_judged_as_the_rules_judge_them(nid, nss, after):
-    assert_same_judgement(f"urn:{nid}:{nss}{after}")
-
-
-@settings(max_examples=400, deadline=None)
-@given(nid=_NIDS["oid"], nss=_OID_NSS, after=_AFTER)
-def test_oid_names_are_judged_as_the_rules_judge_them(nid, nss, after):
-    assert_same_judgement(f"urn:{nid}:{nss}{after}")
-
-
-@settings(max_examples=400, deadline=None)
-@given(nid=_NIDS["uuid"], nss=_UUID_NSS, after=_AFTER)
-def test_uuid_names_are_judged_as_the_rules_judge_them(nid, nss, after):
-    assert_same_judgement(f"urn:{nid}:{nss}{after}")
-
-
-@settings(max_examples=400, deadline=None)
-@given(nid=_NIDS["nbn"], nss=_NBN_NSS, after=_AFTER)
-def test_nbn_names_are_judged_as_the_rules_judge_them(nid, nss, after):
+@given(data=st.data())
+def test_names_are_judged_as_the_rules_judge_them(namespace, data):
+    nid, nss, after = data.draw(_NIDS[namespace]), data.draw(_NSS[namespace]), data.draw(_AFTER)
     assert_same_judgement(f"urn:{nid}:{nss}{after}")
 
 

@@ -122,10 +122,11 @@ def check_files_writable(paths, force: bool) -> None:
     :func:`check_name_length` of the name each lands on."""
     for path in paths:
         check_file_target(path, force)
-    for directory in dict.fromkeys(os.path.dirname(os.path.abspath(landing(p))) for p in paths):
+    lands = [landing(path) for path in paths]
+    for directory in dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in lands):
         check_dir_writable(directory)
-    for path in paths:
-        check_name_length(path, landing(path))
+    for path, landed in zip(paths, lands):
+        check_name_length(path, landed)
 
 
 def check_name_length(path: str, lands: str) -> None:

@@ -155,8 +155,8 @@ def _fsync_dir(directory: str) -> None:
 def _storable(value: Any) -> Any:
     """``value`` (the run's parameters) with every string as the columns
     store it: an input named on the command line with bytes that are not
-    UTF-8 reads as in ``source`` (``\\xNN`` escapes), and other values as
-    ``json.dumps(default=str)`` writes them."""
+    UTF-8 reads as in ``source`` (``\\xNN`` escapes), and a value JSON has
+    no type for as its ``str``."""
     if isinstance(value, str):
         return clean(value)
     if isinstance(value, dict):
@@ -305,7 +305,7 @@ class ParquetSink:
     def _meta(self, table: str) -> bytes:
         doc = {"urnscan_version": __version__, "schema_version": SCHEMA_VERSION,
                "table": table, "params": _storable(self.params)}
-        return json.dumps(doc, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8")
+        return json.dumps(doc, sort_keys=True, ensure_ascii=False).encode("utf-8")
 
     def _new_file(self, target: str, schema: pa.Schema, table: str) -> _AtomicParquet:
         return _AtomicParquet(target, schema, self._meta(table), compression=self.compression,
