@@ -120,6 +120,24 @@ def test_large_file_split_into_ranges_matches(tmp_path):
     assert a.stdout.splitlines() == b.stdout.splitlines() and len(a.stdout.splitlines()) > 10000
 
 
+def test_a_byte_order_mark_before_a_long_first_line_in_ranges(tmp_path):
+    """A UTF-8 byte-order mark takes no column, in every range of line 1
+    too: the ranges after the first count their line-1 columns from the
+    mark's end as the single scan does."""
+    big = tmp_path / "marked.txt"
+    big.write_bytes(b"\xef\xbb\xbf" + b"word urn:ietf:rfc:2141 " * 12000 + b"\nurn:ietf:rfc:8141\n")
+    env = dict(os.environ, URNSCAN_SPLIT_BYTES="65536")
+    out = {}
+    for jobs in ("1", "2"):
+        done = subprocess.run([sys.executable, "-m", "urnscan", "scan", str(big), "--format", "jsonl", "-j", jobs],
+                              capture_output=True, env=env)
+        assert done.returncode == 0, done.stderr
+        out[jobs] = [(r["start"], r["line"], r["col"]) for r in map(json.loads, done.stdout.splitlines())]
+    assert out["1"] == out["2"] and len(out["1"]) == 12001
+    assert out["1"][0] == (8, 1, 6) and out["1"][-2] == (8 + 23 * 11999, 1, 6 + 23 * 11999)
+    assert out["1"][-1][1:] == (2, 1)
+
+
 def test_stdin_and_text_output():
     res = run("scan", "-", stdin=TEXT.encode())
     assert res.returncode == 0

@@ -37,8 +37,9 @@ def make_corpus(seed, size):
 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("parts", [2, 3, 7])
-def test_ranges_equal_single_scan(tmp_path, seed, parts):
-    data = make_corpus(seed, 60_000)
+@pytest.mark.parametrize("mark", [b"", b"\xef\xbb\xbf"])  # a UTF-8 byte-order mark: no column of line 1
+def test_ranges_equal_single_scan(tmp_path, seed, parts, mark):
+    data = mark + make_corpus(seed, 60_000)
     path = tmp_path / "corpus.txt"
     path.write_bytes(data)
     options = ScanOptions(max_urn_length=256)

@@ -149,6 +149,29 @@ def test_character_offsets_for_text_and_byte_offsets_for_bytes():
     assert byte_hits[0].column == 14
 
 
+#: a UTF-8 byte-order mark is part of the offsets, but no column of line 1
+_MARK = b"\xef\xbb\xbf"
+
+
+@pytest.mark.parametrize("data, placed", [
+    (_MARK + b"urn:ietf:rfc:2141 x", [(3, 1, 1)]),
+    (_MARK + b"see urn:ietf:rfc:2141\nurn:ietf:rfc:8141", [(7, 1, 5), (25, 2, 1)]),
+    (_MARK + b"\r\n  urn:ietf:rfc:2141", [(7, 2, 3)]),
+    (b"urn:ietf:rfc:2141 " + _MARK + b"urn:ietf:rfc:8141", [(0, 1, 1), (21, 1, 22)]),  # a mark later: a character
+    (b"\xef\xbburn:ietf:rfc:2141", [(2, 1, 3)]),  # half a mark
+    (b"urn:ietf:rfc:2141", [(0, 1, 1)]),
+])
+def test_a_byte_order_mark_is_no_column(data, placed):
+    whole = [(h.start, h.line, h.column) for h in scan_bytes([data])]
+    byte_by_byte = [(h.start, h.line, h.column) for h in scan_bytes([data[i:i + 1] for i in range(len(data))])]
+    assert whole == byte_by_byte == placed
+
+
+def test_a_byte_order_mark_is_no_character_column():
+    (hit,) = scan_text("\ufeffurn:ietf:rfc:2141 x")
+    assert (hit.start, hit.line, hit.column) == (1, 1, 1)
+
+
 @pytest.mark.parametrize("data, lines", [
     (b"a\nb\nurn:example:a\n", [3]),
     (b"a\r\nb\r\nurn:example:a\r\n", [3]),

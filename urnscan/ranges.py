@@ -38,7 +38,7 @@ from .errors import SourceError
 from .extract import LOOKBACK, token_start_in, token_stop_in
 from .model import Hit
 from .pieces import PIECE_ROWS, PieceBuffer
-from .scanner import ByteScanner, ScanOptions, count_breaks
+from .scanner import UTF8_MARK, ByteScanner, ScanOptions, count_breaks
 from .sinks.status import ERROR, SCANNED, FileStatus
 from .sources.reader import open_error, read_error
 
@@ -62,7 +62,10 @@ class RangeResult(NamedTuple):
     range: Range
     hits: List[Hit]  # line/column relative to range.start (line 1 starts there)
     breaks: int  # line breaks in [start, stop)
-    last_break_end: Optional[int]  # absolute offset just after the last break, if any
+    #: absolute offset just after the last break, if any; in a range at the
+    #: file's start without one, after a UTF-8 byte-order mark there (where
+    #: the columns of line 1 count from)
+    last_break_end: Optional[int]
     read: Optional[int] = None  # bytes of [start, stop) actually read (less when the file shrank)
     error: Optional[str] = None  # why the range could not be read to its end (hits: those found before)
 
@@ -196,6 +199,8 @@ class _BreakCounter:
         last = max(chunk.rfind(b"\n", a, b), chunk.rfind(b"\r", a, b))
         if last >= 0:  # (an LF completing a CRLF moves the line start too)
             self.last_break_end = offset + last + 1
+        elif offset == 0 == a and self.last_break_end is None and chunk.startswith(UTF8_MARK):
+            self.last_break_end = len(UTF8_MARK)  # line 1 starts after the mark, as a scan counts it
         self._cr_at = offset + b - 1 if chunk[b - 1] == 0x0D else None
 
 
@@ -244,12 +249,14 @@ class RangeStitcher:
         self.state = StitchState()
         self._rescan: Optional[_Rescan] = None
         self._covered_whole = False  # the range lies inside a hit before it
+        self._placed = False  # the range starts the file: its scan placed its hits
 
     def begin(self, rng: Range) -> None:
         covered = self.state.covered
         # a hit that covers the whole range (an over-long run) hides all of
         # its hits: nothing to rescan, and nothing to read here
         self._covered_whole = covered >= rng.stop
+        self._placed = rng.start == 0
         self._rescan = _Rescan(rng, covered, self.options, self.source) if rng.start < covered < rng.stop else None
 
     def add(self, piece) -> Iterator:
@@ -289,6 +296,8 @@ class RangeStitcher:
     def _finished(self, piece):
         state = self.state
         self.state = state._replace(covered=self.codec.last_end(piece))
+        if self._placed:
+            return piece
         return self.codec.relocate(piece, state.lines_before, state.line_start)
 
 
@@ -366,12 +375,13 @@ def stitch_step(result: RangeResult, state: StitchState, options: ScanOptions, s
             return [], state._replace(stopped=exc.reason)
     out: List[Hit] = []
     lines_before, line_start = state.lines_before, state.line_start
+    placed = rng.start == 0  # the scan of the file's start placed its hits (a byte-order mark)
     for hit in hits:
         if hit.start < covered:
             continue
         if keep:
             # a rescanned hit's line is relative to its own scan start
-            column = hit.start - line_start + 1 if hit.line == 1 else hit.column
+            column = hit.start - line_start + 1 if hit.line == 1 and not placed else hit.column
             out.append(hit._replace(line=lines_before + hit.line, column=column))
         covered = hit.end
     next_start = result.last_break_end if result.last_break_end is not None else line_start

@@ -279,6 +279,10 @@ class _Lines:
         self.pos = target
 
 
+#: a UTF-8 byte-order mark at the start of an input: part of the byte
+#: offsets, but no column of line 1 (as editors and ripgrep count columns)
+UTF8_MARK = b"\xef\xbb\xbf"
+
 #: the accelerator's ``place_rows``, or None where it is not built
 PLACE_ROWS = getattr(COMPILED, "place_rows", None)
 
@@ -311,6 +315,9 @@ class ByteScanner:
         self._scan = scan_from - base  # buffer index from which "urn:" is still to be looked for
         self._lines = _Lines()
         self._lines.pos = self._lines.line_start = scan_from
+        #: whether the input's first bytes are still to be looked at for a
+        #: UTF-8 byte-order mark (only where line 1 starts at the input's start)
+        self._mark_unseen = scan_from == 0
         self._skip: Optional[Tuple[int, int, int, str]] = None  # over-long: start, line, column, text
         self._run = run_pattern(options.profile)
         self._read_all = _reader_of(options)
@@ -367,6 +374,10 @@ class ByteScanner:
         self.bytes_scanned += len(chunk)
         self._buf = self._buf + chunk if self._buf else bytes(chunk)
         self._lines.has_cr = b"\r" in self._buf
+        if self._mark_unseen and (self.bytes_scanned >= len(UTF8_MARK) or not UTF8_MARK.startswith(self._buf)):
+            self._mark_unseen = False
+            if self._buf.startswith(UTF8_MARK):
+                self._lines.line_start = len(UTF8_MARK)
         return True
 
     def _process(self, final: bool) -> List[Hit]:

@@ -76,7 +76,8 @@ HIT_SCHEMA = pa.schema(
                "End offset of the span (exclusive), in the same unit as `start`."),
         _field("line", pa.int64(), "1-based line of `start` (in the decoded document, as `start`)."),
         _field("col", pa.int64(),
-               "1-based column of `start`, in the same unit as the offsets."),
+               "1-based column of `start`, in the same unit as the offsets; a UTF-8 byte-order "
+               "mark that starts the input (or document) takes none."),
         _field("form", _DICT,
                "`bare` (`urn:...` in running text) or `wrapped` (`<urn:...>`, the "
                "span is the URN inside the angle brackets)."),
