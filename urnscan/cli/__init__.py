@@ -103,13 +103,14 @@ def _escaped_names(exc: UnicodeError):
     encode as ``backslashreplace`` writes it."""
     if not isinstance(exc, UnicodeEncodeError):
         raise exc
-    return "".join(_escaped(ord(c)) for c in exc.object[exc.start:exc.end]), exc.end
+    return "".join(_escaped(c) for c in exc.object[exc.start:exc.end]), exc.end
 
 
-def _escaped(code: int) -> str:
+def _escaped(char: str) -> str:
+    code = ord(char)
     if 0xDC80 <= code <= 0xDCFF:  # the byte code - 0xDC00 (PEP 383)
         return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return char.encode("ascii", "backslashreplace").decode("ascii")
 
 
 def _name_escapes(stream) -> None:
