@@ -644,6 +644,50 @@ def test_globs(tree, pattern, expected):
     assert [r.path for r in expand_inputs([pattern])] == expected
 
 
+# (bracket expression, names it matches, names it does not): never a
+# regular expression that fails to compile or warns, whatever the pattern
+BRACKETS = [
+    ("[[:alpha:]]", ["a", "Z"], ["1", "_", "/", "é", "ab"]),
+    ("[[:digit:][:upper:]]", ["7", "Q"], ["q", ":", "]"]),
+    ("[![:alnum:]]", ["-", "."], ["a", "9", "/"]),
+    ("[[:punct:]]", ["]", "\\", "-", "!"], ["a", " "]),
+    ("[z-a]", [], ["z", "a", "m", "-"]),         # a range backwards stands for nothing
+    ("[[:nosuch:]]", [], ["n", ":", "]"]),        # so does a class of no known name
+    ("[a-c-]", ["b", "-"], ["d"]),
+    ("[]a]", ["]", "a"], ["b"]),
+    ("[!]]", ["a"], ["]", "/"]),
+    ("[a/b]", ["a", "b"], ["/"]),
+    ("[\\]", ["\\"], ["a"]),
+    ("[^a]", ["b"], ["a", "/"]),
+]
+
+
+@pytest.mark.parametrize("bracket,matched,unmatched", BRACKETS)
+def test_glob_bracket_expressions(bracket, matched, unmatched):
+    import warnings
+
+    from urnscan.sources.inputs import _translate_glob
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        regex = _translate_glob(bracket)
+    assert [n for n in matched + unmatched if regex.match(n)] == matched
+
+
+@pytest.mark.parametrize("pattern", ["corpus/[z-a]*", "corpus/[[:nosuch:]]*"])
+def test_a_glob_that_can_match_nothing_says_so(tree, pattern):
+    assert paths_and_status(expand_inputs([pattern])) == [(pattern, "glob matched nothing")]
+
+
+def test_posix_classes_in_a_path_glob_and_in_filters(tree):
+    assert [r.path for r in expand_inputs(["corpus/[[:lower:]]/*.txt"])] == ["corpus/a/one.txt"]
+    refs = expand_inputs(["corpus"], include=["[[:lower:]]*[[:digit:]]*"], exclude=["[z-a]"])
+    assert [r.path for r in refs] == []
+    refs = expand_inputs(["corpus"], include=["[[:alpha:]]*.[[:alpha:]]*[!0-9]"])
+    assert [r.path for r in refs] == ["corpus/a/deep/three.xml", "corpus/a/one.txt", "corpus/a/two.gz",
+                                      "corpus/b/image.png", "corpus/readme.txt"]
+
+
 def test_glob_with_double_star_survives_symlink_loops(tree):
     (tree / "a" / "to_b").symlink_to("../b")
     (tree / "b" / "to_a").symlink_to("../a")

@@ -224,3 +224,77 @@ def test_gitignore_rules_list_what_git_lists(tmp_path):
     ours = sorted(os.path.relpath(p, root) for p in paths(str(root), hidden=True, ignore_files=True)
                   if "/.git/" not in p)
     assert ours == expected
+
+
+# (lines of an ignore file that are no pattern, as git reads them: each
+# matches nothing, and the file's other lines apply)
+NOT_PATTERNS = ["!", "\\", "build\\", "[z-a]", "[[:alpha:]]x", "[\n"]
+
+
+@pytest.mark.parametrize("line", NOT_PATTERNS)
+@pytest.mark.parametrize("name", [".ignore", ".gitignore"])
+def test_a_line_that_is_no_pattern_is_passed_over(tmp_path, monkeypatch, line, name):
+    import warnings
+
+    root = tmp_path / "r"
+    (root / ".git").mkdir(parents=True)
+    (root / "sub").mkdir()
+    (root / name).write_text(f"secret*\n{line}\n*.log\n")
+    for rel in ("a.txt", "secret.txt", "x.log", "build", "z", "sub/b.txt"):
+        (root / rel).write_text("x")
+    monkeypatch.chdir(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert paths("r", hidden=False, ignore_files=True) == ["r/a.txt", "r/build", "r/sub/b.txt", "r/z"]
+        # the rules of a parent apply the same way to a walk below it
+        assert paths("r/sub", hidden=False, ignore_files=True) == ["r/sub/b.txt"]
+
+
+def test_lines_that_are_no_patterns_match_what_git_lists(tmp_path):
+    import shutil
+
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed")
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / ".gitignore").write_text("secret*\n!\n\\\nbuild\\\n*.log\n")
+    for rel in ("a.txt", "secret.txt", "x.log", "build", "build\\", "!"):
+        (root / rel).write_text("x")
+    subprocess.run([git, "init", "-q", str(root)], check=True)
+    listed = subprocess.run([git, "-C", str(root), "ls-files", "--others", "--exclude-standard", "-z"],
+                            capture_output=True, check=True).stdout.decode().split("\0")
+    ours = sorted(os.path.relpath(p, root) for p in paths(str(root), hidden=True, ignore_files=True)
+                  if "/.git/" not in p)
+    assert ours == sorted(p for p in listed if p)
+
+
+def test_an_ignore_file_that_is_a_fifo_is_not_read(tmp_path):
+    import threading
+
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "a.txt").write_text("x")
+    os.mkfifo(root / ".ignore")  # opened for reading, it would wait for a writer forever
+    found = []
+    walk = threading.Thread(target=lambda: found.extend(paths(str(root), hidden=False, ignore_files=True)),
+                            daemon=True)
+    walk.start()
+    walk.join(20)
+    assert not walk.is_alive()
+    assert found == [str(root / "a.txt")]
+
+
+def test_an_ignore_file_past_the_limit_gives_its_whole_lines_only(tmp_path, monkeypatch):
+    from urnscan.sources.ignore import MAX_IGNORE_FILE_BYTES
+
+    root = tmp_path / "r"
+    root.mkdir()
+    head = b"first.txt\n"
+    # "skip.txt" straddles the limit: "sk" is within it, and no pattern
+    padding = b"#" * (MAX_IGNORE_FILE_BYTES - len(head) - 3) + b"\n"
+    (root / ".ignore").write_bytes(head + padding + b"skip.txt\n")
+    for rel in ("first.txt", "sk", "skip.txt", "a.txt"):
+        (root / rel).write_text("x")
+    monkeypatch.chdir(tmp_path)
+    assert paths("r", hidden=False, ignore_files=True) == ["r/a.txt", "r/sk", "r/skip.txt"]

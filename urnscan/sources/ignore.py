@@ -21,28 +21,78 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Container, Optional, Tuple
+import stat
+import warnings
+from typing import Container, List, Optional, Tuple
 
 __all__ = ["IgnoreRules", "GITIGNORE", "IGNORE"]
 
 GITIGNORE = ".gitignore"
 IGNORE = ".ignore"
-#: ignore files larger than this are not read (a runaway file is no rule set)
+#: ignore files larger than this are read up to their last whole line
+#: within it (a runaway file is no rule set; ripgrep reads the whole file)
 MAX_IGNORE_FILE_BYTES = 1 << 20
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _ignore_lines(path: str) -> Optional[List[str]]:
+    """The lines of the ignore file ``path``; None when it is no regular
+    file (a FIFO named ``.ignore`` would hold the walk forever) or cannot
+    be read.  Of a file over :data:`MAX_IGNORE_FILE_BYTES`, the whole
+    lines within that many bytes (half a pattern would be another one)."""
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = b""
+        while len(data) <= MAX_IGNORE_FILE_BYTES:
+            more = os.read(fd, MAX_IGNORE_FILE_BYTES + 1 - len(data))
+            if not more:
+                break
+            data += more
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_IGNORE_FILE_BYTES:
+        data = data[:data.rfind(b"\n", 0, MAX_IGNORE_FILE_BYTES) + 1]
+    return data.decode("utf-8", "surrogateescape").splitlines()
 
 
 def _spec(path: str):
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read(MAX_IGNORE_FILE_BYTES)
-    except OSError:
-        return None
-    lines = data.decode("utf-8", "surrogateescape").splitlines()
-    if not any(line.strip() and not line.startswith("#") for line in lines):
+    lines = _ignore_lines(path)
+    if not lines or not any(line.strip() and not line.startswith("#") for line in lines):
         return None
     import pathspec
 
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    try:
+        return _quietly(pathspec.GitIgnoreSpec.from_lines, lines)
+    except (ValueError, re.error):  # (GitIgnorePatternError is a ValueError)
+        # git passes over a line that is no pattern ("!", a trailing "\\",
+        # a range "[z-a]"): it matches nothing, and the other lines apply
+        return _quietly(pathspec.GitIgnoreSpec.from_lines, [line for line in lines if _is_pattern(line)])
+
+
+def _is_pattern(line: str) -> bool:
+    import pathspec
+
+    try:
+        _quietly(pathspec.GitIgnoreSpec.from_lines, [line])
+    except (ValueError, re.error):
+        return False
+    return True
+
+
+def _quietly(build, lines: List[str]):
+    """``build(lines)`` without the FutureWarning that Python's ``re`` gives
+    for a POSIX class (``[[:alpha:]]``) in the regular expression ``pathspec``
+    makes of it: a warning of a library is no message for a user."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        return build(lines)
 
 
 #: how ``pathspec`` (1.x) marks, in the regular expression of a pattern,
@@ -56,8 +106,9 @@ def _itself(spec) -> Tuple[tuple, ...]:
     regular expression matching a path itself only: not a path below a
     directory the pattern matches (``pathspec`` matches those too, as git
     never enters that directory)."""
-    return tuple((pattern.include, re.compile(pattern.regex.pattern.replace(_BELOW_MARK, "(?P<ps_d>/\\Z)")))
-                 for pattern in reversed(spec.patterns) if pattern.include is not None)
+    return _quietly(lambda patterns: tuple(
+        (pattern.include, re.compile(pattern.regex.pattern.replace(_BELOW_MARK, "(?P<ps_d>/\\Z)")))
+        for pattern in reversed(patterns) if pattern.include is not None), spec.patterns)
 
 
 def _itself_ignored(patterns: Tuple[tuple, ...], path: str) -> Optional[bool]:

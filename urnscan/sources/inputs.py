@@ -194,6 +194,47 @@ def _special_kind(mode: int) -> Optional[str]:
 # ---------------------------------------------------------------------------
 
 
+#: the POSIX character classes a bracket expression may name
+#: (``[[:alpha:]]``), as the C locale defines them (POSIX.1-2017, XBD 7.3.1)
+_POSIX_CLASSES = {
+    "alpha": "a-zA-Z", "digit": "0-9", "alnum": "a-zA-Z0-9", "upper": "A-Z", "lower": "a-z",
+    "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "xdigit": "0-9A-Fa-f", "cntrl": "\\x00-\\x1f\\x7f",
+    "print": "\\x20-\\x7e", "graph": "\\x21-\\x7e", "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"),
+}
+_CLASS_NAME = re.compile(r"\[:([a-z]+):\]")
+
+
+def _bracket(body: str) -> str:
+    """A glob's bracket expression ``[body]`` (the brackets left out) as a
+    regular expression matching one character other than ``/``: ``!`` or
+    ``^`` first negates, ``a-z`` is a range, ``[:alpha:]`` a POSIX class;
+    every other character stands for itself.  As in the shell, a range
+    whose end sorts before its start, or a class of no known name, stands
+    for no character (the expression may then match nothing): never a
+    regular expression that fails to compile."""
+    negate = body[:1] in ("!", "^")
+    if negate:
+        body = body[1:]
+    parts: List[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        named = _CLASS_NAME.match(body, i) if body[i] == "[" else None
+        if named is not None:
+            parts.append(_POSIX_CLASSES.get(named.group(1), ""))
+            i = named.end()
+        elif i + 2 < n and body[i + 1] == "-":
+            if body[i] <= body[i + 2]:
+                parts.append(re.escape(body[i]) + "-" + re.escape(body[i + 2]))
+            i += 3
+        else:
+            parts.append(re.escape(body[i]))
+            i += 1
+    chars = "".join(parts)
+    if negate:
+        return "[^/" + chars + "]"
+    return "(?!/)[" + chars + "]" if chars else "(?!)"
+
+
 def _translate_glob(pattern: str) -> "re.Pattern[str]":
     """A glob pattern as a regular expression over ``/``-separated paths.
 
@@ -223,16 +264,12 @@ def _translate_glob(pattern: str) -> "re.Pattern[str]":
             if j < n and pattern[j] == "]":
                 j += 1
             while j < n and pattern[j] != "]":
-                j += 1
+                named = _CLASS_NAME.match(pattern, j) if pattern[j] == "[" else None
+                j = named.end() if named is not None else j + 1
             if j >= n:
                 out.append(re.escape(c))
             else:
-                body = pattern[i + 1:j]
-                negate = body[:1] in ("!", "^")
-                if negate:
-                    body = body[1:]
-                body = body.replace("\\", "\\\\")
-                out.append("[" + ("^/" if negate else "") + body + "]")
+                out.append(_bracket(pattern[i + 1:j]))
                 i = j
         else:
             out.append(re.escape(c))
