@@ -222,6 +222,59 @@ def test_corrupt_gzip_data_is_reported_after_the_good_prefix(tmp_path):
     assert "corrupt gzip data" in str(err)
 
 
+def _xored(blob: bytes, at: int, n: int = 100) -> bytes:
+    """``blob`` with ``n`` bytes from ``at`` flipped (0x55), as a bad disk sector would."""
+    damaged = bytearray(blob)
+    for i in range(at, at + n):
+        damaged[i] ^= 0x55
+    return bytes(damaged)
+
+
+def _crc_flipped(blob: bytes) -> bytes:
+    """A gzip member with one bit of its CRC-32 (RFC 1952 trailer) wrong."""
+    return blob[:-8] + bytes([blob[-8] ^ 0x01]) + blob[-7:]
+
+
+_NOISE = random.Random(0).randbytes(1 << 20)  # binary content: NUL bytes and controls
+
+
+def _cited_lines(n: int = 20_000) -> bytes:
+    """Lines citing an ISBN and a UUID each: 2.2 MB, three bzip2 blocks."""
+    rng = random.Random(1)
+    return "".join(f"line {i} cites urn:isbn:0451450523 and urn:uuid:{rng.getrandbits(128):032x} "
+                   f"and filler {rng.random()}\n" for i in range(n)).encode()
+
+
+@pytest.mark.parametrize("what,build,name", [
+    # bzip2 puts out a damaged block's garbage before the block's CRC says so
+    # its first block's garbage (the input's first 64 KiB) looks binary
+    ("bz2 text damaged in its first block", lambda: _xored(bz2.compress(_cited_lines()), 200_000), "bz2"),
+    ("gzip text damaged", lambda: (lambda b: _xored(b, len(b) // 3))(gzip.compress(CONTENT * 4)), "gzip"),
+    ("xz text damaged", lambda: (lambda b: _xored(b, len(b) // 3))(lzma.compress(CONTENT * 4)), "xz"),
+    ("zstd text damaged", lambda: (lambda b: _xored(b, len(b) // 3))(_zstd_compress(CONTENT * 4)), "zstd"),
+    # binary content whose damage shows only at its end
+    ("gzip binary with a wrong CRC", lambda: _crc_flipped(gzip.compress(_NOISE)), "gzip"),
+    ("bz2 binary damaged", lambda: _xored(bz2.compress(_NOISE), 200), "bz2"),
+])
+def test_a_damaged_compressed_input_is_an_error_not_binary_content(tmp_path, what, build, name):
+    from urnscan.sources.documents import open_documents
+
+    path = tmp_path / "damaged"
+    path.write_bytes(build())
+    with pytest.raises(SourceError, match=f"corrupt {name} data"):
+        with open_documents(str(path)) as docs:
+            for doc in docs:
+                for _ in doc.chunks:
+                    pass
+
+
+def test_binary_compressed_content_is_still_binary():
+    with open_chunks(io.BytesIO(bz2.compress(_NOISE))) as reader:
+        assert reader.is_binary and reader.compression == "bz2"
+    with open_chunks(io.BytesIO(_NOISE), 4096) as reader:
+        assert reader.is_binary and reader.bytes_read_compressed < len(_NOISE)  # not compressed: read no further
+
+
 def test_gzip_crc_mismatch_is_an_error(tmp_path):
     blob = bytearray(gzip.compress(b"urn:isbn:0451450523\n" * 10))
     blob[-8] ^= 0xFF  # CRC32 of the trailer

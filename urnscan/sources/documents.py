@@ -311,7 +311,7 @@ class DocumentReader:
             self.skip_reason: Optional[str] = None
             if self.kind is None:
                 self._plain_head = head
-                if bom_encoding(head) is None and looks_binary(head):
+                if bom_encoding(head) is None and self.reader.is_binary:  # (damage raises: not binary)
                     self.skip_reason = BINARY_CONTENT
             elif self.kind is ContainerKind.PDF:
                 from .pdf import pdf_available

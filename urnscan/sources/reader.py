@@ -21,7 +21,11 @@ Reading rules (:func:`open_chunks`)
   decoded from a damaged region may come out before the error, which at the
   latest is raised by the CRC check at the end of the gzip member.)  Bytes
   after the end of the compressed data that are not another member (or NUL
-  padding, for gzip and xz) are an error too: "trailing garbage".
+  padding, for gzip and xz) are an error too: "trailing garbage".  A
+  decoder puts bytes out before it checks them (bzip2 a whole block before
+  its CRC), so the first block of a damaged stream may be garbage that
+  looks binary: :attr:`ChunkReader.is_binary` decodes a compressed input
+  that looks binary to its end, and raises the damage it meets.
 * Decompression stops with :class:`~urnscan.errors.LimitError` when the
   output outgrows the ratio limit (:mod:`.limits`: by default 1000 times
   the compressed bytes read, beyond 16 MiB), after the chunks decoded
@@ -220,6 +224,7 @@ class ChunkReader:
         self._first: Optional[bytes] = None
         self._buffered: List[bytes] = []
         self._pending_error: Optional[SourceError] = None
+        self._checked = False  # decoded to the end by is_binary
         self._gen: Optional[Iterator[bytes]] = None
         self._closed = False
 
@@ -337,8 +342,34 @@ class ChunkReader:
 
     @property
     def is_binary(self) -> bool:
-        """Whether the content is binary (see :func:`looks_binary`)."""
-        return looks_binary(self.peek())
+        """Whether the content is binary (see :func:`looks_binary`).  Of a
+        compressed input that looks binary the rest is decoded first, and
+        not kept (:meth:`_check_decoded`): damage met there raises its
+        :class:`SourceError`, as it would while reading, and the content is
+        then not binary but an input that could not be read.  Once it says
+        True, nothing but :meth:`peek` is left to read."""
+        if not looks_binary(self.peek()):
+            return False
+        self._check_decoded()
+        return True
+
+    def _check_decoded(self) -> None:
+        """Decode what follows the first block, keeping nothing, and raise
+        the error the input fails with, if any.  A decoder puts bytes out
+        before it checks them -- bzip2 a whole block of up to 900 kB before
+        the block's CRC (it stands in the block's header and is compared at
+        the block's end), gzip, xz and zstd what precedes the CRC or
+        checksum that ends a member, a block or a frame -- so the first
+        block of a damaged stream may be garbage that looks binary; only
+        its end tells damage from binary content.  The ratio limit holds."""
+        if self._pending_error is not None:
+            err, self._pending_error = self._pending_error, None
+            raise err
+        if self.compression is None or self._checked:
+            return
+        self._checked = True
+        while self._read():
+            pass
 
     # -- iteration -----------------------------------------------------------
 
