@@ -311,7 +311,7 @@ class DocumentReader:
             self.skip_reason: Optional[str] = None
             if self.kind is None:
                 self._plain_head = head
-                if bom_encoding(head) is None and self.reader.is_binary:  # (damage raises: not binary)
+                if bom_encoding(head) is None and self._binary():
                     self.skip_reason = BINARY_CONTENT
             elif self.kind is ContainerKind.PDF:
                 from .pdf import pdf_available
@@ -321,6 +321,16 @@ class DocumentReader:
         except BaseException:
             self.close()
             raise
+
+    def _binary(self) -> bool:
+        """Whether the plain input is binary; a compressed one found
+        damaged on the way (:attr:`ChunkReader.is_binary`) is not, and
+        iteration raises its error, as for the other inputs that fail."""
+        try:
+            return self.reader.is_binary
+        except SourceError as exc:
+            self._failed = exc
+            return False
 
     @classmethod
     def of_messages(cls, path: str, messages: Iterable[Tuple[int, Optional[bytes]]],
@@ -347,6 +357,7 @@ class DocumentReader:
         self._spool: Optional[BinaryIO] = None
         self._plain_head = b""
         self._messages: Optional[Iterable] = None  # (of_messages)
+        self._failed: Optional[SourceError] = None  # (_binary)
 
     # -- what the runner reports ----------------------------------------------
 
@@ -388,6 +399,8 @@ class DocumentReader:
                 yield text
 
     def _plain(self) -> Iterator[Document]:
+        if self._failed is not None:
+            raise self._failed
         self.documents = 1
         if bom_encoding(self._plain_head) is None:
             yield Document(None, self.reader)
