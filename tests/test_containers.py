@@ -7,6 +7,7 @@ import gzip
 import io
 import json
 import lzma
+import random
 import subprocess
 import sys
 import tarfile
@@ -522,6 +523,101 @@ def test_a_container_failing_part_way_keeps_what_it_found(tmp_path):
     assert status.status == ERROR and status.reason
 
 
+def _lines(first: int, count: int) -> bytes:
+    """``count`` numbered lines of 100 bytes, each citing an ISBN and an RFC
+    beside a random number: text that deflate packs about twice."""
+    rng = random.Random(first)
+    return "".join(f"line {i:05d} cites {ISBN} and {RFC} ({rng.getrandbits(128):032x})\n"
+                   for i in range(first, first + count)).encode()
+
+
+def _zip_damaged_at(members, name: str, offset: int, method: int = zipfile.ZIP_DEFLATED) -> bytes:
+    """A zip archive of ``members`` whose member ``name`` has 50 bytes of its
+    data flipped ``offset`` bytes after its local header (APPNOTE 4.3.7)."""
+    data = bytearray(zip_bytes(members, method))
+    with zipfile.ZipFile(io.BytesIO(bytes(data))) as archive:
+        at = archive.getinfo(name).header_offset + 30 + len(name.encode()) + offset
+    for i in range(at, at + 50):
+        data[i] ^= 0x55
+    return bytes(data)
+
+
+_BIG = _lines(0, 2000)
+_CUT_GZIP = gzip.compress(f"{ISSN}\n".encode() + _lines(0, 400), mtime=0)[:-600]  # its end and trailer gone
+
+#: (name, archive, the documents holding hits, or "prefix" for part of one, the damaged member in the reason)
+DAMAGED_MEMBERS = [
+    ("deflate.zip", lambda: _zip_damaged_at([("a.txt", ISBN.encode()), ("big.txt", _BIG), ("c.txt", RFC.encode())],
+                                            "big.txt", 5000), ["a.txt", "big.txt", "c.txt"], "big.txt"),
+    # a stored member with damage: all its bytes read, its CRC-32 then fails
+    ("stored.zip", lambda: _zip_damaged_at([("a.txt", ISBN.encode()), ("big.txt", _BIG), ("c.txt", RFC.encode())],
+                                           "big.txt", 100, zipfile.ZIP_STORED), ["a.txt", "big.txt", "c.txt"],
+     "big.txt"),
+    ("book.epub", lambda: zip_bytes([("mimetype", b"application/epub+zip"), ("OEBPS/ch1.txt.gz", _CUT_GZIP),
+                                     ("OEBPS/ch2.xhtml", f"<p>{RFC}</p>".encode())]),
+     ["OEBPS/ch1.txt.gz", "OEBPS/ch2.xhtml"], "OEBPS/ch1.txt.gz"),
+    ("member.tar", lambda: tar_bytes([("a.txt", ISBN.encode()), ("b.txt.gz", _CUT_GZIP), ("c.txt", RFC.encode())]),
+     ["a.txt", "b.txt.gz", "c.txt"], "b.txt.gz"),
+    ("member.deb", lambda: ar_bytes([("debian-binary", b"2.0\n"), ("b.txt.gz", _CUT_GZIP), ("c.txt", RFC.encode())]),
+     ["b.txt.gz", "c.txt"], "b.txt.gz"),
+    ("inner.tar", lambda: tar_bytes([("in.zip", _zip_damaged_at([("big.txt", _BIG)], "big.txt", 5000)),
+                                     ("c.txt", RFC.encode())]), ["in.zip!big.txt", "c.txt"], "in.zip"),
+]
+
+
+@pytest.mark.parametrize("name,build,documents,member", DAMAGED_MEMBERS, ids=[c[0] for c in DAMAGED_MEMBERS])
+@pytest.mark.parametrize("chunk_size", [7, 1 << 20])
+def test_a_damaged_member_keeps_its_text_before_the_damage_and_the_members_after(tmp_path, name, build, documents,
+                                                                                 member, chunk_size):
+    path = tmp_path / name
+    path.write_bytes(build())
+    status, hits = _scan(path, chunk_size)
+    assert sorted({h.document for h in hits}, key=documents.index) == documents
+    assert status.status == ERROR and status.reason.startswith(f"damaged {status.container} archive: member {member}: ")
+    assert status.reason.endswith("; the text before the damage and the other members read"), status.reason
+
+
+def test_a_damaged_zip_member_keeps_nearly_all_of_its_text_before_the_damage(tmp_path):
+    from urnscan.sources.document import DECODE_STEP
+
+    path = tmp_path / "big.zip"
+    path.write_bytes(_zip_damaged_at([("big.txt", _BIG)], "big.txt", 5000))
+    with zipfile.ZipFile(io.BytesIO(zip_bytes([("big.txt", _BIG)]))) as archive:
+        info = archive.getinfo("big.txt")
+    decodable = zlib_prefix(path.read_bytes(), info)
+    status, hits = _scan(path)
+    assert len(decodable) > 3 * DECODE_STEP
+    cited = decodable.count(ISBN.encode()) + decodable.count(RFC.encode())
+    assert cited - 2 * (DECODE_STEP // len(_lines(0, 1)) + 1) <= len(hits) <= cited  # a step at most lost
+
+
+def zlib_prefix(data: bytes, info: zipfile.ZipInfo) -> bytes:
+    """What deflate decodes of a member fed one byte at a time, up to its damage."""
+    import zlib
+
+    start = info.header_offset + 30 + len(info.filename.encode())
+    decoder, out = zlib.decompressobj(-15), []
+    for i in range(start, start + info.compress_size):
+        try:
+            out.append(decoder.decompress(data[i:i + 1]))
+        except zlib.error:
+            break
+    return b"".join(out)
+
+
+def test_a_damaged_zip_member_gives_the_same_rows_at_any_jobs(tmp_path):
+    (tmp_path / "bad.zip").write_bytes(DAMAGED_MEMBERS[0][1]())
+    outputs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"hits{jobs}.jsonl"
+        done = subprocess.run([sys.executable, "-m", "urnscan", "scan", "bad.zip", "-o", str(out), "-q",
+                               "--format", "jsonl", "--jobs", jobs], cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 1 and "damaged zip archive: member big.txt" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr
+        outputs.append((out.read_text(), (tmp_path / f"hits{jobs}.files.jsonl").read_text()))
+    assert outputs[0] == outputs[1] and outputs[0][0].count("\n") > 3
+
+
 def test_a_tar_archive_cut_short_keeps_what_it_found(tmp_path):
     whole = tar_bytes([("a.txt", f"{ISBN}\n".encode()), ("b.txt", f"{RFC}\n".encode() + b"." * 5000)])
     cut = whole[:whole.index(RFC.encode()) + 2000]  # inside the second member's data
@@ -699,8 +795,9 @@ def test_a_compressed_tar_member_is_held_to_the_ratio_limit(tmp_path):
     assert status.status == ERROR and "a.txt.gz" in status.reason and "over the limit" in status.reason
     assert [(h.document, h.urn) for h in hits] == [("a.txt.gz", ISBN)]
     status, hits = _scan(path, max_ratio=0)
-    assert status.status == ERROR and status.reason.endswith("member b.txt.gz: truncated gzip data (unexpected end "
-                                                             "of input)"), status.reason
+    assert status.status == ERROR and status.reason == (
+        "damaged tar archive: member b.txt.gz: truncated gzip data (unexpected end of input); the text before the "
+        "damage and the other members read"), status.reason
     assert [(h.document, h.urn) for h in hits] == [("a.txt.gz", ISBN), ("b.txt.gz", RFC)]
 
 

@@ -66,6 +66,14 @@ class OutputIsSpecial(OutputRefused):
     its place would replace it, so it is never written."""
 
 
+class MemberError(SourceError):
+    """One member of an archive could not be read whole while the archive
+    around it stays readable (a zip member with a bad CRC or corrupt
+    deflate data, a member compressed on its own that does not decode):
+    the member's text before the damage is kept, the members after it are
+    read, and the input then ends with an error that names it."""
+
+
 class LimitError(SourceError):
     """Decoded content outgrew a documented limit (a decompression bomb):
     reading stopped there, and what was found before is kept."""

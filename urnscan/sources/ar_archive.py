@@ -14,7 +14,9 @@ names (``//``) are not documents.
 A member is read as a tar member is (:func:`.tarred.member_documents`):
 decompressed when compressed on its own, and when it is a tar archive
 (a package's ``data.tar.xz``) its members are the documents, named
-``data.tar.xz!./usr/share/doc/pkg/README``.  Object files are binary:
+``data.tar.xz!./usr/share/doc/pkg/README``; a member whose own content is
+damaged is read up to the damage, the members after it are read, and the
+input then ends with an error that names it.  Object files are binary:
 skipped and counted.
 """
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 from typing import BinaryIO, Iterator
 
 from ..errors import SourceError
-from .document import Document, MemberData
+from .document import Document, MemberData, MemberFailures
 from .documents import AR_MAGIC
 from .tarred import member_documents
 
@@ -42,9 +44,11 @@ def ar_documents(stream: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator[
     if stream.read(len(AR_MAGIC)) != AR_MAGIC:
         raise SourceError("corrupt ar archive: no !<arch> magic")
     at = len(AR_MAGIC)
+    failures = MemberFailures()
     while True:
         header = stream.read(_HEADER)
         if not header:
+            failures.raise_any("ar")
             return
         if len(header) < _HEADER or header[58:] != _END_MARK:
             raise SourceError(f"corrupt ar archive: no member header at byte {at}")
@@ -59,7 +63,8 @@ def ar_documents(stream: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator[
         elif name not in _INDEXES and name.endswith("/"):
             name = name[:-1]
         if name not in _INDEXES:
-            yield from member_documents(name, member.chunks(name, chunk_size), size, chunk_size, depth)
+            yield from failures.documents(member_documents(name, member.chunks(name, chunk_size), size, chunk_size,
+                                                           depth))
         member.skip_rest()
         at += _HEADER + size + (size & 1)
 

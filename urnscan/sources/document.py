@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import io
 from itertools import chain
-from typing import BinaryIO, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple
+from typing import BinaryIO, Callable, Iterable, Iterator, List, NamedTuple, Optional, Tuple, Type
 
-from ..errors import SourceError
+from ..errors import MemberError, SourceError
 
 
 class Document(NamedTuple):
@@ -84,19 +84,76 @@ def _raising(exc: BaseException) -> Iterator[bytes]:
     yield b""  # (a generator: raises when the chunks before it are read)
 
 
-def member_chunks(member: BinaryIO, name: str, chunk_size: int, errors: Tuple[type, ...]) -> Iterator[bytes]:
-    """An archive member's file object read in steps of ``chunk_size``, then
-    closed; an error of the ``errors`` types (the archive's damage) becomes
-    a :class:`SourceError` naming the member."""
+#: how much of a member is decoded at a time: zlib gives nothing of a step
+#: it fails in, so damage loses at most this much of the text before it
+DECODE_STEP = 4096
+
+
+def member_chunks(member: BinaryIO, name: str, chunk_size: int, errors: Tuple[type, ...],
+                  failure: Type[SourceError] = SourceError) -> Iterator[bytes]:
+    """An archive member's file object read in chunks of ``chunk_size``
+    (decoded :data:`DECODE_STEP` bytes at a time), then closed; an error of
+    the ``errors`` types (damage) becomes a ``failure`` naming the member,
+    raised after every byte read before it."""
     with member:
+        read = getattr(member, "read1", member.read)
+        held = bytearray()
+        error: Optional[SourceError] = None
         try:
             while True:
-                data = member.read(chunk_size)
+                data = read(DECODE_STEP)
                 if not data:
-                    return
-                yield data
+                    break
+                held += data
+                while len(held) >= chunk_size:
+                    yield bytes(held[:chunk_size])
+                    del held[:chunk_size]
         except errors as exc:
-            raise SourceError(f"member {name}: {exc}") from exc
+            error = failure(f"member {name}: {exc}")
+            error.__cause__ = exc
+        if held:
+            yield bytes(held)
+        if error is not None:
+            raise error
+
+
+class MemberFailures:
+    """The members of an archive that failed on their own
+    (:class:`MemberError`), noted while the members after them are read:
+    an archive whose parts are found apart (a zip member by the central
+    directory, a tar member after its header) loses no more than the
+    damaged member's rest.  :meth:`raise_any` ends the archive with an
+    error that names them."""
+
+    def __init__(self):
+        self.failed: List[MemberError] = []
+
+    def documents(self, docs: Iterable[Document]) -> Iterator[Document]:
+        """One member's ``docs``, each one's chunks ending where the member
+        failed, the failure noted; a failure before a document ends them."""
+        try:
+            for doc in docs:
+                yield doc._replace(chunks=self._noted(doc.chunks))
+        except MemberError as exc:
+            self.failed.append(exc)
+
+    def _noted(self, chunks: Iterable[bytes]) -> Iterator[bytes]:
+        try:
+            yield from chunks
+        except MemberError as exc:
+            self.failed.append(exc)
+
+    def reason(self) -> Optional[str]:
+        """What failed, or None: ``member b.txt: ...; member c.gz: ...``."""
+        if not self.failed:
+            return None
+        return "; ".join(str(exc) for exc in self.failed) + "; the text before the damage and the other members read"
+
+    def raise_any(self, kind: str) -> None:
+        """Raise the archive's error when a member failed."""
+        reason = self.reason()
+        if reason is not None:
+            raise SourceError(f"damaged {kind} archive: {reason}")
 
 
 class MemberData:

@@ -18,8 +18,11 @@ any document, and skipped and counted when it looks binary.  Archives
 written one after the other (``tar --concatenate``, ``cat a.tar b.tar``)
 are all read, as ``tar --ignore-zeros`` reads them.  An archive cut short
 stops the input, with the hits found before kept; a damaged header is
-passed over to the next one, and the input then ends with an error that
-says so, after every member.
+passed over to the next one, and a member whose own content is damaged (a
+member compressed on its own that does not decode, a zip archive inside
+with a damaged member) is read up to the damage and the members after it
+are read (:class:`.document.MemberFailures`): the input then ends with an
+error that says so, after every member.
 
 Memory: one member's data in bounded steps; a header's extension (a pax
 extended header, a GNU long name) is read whole by :mod:`tarfile`, so one
@@ -31,9 +34,9 @@ import io
 import tarfile
 from typing import BinaryIO, Iterable, Iterator, List
 
-from ..errors import SourceError
+from ..errors import LimitError, MemberError, SourceError
 from .codecs import detect_compression
-from .document import ChunkStream, Document, MemberData, member_chunks, peek
+from .document import ChunkStream, Document, MemberData, MemberFailures, member_chunks, peek
 from .documents import PDF_HEADER_REACH, container_kind
 from .limits import DecompressionLimit
 
@@ -93,6 +96,7 @@ def tar_documents(stream: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator
         archive = tarfile.open(fileobj=stream, mode="r|", tarinfo=_BoundedInfo, ignore_zeros=True)
     except _DAMAGE as exc:
         raise SourceError(f"corrupt tar archive: {exc}") from exc
+    failures = MemberFailures()
     with archive:
         while True:
             try:
@@ -107,14 +111,22 @@ def tar_documents(stream: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator
             archive.members.clear()
             if info.isreg():
                 name = info.name
-                yield from member_documents(name, _member_chunks(archive, info, name, chunk_size), info.size,
-                                            chunk_size, depth)
+                yield from failures.documents(member_documents(
+                    name, _member_chunks(archive, info, name, chunk_size), info.size, chunk_size, depth))
         damaged = getattr(archive, "damaged_blocks", 0)
         if getattr(archive, "cut_in_header", False):
-            raise SourceError("corrupt tar archive: unexpected end of data in a header")
+            raise SourceError(_with_failures("corrupt tar archive: unexpected end of data in a header", failures))
     if damaged:  # as GNU tar, which says so and exits with 2
-        raise SourceError(f"damaged tar archive: {damaged} block{'s' if damaged > 1 else ''} of 512 bytes "
-                          "where a header should be passed over, the members after them read")
+        raise SourceError(_with_failures(
+            f"damaged tar archive: {damaged} block{'s' if damaged > 1 else ''} of 512 bytes where a header "
+            "should be passed over, the members after them read", failures))
+    failures.raise_any("tar")
+
+
+def _with_failures(reason: str, failures: MemberFailures) -> str:
+    """``reason``, then the members that failed on their own, if any."""
+    members = failures.reason()
+    return reason if members is None else f"{reason}; {members}"
 
 
 #: how deep archives inside archives are opened (a Debian package: an ar
@@ -148,7 +160,8 @@ def _inner_documents(name: str, content: Iterator[bytes], chunk_size: int, depth
     is copied to a temporary file first, as from standard input)."""
     from .documents import DocumentReader
 
-    stream = io.BufferedReader(ChunkStream(content), max(chunk_size, 1 << 16))
+    cut: List[SourceError] = []  # the member's own data failing, not what it holds
+    stream = io.BufferedReader(ChunkStream(_noting(content, cut)), max(chunk_size, 1 << 16))
     try:
         with DocumentReader(stream, chunk_size, DecompressionLimit(0), depth) as inner:
             if inner.skip_reason is not None:  # a PDF where PDFium is missing
@@ -157,7 +170,7 @@ def _inner_documents(name: str, content: Iterator[bytes], chunk_size: int, depth
             for doc in inner.container_documents():
                 yield doc._replace(id=f"{name}!{doc.id}")
     except SourceError as exc:
-        raise SourceError(f"member {name}: {getattr(exc, 'reason', None) or exc}") from exc
+        _raise_for_member(name, exc, cut)
 
 
 def _member_chunks(archive: tarfile.TarFile, info: tarfile.TarInfo, name: str, chunk_size: int) -> Iterator[bytes]:
@@ -192,9 +205,19 @@ def _decompressed(name: str, chunks: Iterator[bytes], chunk_size: int) -> Iterat
         with ChunkReader(stream, chunk_size, DecompressionLimit(0)) as reader:
             yield from reader
     except SourceError as exc:
-        if cut:
-            raise cut[0] from None
-        raise SourceError(f"member {name}: {getattr(exc, 'reason', exc)}") from exc
+        _raise_for_member(name, exc, cut)
+
+
+def _raise_for_member(name: str, exc: SourceError, cut: List[SourceError]) -> None:
+    """Raise the failure of a member's content, ``exc``: the failure of the
+    member's own data when it was that (``cut``: the archive is damaged),
+    else a :class:`MemberError` naming the member, whose content alone is
+    damaged."""
+    if cut:
+        raise cut[0] from None
+    if isinstance(exc, LimitError):
+        raise exc
+    raise MemberError(f"member {name}: {getattr(exc, 'reason', None) or exc}") from exc
 
 
 def _noting(chunks: Iterable[bytes], failures: List[SourceError]) -> Iterator[bytes]:

@@ -12,8 +12,13 @@ binary file (images, fonts, audio, video, class files, libraries); every
 other member is read as a tar member is (:func:`.tarred.member_documents`:
 decompressed when compressed on its own; an archive, PDF or mail archive
 inside, an EPUB in a zip of books, read as its documents), then decoded
-and sniffed like any document.  A damaged member (bad CRC, corrupt deflate
-data) stops the input, with the hits found before it kept.
+and sniffed like any document.  The central directory says where each
+member starts (APPNOTE 6.3, section 4.3.12), so a damaged member (bad CRC,
+corrupt deflate data, a member compressed on its own that does not decode)
+costs only its own rest: its text before the damage is scanned, the
+members after it are read, and the input ends with an error that names
+each damaged member (:class:`.document.MemberFailures`).  A member whose
+local header is damaged is named there too.
 """
 from __future__ import annotations
 
@@ -22,8 +27,8 @@ import zlib
 from functools import partial
 from typing import BinaryIO, Iterator
 
-from ..errors import SourceError
-from .document import Document, member_chunks
+from ..errors import MemberError, SourceError
+from .document import Document, MemberFailures, member_chunks
 from .office import flavor_of, is_opendocument, office_text
 
 #: the largest ``mimetype`` member read to tell an OpenDocument archive
@@ -44,12 +49,11 @@ _DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError)
 def zip_documents(fileobj: BinaryIO, chunk_size: int, depth: int = 0) -> Iterator[Document]:
     """The members of a zip archive (a seekable file) as documents
     (``depth``: how deep inside other archives it is)."""
-    from .tarred import member_documents  # (it loads tarfile)
-
     try:
         archive = zipfile.ZipFile(fileobj)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
         raise SourceError(f"corrupt zip archive: {exc}") from exc
+    failures = MemberFailures()
     with archive:
         opendocument = _opendocument(archive)
         for info in archive.infolist():
@@ -67,15 +71,27 @@ def zip_documents(fileobj: BinaryIO, chunk_size: int, depth: int = 0) -> Iterato
             except NotImplementedError:
                 yield Document(name, (), skipped="unsupported compression")
                 continue
-            except (zipfile.BadZipFile, ValueError, EOFError) as exc:
-                raise SourceError(f"member {name}: {exc}") from exc
-            chunks = member_chunks(member, name, chunk_size, _DAMAGE)
-            flavor = flavor_of(name, opendocument)
-            if flavor is not None:
-                yield Document(name, chunks, charset="utf-8", encoded_size=info.compress_size,
-                               text_of=partial(office_text, flavor=flavor))
-            else:  # decompressed when compressed on its own, a tarball's members
-                yield from member_documents(name, chunks, info.compress_size, chunk_size, depth)
+            except (zipfile.BadZipFile, ValueError, EOFError) as exc:  # its local header
+                failures.failed.append(MemberError(f"member {name}: {exc}"))
+                continue
+            yield from failures.documents(_member(member, info, opendocument, chunk_size, depth))
+    failures.raise_any("zip")
+
+
+def _member(member: BinaryIO, info: zipfile.ZipInfo, opendocument: bool, chunk_size: int,
+            depth: int) -> Iterator[Document]:
+    """The documents of one member, opened: an office document's text, or
+    what :func:`.tarred.member_documents` finds in it."""
+    from .tarred import member_documents  # (it loads tarfile)
+
+    name = info.filename
+    chunks = member_chunks(member, name, chunk_size, _DAMAGE, MemberError)
+    flavor = flavor_of(name, opendocument)
+    if flavor is not None:
+        yield Document(name, chunks, charset="utf-8", encoded_size=info.compress_size,
+                       text_of=partial(office_text, flavor=flavor))
+    else:  # decompressed when compressed on its own, a tarball's members
+        yield from member_documents(name, chunks, info.compress_size, chunk_size, depth)
 
 
 def _opendocument(archive: zipfile.ZipFile) -> bool:
