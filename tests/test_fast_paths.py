@@ -42,6 +42,8 @@ PIECES = [
     # JavaScript: a regular-expression literal, a comparison before "||", a string's concat method
     b"(/urn:", b": /urn:", b"/i.", b"/,", b"/g)", b" === ", b" !== ", b" ||\n  ", b".concat(", b".concat \t(",
     b".conca", b" .concat(",
+    # the close of a comment right after a name
+    b"*/", b")*/", b"-->", b"--", b"<!-- ",
     # brackets after a name: a link's text, a footnote, a character class
     b"[URN]", b"[3]", b"[0-9]", b"[xX]?", b"[^:]",
     # digits written as letters

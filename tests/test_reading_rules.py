@@ -55,6 +55,27 @@ def test_pairing(text, expected):
     assert urns(text) == expected
 
 
+# (text, what is read, the rules that trimmed it)
+COMMENT_CLOSES = [
+    ("/* the syntax used could be (urn:ogc:def:objectType:authority:code)*/",
+     "urn:ogc:def:objectType:authority:code", ("pair:paren",)),
+    ("/* (syntax: urn:ogc:def:objectType:authority:code)*/", "urn:ogc:def:objectType:authority:code",
+     ("trim:comment", "trim:paren")),
+    ("/* see urn:ietf:rfc:2141*/\n", "urn:ietf:rfc:2141", ("trim:comment",)),
+    ("<!-- identifier: urn:nbn:de:bsz:14-qucosa-38418-->", "urn:nbn:de:bsz:14-qucosa-38418", ("trim:comment",)),
+    ("<!-- see urn:ietf:rfc:2141.-->", "urn:ietf:rfc:2141", ("trim:comment", "trim:period")),
+    # no comment's close: a "--" that no ">" follows, a "*" alone, "/*" a path's wildcard step
+    ("the name urn:example:a-- then", "urn:example:a--", ()),
+    ("<x>urn:example:a--</x>", "urn:example:a--", ()),
+    ("see urn:example:a* here", "urn:example:a", ("trim:mark",)),
+]
+
+
+@pytest.mark.parametrize("text, urn, rules", COMMENT_CLOSES)
+def test_a_comment_close_after_a_name_is_not_part_of_it(text, urn, rules):
+    assert rules_of(text) == [(urn, rules)]
+
+
 def test_pairing_names_its_rule_and_can_be_turned_off():
     assert rules_of("<c xmlns='urn:xmpp:caps:1'/>") == [("urn:xmpp:caps:1", ("pair:quote",))]
     assert rules_of("(urn:example:a)x") == [("urn:example:a", ("pair:paren",))]

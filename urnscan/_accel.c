@@ -1225,6 +1225,14 @@ blanks_end(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
     return skip_blanks(s, i, i + INDENT_LIMIT < hi ? i + INDENT_LIMIT : hi);
 }
 
+/* reading.py _comment_close(): the name s[..e) ends with the close of a
+   comment (C's star and slash, or the "--" of "-->"), which finish() trims */
+static int
+comment_close(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
+{
+    return (s[e - 2] == '*' && s[e - 1] == '/') || (s[e - 2] == '-' && s[e - 1] == '-' && e < hi && s[e] == '>');
+}
+
 /* fold.py continuation() of the commonest fold: a bare name (after a blank
    or a line break) whose first line, s[p:e], ends in "-" after which an
    RFC formatter broke it, the next line going on with an indented word
@@ -1255,6 +1263,8 @@ read_hyphen_fold(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_
     unsigned char last = s[t - 1];
     if (last == ':')
         return 0;  /* reading.py finish(): a key's or an example's ":" */
+    if ((flags & READ_TRIM) && t - q >= 2 && comment_close(s, t, hi))
+        return 0;  /* reading.py finish(): trim:comment */
     /* (what follows the word is no template's or pattern's start: nothing_follows
        took none of "{[\\&", no byte past ASCII, no "<" after "-") */
     if ((flags & READ_CODE) && (has_pair(s, p, e, '.', '.') || has_pair(s, q, t, '.', '.')))
@@ -1573,6 +1583,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             if (s[k] == '\'' && concatenated_after(s, k, hi))
                 return 0;  /* "urn:uuid:'+book_id+'": the string closed inside the run */
     }
+    if ((flags & READ_TRIM) && e - 2 > nss_start && comment_close(s, e, hi))
+        return 0;  /* reading.py finish(): trim:comment */
     r->pair = pair;
     r->url = url;
     r->trimmed = -1;

@@ -477,6 +477,9 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     if key is not None:
         text, end = text[:-1], end - 1
         rules.append(key)
+    if trimming and len(text) - 2 > nss_start - p and _comment_close(text, buf, end, hi):
+        text, end = text[:-2], end - 2
+        rules.append(Rule.TRIM_COMMENT)
     if trimming and text.endswith(b"):") and text.count(b"(") < text.count(b")"):
         text, end = text[:-1], end - 1  # "(namespace URI⏎urn:x:y:1):": the sentence's ":" after its ")"
         rules.append(Rule.TRIM_COLON)
@@ -519,6 +522,16 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     return _new(Candidate, (p, end, "bare", folded, context is not None, urn, literal,
                             buf[p:end].decode("utf-8", "replace") if len(segments) > 1 or decoded else urn,
                             tuple([r._value_ for r in rules]) if rules else ()))
+
+
+def _comment_close(text: bytes, buf: bytes, end: int, hi: int) -> bool:
+    """Whether ``text``, the candidate ending at ``end``, ends with the close
+    of a comment that holds it: C's ``*/`` (``/* ... (urn:x:y)*/``), or the
+    ``--`` of XML's ``-->`` (XML 1.0 section 2.5: no comment holds ``--``
+    but its close, ``<!-- id: urn:nbn:de:x-1-->``)."""
+    if text.endswith(b"*/"):
+        return True
+    return text.endswith(b"--") and end < hi and buf[end] == 0x3E
 
 
 _POSSESSIVE = (b"'s", b"'S")

@@ -51,6 +51,7 @@ class Rule(str, Enum):
     TRIM_MARK = "trim:mark"  # "!", "?", "*"
     TRIM_AMPERSAND = "trim:ampersand"
     TRIM_POSSESSIVE = "trim:possessive"  # an English possessive "'s"
+    TRIM_COMMENT = "trim:comment"  # a comment's close right after the name: "*/", the "--" of "-->"
     TRIM_LABEL = "trim:label"  # a "URN:" label before a URN of its own: "URN:URN:dns:x:1"
     SUSPECT_LOOKALIKE = "suspect:lookalike"  # "ｕｒｎ：...": fullwidth forms, a suspected URN
 
