@@ -642,3 +642,50 @@ def test_a_name_too_long_for_the_file_system_is_refused_before_the_scan(tmp_path
     assert res.stderr.decode().strip() == (f"urnscan scan: error: {too_long}: file name too long "
                                            f"({len(too_long)} bytes; the file system takes 255)")
     assert sorted(os.listdir(tmp_path)) == ["a.txt"]
+
+
+
+def _exit_status_when_stdout_closes(args, cwd, stdin=None, after_error=False) -> int:
+    """The exit status of ``urnscan ARGS | head``: the reader of standard
+    output reads a line (or, ``after_error``, goes on reading until an error
+    is on standard error) and goes away."""
+    import threading
+
+    with open(stdin or os.devnull, "rb") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "urnscan", *args], cwd=cwd, stdin=fh,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        errors = []
+        reported = threading.Event()
+
+        def read_messages():
+            for line in proc.stderr:
+                errors.append(line)
+                reported.set()
+        reader = threading.Thread(target=read_messages)
+        reader.start()
+        while proc.stdout.readline() and after_error and not reported.is_set():
+            pass
+        proc.stdout.close()
+        code = proc.wait(timeout=120)
+        reader.join()
+    err = b"".join(errors)
+    assert b"Traceback" not in err and b"internal error" not in err, err
+    assert (b"gone.txt: error" in err) == after_error, err
+    return code
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["scan", "d", "-j", "1"], 0),
+    (["scan", "gone.txt", "d", "-j", "1"], 1),  # the error was printed before the pipe closed
+    (["scan", "gone.txt", "d", "-j", "2"], 1),
+    (["check", "-"], 1),  # inputs left unjudged: not "every input valid"
+], ids=["scan, no error", "scan, an error, -j 1", "scan, an error, -j 2", "check, inputs left"])
+def test_a_reader_of_stdout_that_goes_away_keeps_the_errors_already_reported(tmp_path, args, expected):
+    """``| head``: the run stops quietly, but its exit status still says
+    what went wrong before (it said 0)."""
+    (tmp_path / "d").mkdir()
+    for i in range(50):
+        (tmp_path / "d" / f"f{i}.txt").write_text("urn:isbn:0451450523 urn:oid:1.2.3\n" * 2_000)
+    (tmp_path / "list").write_text("urn:isbn:0451450523\n" * 20_000)
+    code = _exit_status_when_stdout_closes(args, tmp_path, stdin=tmp_path / "list", after_error="gone.txt" in args)
+    assert code == expected

@@ -19,7 +19,7 @@ from ..accel import in_use as accel_in_use
 from ..errors import UrnscanError
 from ..interrupts import Terminated, raise_in_main_thread
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, OutputGone, plural
 
 __all__ = ["main", "run", "build_parser", "EXIT_OK", "EXIT_SOME_FAILED", "EXIT_USAGE", "plural"]
 
@@ -78,12 +78,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except UrnscanError as exc:
         sys.stderr.write(f"urnscan: error: {exc}\n")
         return EXIT_SOME_FAILED
-    except BrokenPipeError:
+    except BrokenPipeError as exc:
         # the reader went away (e.g. `| head`): not an error of ours; point
-        # stdout at /dev/null so the interpreter's final flush stays quiet
+        # stdout at /dev/null so the interpreter's final flush stays quiet.
+        # The exit status is that of what was done before (OutputGone).
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return EXIT_OK
+        return exc.code if isinstance(exc, OutputGone) else EXIT_OK
     except OSError as exc:
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         sys.stderr.write(f"urnscan: error: {where}{exc.strerror or exc}\n")

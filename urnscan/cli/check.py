@@ -5,7 +5,7 @@ import json
 import sys
 from typing import Sequence
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED, PROFILE_CHOICES
+from .codes import EXIT_OK, EXIT_SOME_FAILED, PROFILE_CHOICES, OutputGone
 from ..model import DEFAULT_PROFILE
 
 
@@ -14,7 +14,9 @@ def add_check(sub) -> None:
         "check", help="validate URN strings under every profile",
         description="Judge each URN under every syntax profile and print its canonical form, "
                     "equivalence key and findings.  Exit 0 only when every input is valid under "
-                    "--profile.  Use '-' to read URNs from standard input, one per line.")
+                    "--profile (a run whose reader went away before every input was judged, as with "
+                    "'| head', exits 1 unless it had judged them all valid).  Use '-' to read URNs from "
+                    "standard input, one per line.")
     p.add_argument("urns", nargs="+", metavar="URN", help="URN strings ('-' reads standard input)")
     p.add_argument("--profile", choices=PROFILE_CHOICES, default=DEFAULT_PROFILE,
                    help="profile that decides the exit code (default: %(default)s)")
@@ -38,8 +40,14 @@ def run_check(args) -> int:
 
     all_valid = True
     out = sys.stdout
-    for value in _iter_check_inputs(args.urns):
-        record = check_record(value, args.profile)
-        all_valid &= record["valid"]
-        out.write((json.dumps(record, ensure_ascii=False) if args.json else format_check_line(record)) + "\n")
+    inputs = _iter_check_inputs(args.urns)
+    try:
+        for value in inputs:
+            record = check_record(value, args.profile)
+            all_valid &= record["valid"]
+            out.write((json.dumps(record, ensure_ascii=False) if args.json else format_check_line(record)) + "\n")
+    except BrokenPipeError as exc:
+        # exit 0 says every input is valid: not when some were never judged
+        unjudged = next(inputs, None) is not None
+        raise OutputGone(EXIT_OK if all_valid and not unjudged else EXIT_SOME_FAILED) from exc
     return EXIT_OK if all_valid else EXIT_SOME_FAILED

@@ -8,6 +8,8 @@ an input...).
 """
 from __future__ import annotations
 
+import errno
+
 from ..model import PROFILES
 
 EXIT_OK = 0
@@ -17,6 +19,17 @@ EXIT_USAGE = 2
 #: the profiles as --profile names them (argparse shows the choices of a
 #: refused value by their repr: plain strings, not the enum's members)
 PROFILE_CHOICES = tuple(p.value for p in PROFILES)
+
+
+class OutputGone(BrokenPipeError):
+    """The reader of standard output went away (``| head``) and the command
+    stopped there, quietly; ``code`` is the exit status of what it had done
+    by then (1 when an input error was already reported), never a success
+    the unfinished run did not earn."""
+
+    def __init__(self, code: int):
+        super().__init__(errno.EPIPE, "the reader of standard output went away")
+        self.code = code
 
 
 def plural(n: int, word: str) -> str:

@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Optional, TextIO
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, plural
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, OutputGone, plural
 from ..accel import in_use as accel_in_use
 from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
 from ..sources.documents import BINARY_CONTENT, PDF_MISSING
@@ -248,26 +248,29 @@ def run_scan_command(args) -> int:
         return _output_error(exc)
     report = _Report(args, sys.stderr)
     started = time.monotonic()
-    with opener as (sink, guard):
-        inputs = expand_inputs(args.paths, include=args.include, exclude=args.exclude, skip=guard, **walk)
-        listing = args.count or args.files_with_matches or args.unique
-        lister = _Lister(args, sys.stdout, color) if listing and not args.quiet else None
-        write_hits = _hit_writer(args, sink, lister, report.progress)
+    try:
+        with opener as (sink, guard):
+            inputs = expand_inputs(args.paths, include=args.include, exclude=args.exclude, skip=guard, **walk)
+            listing = args.count or args.files_with_matches or args.unique
+            lister = _Lister(args, sys.stdout, color) if listing and not args.quiet else None
+            write_hits = _hit_writer(args, sink, lister, report.progress)
 
-        def write_status(status: FileStatus) -> None:
-            sink.add_file_status(status)
-            report.file(status)
-            if lister is not None and status.hits:
+            def write_status(status: FileStatus) -> None:
+                sink.add_file_status(status)
+                report.file(status)
+                if lister is not None and status.hits:
+                    report.clear()
+                    lister.file(status)
+                    sys.stdout.flush()
+
+            direct = write_hits == sink.write_hits  # Arrow batches may go to the sink as they come
+            run_scan(inputs, config, write_hits, write_status, report.progress,
+                     write_batch=getattr(sink, "write_batch", None) if direct else None)
+            if lister is not None:
                 report.clear()
-                lister.file(status)
-                sys.stdout.flush()
-
-        direct = write_hits == sink.write_hits  # Arrow batches may go to the sink as they come
-        run_scan(inputs, config, write_hits, write_status, report.progress,
-                 write_batch=getattr(sink, "write_batch", None) if direct else None)
-        if lister is not None:
-            report.clear()
-            lister.finish()
+                lister.finish()
+    except BrokenPipeError as exc:  # stopped there: the errors reported by then still count
+        raise OutputGone(EXIT_SOME_FAILED if report.errors else EXIT_OK) from exc
     report.finish(args.output, time.monotonic() - started)
     return EXIT_SOME_FAILED if report.errors else EXIT_OK
 
