@@ -78,6 +78,41 @@ def test_version_and_help():
     assert "check" in run("--help").stdout
 
 
+def _run_into(args, stdout: str, buffered: bool):
+    """``urnscan ARGS`` with standard output on a full device (``full``) or
+    on a pipe whose reader is gone (``closed pipe``), written through at
+    once or buffered."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    command = [sys.executable, "-m", "urnscan", *args]
+    if stdout == "full":
+        if not os.path.exists("/dev/full"):
+            pytest.skip("no /dev/full")
+        with open("/dev/full", "w") as full:
+            return subprocess.run(command, stdout=full, stderr=subprocess.PIPE, text=True, env=env)
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc.stdout.close()  # gone before the command writes
+    return subprocess.CompletedProcess(command, proc.wait(timeout=60), None, proc.stderr.read())
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("args, stdout, code, message", [
+    (["--version"], "full", 1, "urnscan: error: standard output: No space left on device\n"),
+    (["--help"], "full", 1, "urnscan: error: standard output: No space left on device\n"),
+    (["scan", "--help"], "full", 1, "urnscan: error: standard output: No space left on device\n"),
+    (["--version"], "closed pipe", 0, ""),
+    (["check", "--help"], "closed pipe", 0, ""),
+])
+def test_help_and_version_say_when_standard_output_fails(args, stdout, code, message, buffered):
+    """A write error of --help or --version is one line and exit status 1 (it
+    was an internal error, or exit 0 in silence); a reader gone away is quiet."""
+    res = _run_into(args, stdout, buffered)
+    assert (res.returncode, res.stderr) == (code, message)
+
+
 def test_check_shows_namespace_knowledge():
     out = run("check", "URN:ISBN:0-451-45052-4", "urn:isbn:0451450523")
     first, second = out.stdout.splitlines()

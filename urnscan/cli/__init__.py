@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import errno
 import gc
 import io
@@ -36,6 +37,11 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # usage errors exit 2 with a clear line
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+    def print_help(self, file=None) -> None:
+        """``--help``: argparse drops a write that fails, and the help into a
+        full disk exited 0; here the failure reaches :func:`main`."""
+        (file or sys.stdout).write(self.format_help())
 
 
 class _Version(argparse.Action):
@@ -68,7 +74,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except OSError as exc:  # --help and --version write to standard output
+        return _output_failed(exc, EXIT_OK)
     try:
         with raise_in_main_thread():  # workers ended, temporary files removed
             return args.run(args)
@@ -79,12 +88,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stderr.write(f"urnscan: error: {exc}\n")
         return EXIT_SOME_FAILED
     except BrokenPipeError as exc:
-        # the reader went away (e.g. `| head`): not an error of ours; point
-        # stdout at /dev/null so the interpreter's final flush stays quiet.
-        # The exit status is that of what was done before (OutputGone).
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return exc.code if isinstance(exc, OutputGone) else EXIT_OK
+        # the reader went away (e.g. `| head`): not an error of ours.  The
+        # exit status is that of what was done before (OutputGone).
+        return _output_failed(exc, exc.code if isinstance(exc, OutputGone) else EXIT_OK)
     except OSError as exc:
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         sys.stderr.write(f"urnscan: error: {where}{exc.strerror or exc}\n")
@@ -92,6 +98,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("urnscan: interrupted\n")
         return 130
+
+
+def _output_failed(exc: OSError, code: int) -> int:
+    """The exit status of a run whose standard output failed with ``exc``
+    after the run earned ``code``: a reader gone away (``| head``) is no
+    error of ours and is quiet, any other failure (a full disk:
+    ``> /dev/full``) is said and makes it 1.  Standard output is pointed at
+    the null device, so that what is still buffered fails no second time."""
+    if not isinstance(exc, BrokenPipeError):
+        why = exc.strerror or str(exc)
+        where = "" if why.startswith("standard output") else "standard output: "
+        sys.stderr.write(f"urnscan: error: {where}{why}\n")
+        code = code or EXIT_SOME_FAILED
+    with contextlib.suppress(OSError, ValueError):  # no descriptor: nothing buffered for it either
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return code
 
 
 _NAME_ESCAPES = "urnscan-name-escapes"
@@ -228,6 +252,8 @@ def run() -> None:
     sys.stderr = _Messages(sys.stderr)
     try:
         code = main()
+    except SystemExit as exc:  # --help, --version and usage errors, from argparse
+        code = exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else EXIT_SOME_FAILED
     except Exception as exc:  # a bug of ours: a line to report, not a traceback
         if os.environ.get("URNSCAN_TRACEBACK"):
             raise
@@ -237,11 +263,8 @@ def run() -> None:
         code = EXIT_SOME_FAILED
     try:
         sys.stdout.flush()
-    except BrokenPipeError:  # the reader went away: nothing more to say
-        pass
     except OSError as exc:
-        sys.stderr.write(f"urnscan: error: standard output: {exc.strerror or exc}\n")
-        code = code or EXIT_SOME_FAILED
+        code = _output_failed(exc, code)
     try:
         sys.stderr.flush()
     except OSError:
