@@ -146,3 +146,74 @@ def test_check_shows_the_dedup_key_where_heuristics_change_it(urn, ns_key, dedup
     record = json.loads(run("check", "--json", urn).stdout)
     assert record["dedup_key"] == (dedup_key or ns_key or record["key"])
     assert record["dedup_rules"] == list(rules)
+
+
+_GOOD_REGISTRY = {"format": "urnscan-urn-registry/1", "date": "2020-01-01",
+                  "ietf": {"date": "2020-01-01", "subnamespaces": ["rfc"], "params": ["xml"]},
+                  "formal": [{"nid": "isbn", "ref": ["RFC8254"], "template": "t", "registered": "2000-01-01"}],
+                  "informal": [{"nid": "urn-1"}]}
+
+
+def _registry_with(path: str, value):
+    """The good registry with the field at ``path`` (``a.b[0].c``) set to ``value``."""
+    import copy
+    import re
+
+    doc = copy.deepcopy(_GOOD_REGISTRY)
+    *parents, last = [int(p) if p.isdigit() else p for p in re.findall(r"[^.\[\]]+", path)]
+    place = doc
+    for part in parents:
+        place = place[part]
+    place[last] = value
+    return doc
+
+
+@pytest.mark.parametrize("field, value, says", [
+    ("ietf.subnamespaces", [1], "ietf.subnamespaces[0] must be a string (it is 1)"),
+    ("ietf.subnamespaces", 1, "ietf.subnamespaces must be a list or null (it is 1)"),
+    ("ietf.params", "xml", 'ietf.params must be a list or null (it is "xml")'),
+    ("ietf.date", 2020, "ietf.date must be a string or null (it is 2020)"),
+    ("ietf", [], "ietf must be an object or null (it is [])"),
+    ("date", None, "date must be a string (it is null)"),
+    ("formal", {"nid": "isbn"}, 'formal must be a list (it is {"nid": "isbn"})'),
+    ("informal", None, "informal must be a list (it is null)"),
+    ("formal[0]", "isbn", 'formal[0] must be an object (it is "isbn")'),
+    ("formal[0].nid", 7, "formal[0].nid must be a string (it is 7)"),
+    ("formal[0].ref", "RFC8254", 'formal[0].ref must be a list or null (it is "RFC8254")'),
+    ("formal[0].ref", [None], "formal[0].ref[0] must be a string (it is null)"),
+    ("formal[0].template", ["t"], 'formal[0].template must be a string or null (it is ["t"])'),
+    ("informal[0].updated", {}, "informal[0].updated must be a string or null (it is {})"),
+])
+def test_a_registry_json_with_a_wrong_field_is_a_usage_error_naming_it(tmp_path, field, value, says):
+    """A registry JSON whose field has the wrong type was an internal error
+    (TypeError); it is refused, naming the variable, the file and the field."""
+    registry = tmp_path / "reg.json"
+    registry.write_text(json.dumps(_registry_with(field, value)))
+    import os
+
+    env = dict(os.environ, URNSCAN_REGISTRY=str(registry))
+    res = subprocess.run([sys.executable, "-m", "urnscan", "check", "urn:isbn:0451450523"],
+                         capture_output=True, text=True, env=env)
+    assert (res.returncode, res.stderr) == (
+        2, f"urnscan check: error: URNSCAN_REGISTRY: {registry}: not a registry JSON: {says}\n")
+    res = run("scan", "-", "--registry", str(registry), stdin="urn:isbn:0451450523\n")
+    assert (res.returncode, res.stderr) == (2, f"urnscan scan: error: --registry: {registry}: not a registry JSON: {says}\n")
+
+
+def test_a_good_registry_json_is_judged_by(tmp_path):
+    registry = tmp_path / "reg.json"
+    registry.write_text(json.dumps(_GOOD_REGISTRY))
+    res = run("scan", "-", "--registry", str(registry), "--format", "jsonl", stdin="urn:isbn:0451450523 urn:oid:1.2\n")
+    assert res.returncode == 0, res.stderr
+    assert [json.loads(line)["namespace_status"] for line in res.stdout.splitlines()] == ["formal", "unregistered"]
+
+
+@pytest.mark.parametrize("command", [["check", "urn:isbn:0451450523"], ["scan", "-"]])
+def test_an_unreadable_registry_named_by_the_environment_is_a_usage_error_naming_it(tmp_path, command):
+    import os
+
+    env = dict(os.environ, URNSCAN_REGISTRY=str(tmp_path / "none.json"))
+    res = subprocess.run([sys.executable, "-m", "urnscan", *command], capture_output=True, text=True, env=env,
+                         input="")
+    assert (res.returncode, res.stderr) == (2, f"urnscan {command[0]}: error: URNSCAN_REGISTRY: cannot read "
+                                               f"registry file {tmp_path / 'none.json'}: No such file or directory\n")

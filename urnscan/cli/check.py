@@ -5,7 +5,7 @@ import json
 import sys
 from typing import Sequence
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED, PROFILE_CHOICES, OutputGone
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, OutputGone, registry_problem, say_error
 from ..model import DEFAULT_PROFILE
 
 
@@ -38,6 +38,9 @@ def _iter_check_inputs(values: Sequence[str]):
 def run_check(args) -> int:
     from ..report import check_record, format_check_line
 
+    problem = registry_problem()
+    if problem:
+        return say_error("check", problem, EXIT_USAGE)
     all_valid = True
     out = sys.stdout
     inputs = _iter_check_inputs(args.urns)

@@ -9,7 +9,10 @@ an input...).
 from __future__ import annotations
 
 import errno
+import sys
+from typing import Optional
 
+from ..errors import UrnscanError
 from ..model import PROFILES
 
 EXIT_OK = 0
@@ -39,3 +42,23 @@ def plural(n: int, word: str) -> str:
     ('1 input', '3 hits')
     """
     return f"{n} {word if n == 1 else word + 's'}"
+
+
+def say_error(command: str, message: str, code: int) -> int:
+    """Write the one-line error of ``urnscan COMMAND`` on stderr and give
+    back the exit status ``code``."""
+    sys.stderr.write(f"urnscan {command}: error: {message}\n")
+    return code
+
+
+def registry_problem() -> Optional[str]:
+    """Why the registry file the environment variable ``URNSCAN_REGISTRY``
+    names cannot be judged by, if it cannot (the message names the variable
+    and the file): a usage error, found before any input is judged."""
+    from ..namespaces.registry import default_registry
+
+    try:
+        default_registry()
+    except UrnscanError as exc:
+        return str(exc)
+    return None

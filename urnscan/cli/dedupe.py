@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural, say_error
 from ..errors import IndexFileError, OutputExists, OutputRefused, SinkError
 from ..tempfiles import atomic_file, landing
 
@@ -163,8 +163,7 @@ def index_columns(path: str):
 
 
 def _failed(message: str) -> int:
-    sys.stderr.write(f"urnscan dedupe: error: {message}\n")
-    return EXIT_SOME_FAILED
+    return say_error("dedupe", message, EXIT_SOME_FAILED)
 
 
 def _write_groups(groups, path: str, fmt: str) -> None:
@@ -189,5 +188,4 @@ def _plain(value):
 
 
 def _usage(message: str) -> int:
-    sys.stderr.write(f"urnscan dedupe: error: {message}\n")
-    return EXIT_USAGE
+    return say_error("dedupe", message, EXIT_USAGE)

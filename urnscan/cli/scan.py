@@ -7,7 +7,7 @@ import sys
 import time
 from typing import Optional, TextIO
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, OutputGone, plural
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, OutputGone, plural, say_error
 from ..accel import in_use as accel_in_use
 from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
 from ..sources.documents import BINARY_CONTENT, PDF_MISSING
@@ -462,8 +462,7 @@ def _scan_on_dask(args, fmt: str, config: ScanConfig, params: dict) -> int:
 
 
 def _usage(message: str) -> int:
-    sys.stderr.write(f"urnscan scan: error: {message}\n")
-    return EXIT_USAGE
+    return say_error("scan", message, EXIT_USAGE)
 
 
 def _output_error(exc: SinkError) -> int:
@@ -477,8 +476,7 @@ def _output_error(exc: SinkError) -> int:
                       "--format jsonl: JSON lines) and redirect it")
     if isinstance(exc, OutputRefused):
         return _usage(str(exc))
-    sys.stderr.write(f"urnscan scan: error: {exc}\n")
-    return EXIT_SOME_FAILED
+    return say_error("scan", str(exc), EXIT_SOME_FAILED)
 
 
 def _shown(path: str) -> str:

@@ -8,6 +8,7 @@ a newer file.  Reading files is the only I/O here.
 """
 from __future__ import annotations
 
+import contextlib
 import enum
 import functools
 import os
@@ -45,7 +46,8 @@ PathArg = Union[str, "PathLike[str]"]
 
 
 class RegistryError(UrnscanError, ValueError):
-    """A registry file is neither a usable IANA XML nor a registry JSON."""
+    """A registry file is neither a usable IANA XML nor a registry JSON
+    (whose every field is of the type it must be)."""
 
 
 class NamespaceEntry(NamedTuple):
@@ -249,41 +251,68 @@ def _str_or_none(value: object) -> Optional[str]:
     return value if isinstance(value, str) and value else None
 
 
+#: what :func:`_expect` says a field must be, by its Python type
+_KINDS = {str: "a string", list: "a list", dict: "an object"}
+_MISSING = object()
+
+
+def _shown(value: object) -> str:
+    """A field's value as a message shows it: its JSON, cut short."""
+    if value is _MISSING:
+        return "missing"
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _expect(value: object, kind: type, where: str, *, optional: bool = False):
+    """``value``, the field ``where`` of a registry JSON, when it is a
+    ``kind`` (or, ``optional``, null or missing: then None); else a
+    :class:`RegistryError` naming the field and what it must be."""
+    if isinstance(value, kind):
+        return value
+    if optional and (value is None or value is _MISSING):
+        return None
+    article = _KINDS[kind] + (" or null" if optional else "")
+    raise RegistryError(f"not a registry JSON: {where} must be {article} (it is {_shown(value)})")
+
+
+def _strings(value: object, where: str) -> Tuple[str, ...]:
+    """The list of strings at field ``where`` (null or missing: none)."""
+    items = _expect(value, list, where, optional=True) or ()
+    return tuple(_expect(item, str, f"{where}[{i}]") for i, item in enumerate(items))
+
+
 def _entries_from_json(rows: object, kind: NamespaceStatus) -> Iterable[NamespaceEntry]:
-    if not isinstance(rows, list):
-        raise RegistryError(f"registry JSON: '{kind}' is not a list")
-    for row in rows:
-        if not isinstance(row, dict) or not isinstance(row.get("nid"), str):
-            raise RegistryError(f"registry JSON: bad {kind} record {row!r}")
-        references = row.get("ref", [])
-        if not isinstance(references, list):
-            raise RegistryError(f"registry JSON: bad references in {row!r}")
+    for i, row in enumerate(_expect(rows, list, str(kind))):
+        where = f"{kind}[{i}]"
+        row = _expect(row, dict, where)
+        optional = {name: _expect(row.get(name, _MISSING), str, f"{where}.{name}", optional=True)
+                    for name in ("template", "registered", "updated")}
         yield NamespaceEntry(
-            nid=row["nid"].lower(), kind=kind,
-            references=tuple(str(r) for r in references),
-            template=_str_or_none(row.get("template")),
-            registered=_str_or_none(row.get("registered")),
-            updated=_str_or_none(row.get("updated")))
+            nid=_expect(row.get("nid", _MISSING), str, f"{where}.nid").lower(), kind=kind,
+            references=_strings(row.get("ref", _MISSING), f"{where}.ref"),
+            **{name: _str_or_none(value) for name, value in optional.items()})
 
 
 def registry_from_json(text: Union[str, bytes]) -> Registry:
+    """The :class:`Registry` of a JSON written by :func:`registry_to_json`,
+    its whole structure checked here: :class:`RegistryError` names the
+    first field that is missing or of the wrong type."""
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise RegistryError(f"not a registry JSON: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != JSON_FORMAT:
         raise RegistryError(f"not a registry JSON of format {JSON_FORMAT!r}")
-    date = data.get("date")
-    ietf = data.get("ietf") or {}
-    if not isinstance(date, str) or not isinstance(ietf, dict):
-        raise RegistryError("registry JSON: missing date or bad ietf section")
-    entries = tuple(_entries_from_json(data.get(FORMAL), FORMAL)) + tuple(
-        _entries_from_json(data.get(INFORMAL), INFORMAL))
+    date = _expect(data.get("date", _MISSING), str, "date")
+    ietf = _expect(data.get("ietf", _MISSING), dict, "ietf", optional=True) or {}
+    entries = tuple(_entries_from_json(data.get(FORMAL, _MISSING), FORMAL)) + tuple(
+        _entries_from_json(data.get(INFORMAL, _MISSING), INFORMAL))
     return Registry(
         date=date, entries=entries,
-        ietf_subnamespaces=frozenset(map(str.lower, ietf.get("subnamespaces") or ())),
-        ietf_params=frozenset(map(str.lower, ietf.get("params") or ())),
-        ietf_date=_str_or_none(ietf.get("date")))
+        ietf_subnamespaces=frozenset(map(str.lower, _strings(ietf.get("subnamespaces"), "ietf.subnamespaces"))),
+        ietf_params=frozenset(map(str.lower, _strings(ietf.get("params"), "ietf.params"))),
+        ietf_date=_str_or_none(_expect(ietf.get("date"), str, "ietf.date", optional=True)))
 
 
 # --- loading ------------------------------------------------------------------
@@ -335,6 +364,15 @@ def registry_from_iana_xml(urn_namespaces_xml: bytes,
                     ietf_params=params, ietf_date=ietf_date)
 
 
+@contextlib.contextmanager
+def _naming(path: PathArg):
+    """A :class:`RegistryError` raised inside names the file ``path``."""
+    try:
+        yield
+    except RegistryError as exc:
+        raise RegistryError(f"{os.fspath(path)}: {exc}") from None
+
+
 def load_registry(path: Optional[PathArg] = None, *,
                   params: Optional[PathArg] = None) -> Registry:
     """Load a registry snapshot.
@@ -346,20 +384,23 @@ def load_registry(path: Optional[PathArg] = None, *,
     ``params`` the shipped IETF sub-namespaces are kept.
 
     Raises :class:`~urnscan.errors.SourceError` when a file cannot be read
-    and :class:`RegistryError` when its content is not a registry.
+    and :class:`RegistryError` when its content is not a registry; either
+    names the file.
     """
     params_xml = _read(params) if params is not None else None
     if path is None:
         registry = registry_from_json(_packaged_json())
     else:
         data = _read(path)
-        if _looks_like_xml(data):
-            return registry_from_iana_xml(
-                data, params_xml, ietf_fallback=None if params_xml else packaged_registry())
-        registry = registry_from_json(data)
+        with _naming(path):
+            if _looks_like_xml(data):
+                return registry_from_iana_xml(
+                    data, params_xml, ietf_fallback=None if params_xml else packaged_registry())
+            registry = registry_from_json(data)
     if params_xml is None:
         return registry
-    ietf_date, subnamespaces, ietf_params = ietf_from_params_xml(params_xml)
+    with _naming(params):
+        ietf_date, subnamespaces, ietf_params = ietf_from_params_xml(params_xml)
     return Registry(date=registry.date, entries=registry.entries,
                     ietf_subnamespaces=subnamespaces, ietf_params=ietf_params,
                     ietf_date=ietf_date)
@@ -397,6 +438,9 @@ def registry_named(path: Optional[str]) -> Registry:
     :data:`PACKAGED` (``urnscan scan`` resolves ``--registry FILE`` or the
     environment once and passes the result down to every scanner, in every
     worker)."""
-    if path is None:
-        path = os.environ.get(REGISTRY_ENV)
+    if path is None and os.environ.get(REGISTRY_ENV):
+        try:
+            return _registry_at(os.environ[REGISTRY_ENV])
+        except (RegistryError, SourceError) as exc:  # the message says where the file's name came from
+            raise type(exc)(f"{REGISTRY_ENV}: {exc}") from None
     return _registry_at(path) if path else packaged_registry()
