@@ -689,3 +689,31 @@ def test_a_reader_of_stdout_that_goes_away_keeps_the_errors_already_reported(tmp
     (tmp_path / "list").write_text("urn:isbn:0451450523\n" * 20_000)
     code = _exit_status_when_stdout_closes(args, tmp_path, stdin=tmp_path / "list", after_error="gone.txt" in args)
     assert code == expected
+
+
+_SPLIT_TAKES = "takes a whole number of bytes, 1 or more, without a suffix (16 MiB: 16777216)"
+
+
+@pytest.mark.parametrize("variable, value, takes", [
+    ("URNSCAN_SPLIT_BYTES", "16M", _SPLIT_TAKES),  # was an internal error (ValueError)
+    ("URNSCAN_SPLIT_BYTES", "0", _SPLIT_TAKES),  # was an internal error (ZeroDivisionError)
+    ("URNSCAN_SPLIT_BYTES", "-1", _SPLIT_TAKES),
+    ("URNSCAN_SPLIT_BYTES", "1.5", _SPLIT_TAKES),
+    ("URNSCAN_PROGRESS_INTERVAL", "soon", "takes a number of seconds, 0 or more"),  # was ignored
+    ("URNSCAN_PROGRESS_INTERVAL", "nan", "takes a number of seconds, 0 or more"),
+    ("URNSCAN_PROGRESS_INTERVAL", "-1", "takes a number of seconds, 0 or more"),
+])
+def test_a_value_an_environment_variable_does_not_take_is_a_usage_error(tmp_path, variable, value, takes):
+    (tmp_path / "a.txt").write_text(TEXT)
+    res = subprocess.run([sys.executable, "-m", "urnscan", "scan", "a.txt"], cwd=tmp_path, capture_output=True,
+                         text=True, env=dict(os.environ, **{variable: value}))
+    assert (res.returncode, res.stdout, res.stderr) == (2, "", f"urnscan scan: error: {variable}={value!r}: {takes}\n")
+
+
+@pytest.mark.parametrize("variable, value", [("URNSCAN_SPLIT_BYTES", "65536"), ("URNSCAN_SPLIT_BYTES", ""),
+                                             ("URNSCAN_PROGRESS_INTERVAL", "0")])
+def test_a_value_an_environment_variable_takes_is_taken(tmp_path, variable, value):
+    (tmp_path / "a.txt").write_text(TEXT)
+    res = subprocess.run([sys.executable, "-m", "urnscan", "scan", "a.txt", "-q"], cwd=tmp_path,
+                         capture_output=True, text=True, env=dict(os.environ, **{variable: value}))
+    assert (res.returncode, res.stderr) == (0, "")

@@ -79,6 +79,11 @@ class LimitError(SourceError):
     reading stopped there, and what was found before is kept."""
 
 
+class SettingError(UrnscanError, ValueError):
+    """An environment variable urnscan reads (``URNSCAN_SPLIT_BYTES``...)
+    holds a value it does not take."""
+
+
 class IndexFileError(UrnscanError, ValueError):
     """A path given as an index is not one written by ``urnscan scan`` (not
     Parquet, or without the hit columns)."""

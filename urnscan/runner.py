@@ -32,7 +32,7 @@ from collections import Counter, deque
 from typing import Callable, Deque, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .accel import accelerated
-from .errors import SourceError
+from .errors import SettingError, SourceError
 from .judge import namespace_rules
 from .model import Hit
 from .pieces import ARROW_PIECES, HIT_PIECES, PieceBuffer
@@ -40,6 +40,7 @@ from .planning import PEEK_ABOVE, Batch, Layout, plan_file, planned_whole
 from .ranges import SHRANK_WHILE_READ, Range, RangeStitcher, ranges_status, scan_range_pieces
 from .extract.encoded import may_hold_encoded
 from .extract.lookalike import may_hold_suspects
+from .settings import number_setting
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
@@ -57,7 +58,23 @@ from .workers import WorkerDied, WorkerPool
 #: million distinct ISBN URNs, split in two, scans in 16 s at --jobs 2
 #: against 30 s whole; 200 MiB of one URN per 2 KB takes the same time in
 #: ranges of 16 MB as of 32 MB.
-DEFAULT_SPLIT_BYTES = int(os.environ.get("URNSCAN_SPLIT_BYTES", 16 << 20))
+SPLIT_BYTES = 16 << 20
+SPLIT_BYTES_VARIABLE = "URNSCAN_SPLIT_BYTES"
+
+
+def split_bytes_setting() -> int:
+    """The size of the byte ranges: ``URNSCAN_SPLIT_BYTES`` when set (a
+    whole number of bytes, 1 or more), else :data:`SPLIT_BYTES`;
+    :class:`~urnscan.errors.SettingError` for any other value."""
+    return number_setting(SPLIT_BYTES_VARIABLE, SPLIT_BYTES, int, minimum=1,
+                          takes="a whole number of bytes, 1 or more, without a suffix (16 MiB: 16777216)")
+
+
+try:
+    #: the byte ranges' size ScanConfig takes when given none
+    DEFAULT_SPLIT_BYTES = split_bytes_setting()
+except SettingError:  # `urnscan scan` refuses it (a usage error); an import never fails for it
+    DEFAULT_SPLIT_BYTES = SPLIT_BYTES
 #: a compressed file larger than this is streamed in the main process
 STREAM_COMPRESSED_BYTES = PEEK_ABOVE
 #: the ratio limit (``--max-ratio``) under which an mbox archive is scanned

@@ -9,10 +9,11 @@ from typing import Optional, TextIO
 
 from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, PROFILE_CHOICES, OutputGone, plural, say_error
 from ..accel import in_use as accel_in_use
-from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
+from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SettingError, SinkError
 from ..sources.documents import BINARY_CONTENT, PDF_MISSING
 from ..sources.inputs import DANGLING_SYMLINK, SYMLINK_LOOP
-from ..runner import ScanConfig, default_jobs, run_scan
+from ..runner import ScanConfig, default_jobs, run_scan, split_bytes_setting
+from ..settings import number_setting
 from ..scanner import DEFAULT_MAX_URN_LENGTH, MAX_URN_LENGTH_LIMIT, MIN_URN_LENGTH_LIMIT, _options
 from ..sinks.status import ERROR, SCANNED, SKIPPED_BINARY, FileStatus
 from ..sources import STDIN, expand_inputs
@@ -199,6 +200,11 @@ def run_scan_command(args) -> int:
     if not args.paths:  # as ripgrep: a pipe is read, a terminal means the current directory
         args.paths = [STDIN] if not sys.stdin.isatty() else ["."]
     args.context = _context_size(args, fmt)
+    try:  # the environment's settings, before anything is read
+        split_bytes = split_bytes_setting()
+        progress_interval()
+    except SettingError as exc:
+        return _usage(str(exc))
     from ..namespaces.registry import PACKAGED, REGISTRY_ENV
 
     # resolved once: every scanner, in every worker, judges by it (a scanner
@@ -224,7 +230,8 @@ def run_scan_command(args) -> int:
     if args.max_ratio < 0:
         return _usage("--max-ratio must be 0 (no limit) or positive")
     jobs = args.jobs or default_jobs()
-    config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only, max_ratio=args.max_ratio)
+    config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only, max_ratio=args.max_ratio,
+                        split_bytes=split_bytes)
     from ..namespaces.registry import registry_named
 
     walk = {"hidden": args.hidden or args.unrestricted >= 2,
@@ -485,6 +492,12 @@ def _shown(path: str) -> str:
     return shown_source(path)
 
 
+def progress_interval() -> float:
+    """The seconds between two redraws of the progress line:
+    ``URNSCAN_PROGRESS_INTERVAL`` when set (0 or more), else 0.1."""
+    return number_setting("URNSCAN_PROGRESS_INTERVAL", 0.1, float, minimum=0.0, takes="a number of seconds, 0 or more")
+
+
 class _Progress:
     """Bytes, files and hits on one stderr line, at most ten times a second
     (every ``URNSCAN_PROGRESS_INTERVAL`` seconds when that is set).
@@ -496,10 +509,7 @@ class _Progress:
         self.stream = stream
         self.last = float("-inf")
         self.shown = False
-        try:
-            self.interval = float(os.environ.get("URNSCAN_PROGRESS_INTERVAL", "0.1"))
-        except ValueError:
-            self.interval = 0.1
+        self.interval = progress_interval()
 
     def __call__(self, files: int, nbytes: int, hits: int) -> None:
         now = time.monotonic()
