@@ -717,3 +717,12 @@ def test_a_value_an_environment_variable_takes_is_taken(tmp_path, variable, valu
     res = subprocess.run([sys.executable, "-m", "urnscan", "scan", "a.txt", "-q"], cwd=tmp_path,
                          capture_output=True, text=True, env=dict(os.environ, **{variable: value}))
     assert (res.returncode, res.stderr) == (0, "")
+
+
+@pytest.mark.parametrize("value, shown", [("nan", "nan"), ("inf", "inf"), ("-inf", "-inf"), ("-1", "-1")])
+def test_a_max_ratio_that_is_not_a_finite_number_0_or_more_is_a_usage_error(tmp_path, value, shown):
+    """``--max-ratio nan`` was taken (and stopped every input at 16 MiB)."""
+    (tmp_path / "a.txt").write_text(TEXT)
+    res = run("scan", "a.txt", f"--max-ratio={value}", cwd=tmp_path)
+    assert (res.returncode, res.stdout, res.stderr.decode()) == (
+        2, b"", f"urnscan scan: error: --max-ratio must be 0 (no limit) or a positive finite number (got {shown})\n")

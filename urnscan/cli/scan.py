@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import sys
 import time
@@ -103,7 +104,7 @@ def add_scan(sub) -> None:
     what.add_argument("--max-ratio", type=float, default=DEFAULT_MAX_RATIO, metavar="N",
                       help="stop decompressing an input (gzip, bz2, xz, zstd, zip members, decoded documents) "
                            "whose output exceeds N times its input beyond 16 MiB: a decompression bomb; "
-                           "0 turns the check off (default: %(default)g)")
+                           "0 turns the check off; N is a finite number (default: %(default)g)")
     walk = p.add_argument_group("which files")
     walk.add_argument("--include", action="append", default=[], metavar="GLOB",
                       help="scan only files matching GLOB (repeatable; name or relative path)")
@@ -227,8 +228,8 @@ def run_scan_command(args) -> int:
                            registry=registry)
     except ValueError as exc:
         return _usage(str(exc).replace("context must", "--context must").replace("max_urn_length", "--max-urn-length"))
-    if args.max_ratio < 0:
-        return _usage("--max-ratio must be 0 (no limit) or positive")
+    if not math.isfinite(args.max_ratio) or args.max_ratio < 0:  # nan would stop every input at 16 MiB
+        return _usage(f"--max-ratio must be 0 (no limit) or a positive finite number (got {args.max_ratio:g})")
     jobs = args.jobs or default_jobs()
     config = ScanConfig(options=options, jobs=jobs, valid_only=args.valid_only, max_ratio=args.max_ratio,
                         split_bytes=split_bytes)
