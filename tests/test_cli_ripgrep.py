@@ -556,3 +556,26 @@ def test_dedupe_writes_through_a_symbolic_link(tree, tmp_path):
     res = run("dedupe", "i.parquet", "-o", "dd.jsonl", "--force")
     assert res.returncode == 0, res.stderr
     assert os.readlink("dd.jsonl") == "real.jsonl" and len(open("real.jsonl").read().splitlines()) == 1
+
+
+# (-o OUT, what is made before: a symbolic link NAME -> TARGET, or none)
+DEDUPE_INTO_THE_DATASET_CASES = [
+    ("ds/hits-00000.parquet", None),  # a part of the dataset (was overwritten with --force)
+    ("ds/groups.csv", None),  # a new file in the dataset directory
+    ("d/../ds/./groups.jsonl", None),
+    ("link/groups.jsonl", ("link", "ds")),  # through a link to the dataset
+    ("out.parquet", ("out.parquet", "ds/hits-00000.parquet")),  # a link to one of its parts
+    ("out.csv", ("out.csv", "ds/new.csv")),  # a dangling link into it
+]
+
+
+@pytest.mark.parametrize("out,link", DEDUPE_INTO_THE_DATASET_CASES)
+def test_dedupe_refuses_to_write_into_the_dataset_it_reads(tree, tmp_path, out, link):
+    assert run("scan", "d", "-q", "-o", "ds/").returncode == 0
+    if link:
+        os.symlink(link[1], link[0])
+    parts = {p: (tmp_path / "ds" / p).read_bytes() for p in os.listdir(tmp_path / "ds")}
+    res = run("dedupe", "ds", "--all", "--force", "-o", out)
+    assert (res.returncode, res.stdout, res.stderr.decode()) == (
+        2, b"", f"urnscan dedupe: error: {out}: is in the dataset read (ds); write the groups elsewhere\n")
+    assert {p: (tmp_path / "ds" / p).read_bytes() for p in os.listdir(tmp_path / "ds")} == parts

@@ -116,12 +116,21 @@ def _check_output(path: str, force: bool, index: str) -> None:
 
     if os.path.exists(path) and os.path.exists(index) and os.path.samefile(path, index):
         raise OutputRefused(f"{path}: is the index read; write the groups elsewhere")
+    if os.path.isdir(index) and _within(path, index):
+        raise OutputRefused(f"{path}: is in the dataset read ({index}); write the groups elsewhere")
     check_file_target(path, force)
     directory = os.path.dirname(landing(path)) or "."
     if not os.path.isdir(directory):
         why = "is not a directory" if os.path.exists(directory) else "does not exist"
         raise SinkError(f"{path}: cannot write: {directory} {why}")
     check_dir_writable(directory)
+
+
+def _within(path: str, directory: str) -> bool:
+    """Whether ``path``, its symbolic links followed, is ``directory`` or
+    lies anywhere below it."""
+    real, home = os.path.realpath(path), os.path.realpath(directory)
+    return os.path.commonpath((real, home)) == home
 
 
 #: the columns dedupe needs: every urnscan index has them (and, read when
