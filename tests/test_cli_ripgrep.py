@@ -579,3 +579,28 @@ def test_dedupe_refuses_to_write_into_the_dataset_it_reads(tree, tmp_path, out, 
     assert (res.returncode, res.stdout, res.stderr.decode()) == (
         2, b"", f"urnscan dedupe: error: {out}: is in the dataset read (ds); write the groups elsewhere\n")
     assert {p: (tmp_path / "ds" / p).read_bytes() for p in os.listdir(tmp_path / "ds")} == parts
+
+
+# (the columns of a foreign Parquet file, what the message says of them)
+DEDUPE_WRONG_TYPES_CASES = [
+    ({"source": [1], "urn": [2], "key": [3], "nid": [4]},
+     "column 'source' holds int64, 'urn' holds int64, 'key' holds int64, 'nid' holds int64, not text"),
+    ({"source": ["a"], "urn": ["urn:a:b"], "key": [3.5], "nid": ["a"]}, "column 'key' holds double, not text"),
+    ({"source": ["a"], "urn": ["urn:ab:c"], "key": ["urn:ab:c"], "nid": ["ab"], "ns_key": [True]},
+     "column 'ns_key' holds bool, not text"),
+    ({"source": ["a"], "urn": [["urn:ab:c"]], "key": ["urn:ab:c"], "nid": ["ab"]},
+     "column 'urn' holds list<element: string>, not text"),
+]
+
+
+@pytest.mark.parametrize("columns,says", DEDUPE_WRONG_TYPES_CASES)
+def test_dedupe_on_a_parquet_file_whose_columns_have_other_types(tmp_path, columns, says):
+    """The column names of an index with other types were an internal error
+    (pandas: "Can only use .str accessor...")."""
+    import pyarrow as pa
+
+    pq.write_table(pa.table(columns), tmp_path / "foreign.parquet")
+    res = run("dedupe", "foreign.parquet", "--all", cwd=tmp_path)
+    assert (res.returncode, res.stdout, res.stderr.decode()) == (
+        1, b"", f"urnscan dedupe: error: foreign.parquet: a Parquet file, but not an urnscan index ({says}); "
+                "give the output of 'urnscan scan -o FILE.parquet'\n")

@@ -25,6 +25,7 @@ from .model import DEFAULT_PROFILE, Hit, Profile, upper_percent
 from .namespaces import namespace_keys, ns_key_rules
 from .namespaces._text import ascii_lower
 from .scanner import DEFAULT_MAX_URN_LENGTH, scan_text
+from .sinks.names import DEDUPE_COLUMNS
 from .syntax import validate
 
 
@@ -235,10 +236,6 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1, examp
     return gathering.groups_frame(min_spellings)
 
 
-#: the columns of an index dedupe reads: the hit, its source and keys (an
-#: index written before the scan stored ``ns_key``, ``dedup_key`` and
-#: ``dedup_rules`` lacks them: they are then computed from ``key``)
-DEDUPE_COLUMNS = ("source", "urn", "key", "nid", "ns_key", "dedup_key", "dedup_rules")
 
 
 #: rows of an index :func:`dedupe_index` reads at a time (a scan writes

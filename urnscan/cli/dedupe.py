@@ -8,6 +8,7 @@ import sys
 
 from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, plural, say_error
 from ..errors import IndexFileError, OutputExists, OutputRefused, SinkError
+from ..sinks.names import DEDUPE_COLUMNS
 from ..tempfiles import atomic_file, landing
 
 _FORMATS = {".parquet": "parquet", ".csv": "csv", ".jsonl": "jsonl", ".json": "jsonl"}
@@ -134,7 +135,7 @@ def _within(path: str, directory: str) -> bool:
 
 
 #: the columns dedupe needs: every urnscan index has them (and, read when
-#: there, the keys a scan stores: frame.DEDUPE_COLUMNS)
+#: there, the keys a scan stores: DEDUPE_COLUMNS)
 _NEEDED = ("source", "urn", "key", "nid")
 
 
@@ -168,7 +169,21 @@ def index_columns(path: str):
     if missing:
         raise IndexFileError(f"a Parquet file, but not an urnscan index (no column "
                              f"{', '.join(map(repr, missing))}); give the output of 'urnscan scan -o FILE.parquet'")
+    read = [c for c in DEDUPE_COLUMNS if c in schema.names]
+    wrong = [f"{c!r} holds {schema.field(c).type}" for c in read if not _is_text(schema.field(c).type)]
+    if wrong:
+        raise IndexFileError(f"a Parquet file, but not an urnscan index (column {', '.join(wrong)}, not text); "
+                             "give the output of 'urnscan scan -o FILE.parquet'")
     return tuple(schema.names)
+
+
+def _is_text(kind) -> bool:
+    """Whether the Arrow type ``kind`` holds strings (plain or dictionary-encoded)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind)
 
 
 def _failed(message: str) -> int:
