@@ -217,3 +217,16 @@ def test_an_unreadable_registry_named_by_the_environment_is_a_usage_error_naming
                          input="")
     assert (res.returncode, res.stderr) == (2, f"urnscan {command[0]}: error: URNSCAN_REGISTRY: cannot read "
                                                f"registry file {tmp_path / 'none.json'}: No such file or directory\n")
+
+
+@pytest.mark.parametrize("given, shown", [
+    (b"urn:isbn:\xff", "urn:isbn:\udcff"),  # an undecodable byte: a raw 0xFF was written
+    (b"urn:ab:\xc3\xa9", "urn:ab:\u00e9"),  # UTF-8 stays characters
+])
+def test_check_json_is_valid_utf8_whatever_the_bytes_given(given, shown):
+    import os
+
+    for args, stdin in (([os.fsdecode(given)], None), (["-"], given + b"\n")):
+        res = subprocess.run([sys.executable, "-m", "urnscan", "check", "--json", *args], capture_output=True,
+                             input=stdin)
+        assert json.loads(res.stdout.decode("utf-8"))["input"] == shown

@@ -1,7 +1,6 @@
 """``urnscan check``: URN strings judged under every profile."""
 from __future__ import annotations
 
-import json
 import sys
 from typing import Sequence
 
@@ -37,6 +36,7 @@ def _iter_check_inputs(values: Sequence[str]):
 
 def run_check(args) -> int:
     from ..report import check_record, format_check_line
+    from ..sinks.jsonl import json_line
 
     problem = registry_problem()
     if problem:
@@ -48,7 +48,7 @@ def run_check(args) -> int:
         for value in inputs:
             record = check_record(value, args.profile)
             all_valid &= record["valid"]
-            out.write((json.dumps(record, ensure_ascii=False) if args.json else format_check_line(record)) + "\n")
+            out.write((json_line(record) if args.json else format_check_line(record)) + "\n")
     except BrokenPipeError as exc:
         # exit 0 says every input is valid: not when some were never judged
         unjudged = next(inputs, None) is not None

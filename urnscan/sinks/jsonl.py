@@ -21,7 +21,7 @@ from ._base import LineSink
 from .names import HIT_FIELD_COLUMNS
 from .status import FileStatus, stored_status
 
-__all__ = ["JsonlSink", "hit_to_json_obj"]
+__all__ = ["JsonlSink", "hit_to_json_obj", "json_line"]
 
 _FIELDS = HIT_FIELD_COLUMNS
 _FINDINGS = _FIELDS.index("findings")
@@ -37,7 +37,10 @@ def hit_to_json_obj(hit: Hit) -> Dict[str, Any]:
     return obj
 
 
-def _dumps(obj: Any) -> str:
+def json_line(obj: Any) -> str:
+    """``obj`` as one line of JSON, valid UTF-8: its text as characters,
+    unless a string holds undecodable bytes (lone surrogates), when the
+    whole line falls back to ASCII escapes."""
     line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
     if not line.isascii():
         try:
@@ -55,7 +58,7 @@ class JsonlSink(LineSink):
         self.files_stream = files_stream
 
     def format_hit(self, hit: Hit) -> str:
-        return _dumps(hit_to_json_obj(hit))
+        return json_line(hit_to_json_obj(hit))
 
     def add_file_status(self, source, status: Optional[str] = None,
                         reason: Optional[str] = None, **counts) -> None:
@@ -64,7 +67,7 @@ class JsonlSink(LineSink):
             return
         row = source if isinstance(source, FileStatus) else FileStatus(
             source, status, reason, **counts)
-        self.files_stream.write(_dumps(stored_status(row)._asdict()) + "\n")
+        self.files_stream.write(json_line(stored_status(row)._asdict()) + "\n")
 
     def close(self) -> None:
         if not self._closed and self.files_stream is not None:
