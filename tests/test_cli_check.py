@@ -230,3 +230,15 @@ def test_check_json_is_valid_utf8_whatever_the_bytes_given(given, shown):
         res = subprocess.run([sys.executable, "-m", "urnscan", "check", "--json", *args], capture_output=True,
                              input=stdin)
         assert json.loads(res.stdout.decode("utf-8"))["input"] == shown
+
+
+@pytest.mark.parametrize("stdin, judged", [
+    (b"\xef\xbb\xbfurn:isbn:0451450523\n", ["valid    urn:isbn:0451450523"]),  # was INVALID, bad-scheme
+    (b"\xef\xbb\xbf\nurn:isbn:0451450523\n", ["valid    urn:isbn:0451450523"]),  # a mark alone on line 1
+    (b"urn:isbn:0451450523\n\xef\xbb\xbfurn:isbn:0451450523\n",  # not at the start: part of the string
+     ["valid    urn:isbn:0451450523", "INVALID  \\ufeffurn:isbn:0451450523"]),  # escaped, as shown
+])
+def test_check_reads_no_byte_order_mark_at_the_start_of_its_input(stdin, judged):
+    res = subprocess.run([sys.executable, "-m", "urnscan", "check", "-"], capture_output=True, input=stdin)
+    assert [line[:len(j)] for line, j in zip(res.stdout.decode().splitlines(), judged)] == judged
+    assert len(res.stdout.splitlines()) == len(judged)

@@ -23,11 +23,19 @@ def add_check(sub) -> None:
     p.set_defaults(run=run_check)
 
 
+#: the byte-order mark some editors write at the start of a UTF-8 file:
+#: at the start of standard input it is no part of the first URN (as
+#: ``urnscan scan`` reads it)
+BYTE_ORDER_MARK = "\ufeff"
+
+
 def _iter_check_inputs(values: Sequence[str]):
     for value in values:
         if value == "-":
-            for line in sys.stdin:
+            for n, line in enumerate(sys.stdin):
                 line = line.rstrip("\r\n")
+                if n == 0:
+                    line = line.removeprefix(BYTE_ORDER_MARK)
                 if line:
                     yield line
         else:
