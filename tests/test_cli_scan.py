@@ -726,3 +726,25 @@ def test_a_max_ratio_that_is_not_a_finite_number_0_or_more_is_a_usage_error(tmp_
     res = run("scan", "a.txt", f"--max-ratio={value}", cwd=tmp_path)
     assert (res.returncode, res.stdout, res.stderr.decode()) == (
         2, b"", f"urnscan scan: error: --max-ratio must be 0 (no limit) or a positive finite number (got {shown})\n")
+
+
+@pytest.mark.parametrize("args, before, message", [
+    (["scan", "a.txt", "-o", "o\x1b[7mut.jsonl"], None, " -> o\\x1b[7mut.jsonl\n"),
+    (["scan", "a.txt", "-o", "o\nut.jsonl"], None, " -> o\\nut.jsonl\n"),
+    (["scan", "a.txt", "--stats", "-o", "o\rut.jsonl"], None, "urnscan: output            o\\rut.jsonl\n"),
+    (["scan", "a.txt", "-o", "o\x1b[7mut.jsonl"], "o\x1b[7mut.jsonl",
+     "urnscan scan: error: o\\x1b[7mut.jsonl: already exists; use --force to overwrite\n"),
+    (["scan", "a.txt", "--registry", "r\x1b.json"], None,
+     "urnscan scan: error: --registry: cannot read registry file r\\x1b.json: No such file or directory\n"),
+    (["dedupe", "i\x1b[2J.parquet"], None, "urnscan dedupe: error: i\\x1b[2J.parquet: no such file or directory\n"),
+])
+def test_paths_in_messages_are_escaped_as_input_names_are(tmp_path, args, before, message):
+    """An output, index or registry path went out raw: an escape sequence
+    drove the terminal, a line break split the summary line."""
+    (tmp_path / "a.txt").write_text(TEXT)
+    if before:
+        (tmp_path / before).write_text("")
+    res = run(*args, cwd=tmp_path)
+    err = res.stderr.decode()
+    assert err.endswith(message) and err.count("\n") == (1 if "--stats" not in args else err.count("urnscan: ")), err
+    assert "\x1b" not in err and "\r" not in err

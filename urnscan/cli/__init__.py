@@ -20,7 +20,7 @@ from ..accel import in_use as accel_in_use
 from ..errors import UrnscanError
 from ..interrupts import Terminated, raise_in_main_thread
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, OutputGone, plural
+from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, OutputGone, plural, say_error
 
 __all__ = ["main", "run", "build_parser", "EXIT_OK", "EXIT_SOME_FAILED", "EXIT_USAGE", "plural"]
 
@@ -85,16 +85,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         sys.stderr.write("urnscan: terminated\n")
         return 128 + signal.SIGTERM
     except UrnscanError as exc:
-        sys.stderr.write(f"urnscan: error: {exc}\n")
-        return EXIT_SOME_FAILED
+        return say_error("", str(exc), EXIT_SOME_FAILED)
     except BrokenPipeError as exc:
         # the reader went away (e.g. `| head`): not an error of ours.  The
         # exit status is that of what was done before (OutputGone).
         return _output_failed(exc, exc.code if isinstance(exc, OutputGone) else EXIT_OK)
     except OSError as exc:
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        sys.stderr.write(f"urnscan: error: {where}{exc.strerror or exc}\n")
-        return EXIT_SOME_FAILED
+        return say_error("", f"{where}{exc.strerror or exc}", EXIT_SOME_FAILED)
     except KeyboardInterrupt:
         sys.stderr.write("urnscan: interrupted\n")
         return 130
@@ -109,7 +107,7 @@ def _output_failed(exc: OSError, code: int) -> int:
     if not isinstance(exc, BrokenPipeError):
         why = exc.strerror or str(exc)
         where = "" if why.startswith("standard output") else "standard output: "
-        sys.stderr.write(f"urnscan: error: {where}{why}\n")
+        say_error("", f"{where}{why}", code)
         code = code or EXIT_SOME_FAILED
     with contextlib.suppress(OSError, ValueError):  # no descriptor: nothing buffered for it either
         devnull = os.open(os.devnull, os.O_WRONLY)

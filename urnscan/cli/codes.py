@@ -45,9 +45,15 @@ def plural(n: int, word: str) -> str:
 
 
 def say_error(command: str, message: str, code: int) -> int:
-    """Write the one-line error of ``urnscan COMMAND`` on stderr and give
-    back the exit status ``code``."""
-    sys.stderr.write(f"urnscan {command}: error: {message}\n")
+    """Write the one-line error of ``urnscan COMMAND`` (of ``urnscan`` when
+    ``command`` is empty) on stderr and give
+    back the exit status ``code``.  The paths the message names are shown
+    as input names are (control characters and line breaks escaped), so
+    it stays one line and never drives the terminal."""
+    from ..sinks._base import printable
+
+    prog = f"urnscan {command}" if command else "urnscan"
+    sys.stderr.write(f"{prog}: error: {printable(message)}\n")
     return code
 
 

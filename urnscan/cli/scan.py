@@ -405,7 +405,7 @@ class _Report:
             parts.append(plural(self.errors, "error"))
             self.stream.write(
                 f"urnscan: {plural(self.files, 'input')} ({', '.join(parts)}), {self.bytes / 1e6:.1f} MB, "
-                f"{plural(self.hits, 'hit')} ({self.valid} valid)" + (f" -> {output}" if output else "") + "\n")
+                f"{plural(self.hits, 'hit')} ({self.valid} valid)" + (f" -> {_shown(output)}" if output else "") + "\n")
 
     def _stats(self, output: Optional[str], elapsed: float) -> None:
         rows = [("inputs", self.files), ("scanned", self.scanned), ("skipped (binary)", self.binary),
@@ -416,7 +416,7 @@ class _Report:
         lines.append(f"{'MB per second':<17} {self.bytes / 1e6 / max(elapsed, 1e-9):.1f}")
         lines.append(f"{'scanner':<17} {accel_in_use()}")
         if output:
-            lines.append(f"{'output':<17} {output}")
+            lines.append(f"{'output':<17} {_shown(output)}")
         self.stream.write("".join(f"urnscan: {line}\n" for line in lines))
 
 
