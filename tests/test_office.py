@@ -2,12 +2,13 @@
 word processor split over runs is found whole (urnscan.sources.office)."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urnscan.runner import ScanConfig, scan_input
 from urnscan.sources import InputRef
-from urnscan.sources.office import Flavor, flavor_of, office_text
+from urnscan.sources.office import APART, Flavor, flavor_of, office_text
 
 from .container_fixtures import zip_bytes
 
@@ -34,11 +35,12 @@ TEXT_TABLE = [
      '<w:r><w:t>a</w:t><w:tab/><w:t>b</w:t><w:br/><w:t>c</w:t></w:r>'
      '<w:del><w:r><w:delText>urn:isbn:0451450523</w:delText></w:r></w:del></w:p></w:document>',
      Flavor.WORDPROCESSING, ' HYPERLINK "urn:ietf:rfc:8141" a\tb\nc\n'),
-    # attribute values with "urn:" come after their paragraph, a line each
+    # attribute values with "urn:" come after their paragraph, set apart
     ('<w:document xmlns:o="urn:schemas-microsoft-com:office:office"><w:p><w:r><w:t>x</w:t></w:r></w:p>'
      '<w:p><w:fldSimple w:instr=" HYPERLINK &quot;urn:nbn:de:1&quot; "><w:r><w:t>y</w:t></w:r></w:fldSimple>'
      '</w:p></w:document>',
-     Flavor.WORDPROCESSING, 'x\nurn:schemas-microsoft-com:office:office\ny\n HYPERLINK "urn:nbn:de:1" \n'),
+     Flavor.WORDPROCESSING, f'x\n{APART}urn:schemas-microsoft-com:office:office{APART}y\n'
+                            f'{APART} HYPERLINK "urn:nbn:de:1" {APART}'),
     ('<p:sld><p:txBody><a:p><a:r><a:t>urn:isbn:</a:t></a:r><a:r><a:t>9780451450524</a:t></a:r></a:p>'
      '<a:p><a:r><a:t>a</a:t></a:r><a:br/><a:r><a:t>b</a:t></a:r></a:p></p:txBody></p:sld>',
      Flavor.DRAWING, f"{ISBN}\na\nb\n"),
@@ -49,7 +51,7 @@ TEXT_TABLE = [
      '<text:s text:c="3"/>x<text:tab/>y<text:line-break/>z</text:p>'
      '<text:p><text:a xlink:href="urn:ietf:rfc:2141">the RFC</text:a></text:p>'
      '</office:text></office:body></office:document-content>',
-     Flavor.OPENDOCUMENT, f"Title\n{ISBN} and   x\ty\nz\nthe RFC\nurn:ietf:rfc:2141\n"),
+     Flavor.OPENDOCUMENT, f"Title\n{ISBN} and   x\ty\nz\nthe RFC\n{APART}urn:ietf:rfc:2141{APART}"),
     # a huge space count is capped
     ('<r><text:p>a<text:s text:c="1000000"/>b</text:p></r>', Flavor.OPENDOCUMENT, "a" + " " * 256 + "b\n"),
     # not well-formed: the text up to the last tag before the break, then
@@ -125,6 +127,37 @@ def test_odt_and_epub(tmp_path):
     # the same member in an EPUB is XHTML, read as it is: the span cuts the URN
     (tmp_path / "b.epub").write_bytes(zip_bytes([("mimetype", b"application/epub+zip"), ("content.xml", body)]))
     assert _scan(tmp_path / "b.epub")[1] == []
+
+
+def _docx_hits(tmp_path, body: str):
+    """The URNs found in a DOCX whose ``word/document.xml`` is ``body``."""
+    path = tmp_path / "doc.docx"
+    path.write_bytes(zip_bytes([("word/document.xml", body.encode())]))
+    return [urn for _, urn in _scan(path)[1]]
+
+
+def _p(*texts: str) -> str:
+    """A WordprocessingML paragraph of one run per text."""
+    return "<w:p>" + "".join(f"<w:r><w:t>{t}</w:t></w:r>" for t in texts) + "</w:p>"
+
+
+APART_TABLE = [
+    # (word/document.xml, URNs found)
+    # a footer's namespace, then its page number: the value is no part of it
+    (f'<w:ftr {W} xmlns:w10="urn:schemas-microsoft-com:office:word">{_p("Page")}{_p("-2")}</w:ftr>',
+     ["urn:schemas-microsoft-com:office:word"]),
+    # a value ending in ":" stays apart from a lone name piece after it
+    (f'<w:document {W} xmlns:x="urn:example:a:">{_p("Page")}{_p("2-1")}</w:document>', ["urn:example:a:"]),
+    # a name broken over a line break, or over two paragraphs, is joined
+    (f'<w:document {W}><w:p><w:r><w:t>urn:example:long-</w:t><w:br/><w:t>name</w:t></w:r></w:p></w:document>',
+     ["urn:example:long-name"]),
+    (f'<w:document {W}>{_p("urn:example:long-")}{_p("name")}</w:document>', ["urn:example:long-name"]),
+]
+
+
+@pytest.mark.parametrize("body, urns", APART_TABLE)
+def test_pieces_set_apart_are_not_joined(tmp_path, body, urns):
+    assert _docx_hits(tmp_path, body) == urns
 
 
 def test_a_bomb_in_an_office_member_is_stopped(tmp_path):

@@ -25,9 +25,13 @@ ODT, ODP, ODS          the character data of           ``text:p``, ``text:h``
 
 Deleted text of tracked changes (``w:delText``) is not text.  Attribute
 values holding ``urn:`` (namespace names, link targets such as ODF's
-``xlink:href``) are kept too, each on a line of its own after the paragraph
-they were met in.  Elements are matched by their local name, since the
-prefixes are the producers' choice.  The XML is read as it streams, with
+``xlink:href``) are kept too, each after the paragraph they were met in,
+set apart (:data:`APART`): a value is no part of the text around it, and a
+name it ends with must not go on with the next paragraph (``xmlns:w10=
+"urn:schemas-microsoft-com:office:word"``, then a footer's page number
+``-2``).  A paragraph ends a line only, so a name a writer broke over two
+lines or paragraphs is joined as in any text.  Elements are matched by
+their local name, since the prefixes are the producers' choice.  The XML is read as it streams, with
 the standard library's expat parser, so memory stays bounded by a chunk;
 where a member is not well-formed XML, the rest of it from its last tag
 before the break is handed on as it is (the scanner reads raw XML as well,
@@ -81,6 +85,11 @@ MAX_SPACES = 256
 #: the most of a member held to hand on as it is, should its XML break
 HELD_BYTES = 4 << 20
 _URN_IN_VALUE = re.compile(r"urn:", re.IGNORECASE)
+#: what sets a piece of text apart from the text around it: two empty
+#: lines, which no fold of the scanner crosses (:mod:`..extract.fold`: one
+#: empty line stops a fold, except after a ":", where a lone name piece may
+#: go on)
+APART = "\n\n\n"
 _OPENDOCUMENT_MEMBERS = ("content.xml", "styles.xml")
 
 
@@ -150,8 +159,9 @@ class _Text:
             self.out.append(text)
 
     def flush_values(self) -> None:
+        """The attribute values gathered, each set apart."""
         if self.values:
-            self.out.append("\n".join(self.values) + "\n")
+            self.out.append(APART + APART.join(self.values) + APART)
             del self.values[:]
 
     def take(self, everything: bool = False) -> bytes:
