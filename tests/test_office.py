@@ -63,6 +63,47 @@ TEXT_TABLE = [
 ]
 
 
+def _box(text: str) -> str:
+    """A text box holding ``text``, as a paragraph."""
+    return f"<w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent>"
+
+
+def _alternates(*branches: str) -> str:
+    """An mc:AlternateContent of the ``branches`` (Choice or Fallback
+    elements) in a paragraph."""
+    return f'<w:p><w:r><mc:AlternateContent>{"".join(branches)}</mc:AlternateContent></w:r></w:p>'
+
+
+ALTERNATES_TABLE = [
+    # (XML, text): one branch of each AlternateContent is read
+    (_alternates(f'<mc:Choice Requires="wps"><w:drawing>{_box(ISBN)}</w:drawing></mc:Choice>',
+                 f'<mc:Fallback><w:pict><v:shape><v:textbox>{_box(ISBN)}</v:textbox></v:shape></w:pict></mc:Fallback>'),
+     f"{ISBN}\n\n"),
+    # the first Choice, not a later one
+    (_alternates(f'<mc:Choice Requires="wps">{_box("a")}</mc:Choice>',
+                 f'<mc:Choice Requires="v">{_box("b")}</mc:Choice>', f'<mc:Fallback>{_box("c")}</mc:Fallback>'),
+     "a\n\n"),
+    # the Fallback when there is no Choice
+    (_alternates(f'<mc:Fallback>{_box("c")}</mc:Fallback>'), "c\n\n"),
+    # nested in the Choice read; the text after it is read, and the next one's Choice
+    (_alternates('<mc:Choice Requires="wps">'
+                 + _alternates(f'<mc:Choice Requires="a">{_box("in")}</mc:Choice>',
+                               f'<mc:Fallback>{_box("out")}</mc:Fallback>') + '</mc:Choice>',
+                 f'<mc:Fallback>{_box("c")}</mc:Fallback>')
+     + "<w:p><w:r><w:t>after</w:t></w:r></w:p>"
+     + _alternates(f'<mc:Choice Requires="b">{_box("d")}</mc:Choice>', f'<mc:Fallback>{_box("e")}</mc:Fallback>'),
+     "in\n\n\nafter\nd\n\n"),
+    # nor are the attribute values of a branch not read
+    (_alternates(f'<mc:Choice Requires="wps">{_box("a")}</mc:Choice>',
+                 '<mc:Fallback><v:shape o:href="urn:example:shape"/></mc:Fallback>'), "a\n\n"),
+]
+
+
+@pytest.mark.parametrize("xml, expected", ALTERNATES_TABLE)
+def test_one_branch_of_alternate_content(xml, expected):
+    assert _text(f"<w:document>{xml}</w:document>", Flavor.WORDPROCESSING) == expected
+
+
 def test_text_table():
     for xml, flavor, expected in TEXT_TABLE:
         assert _text(xml, flavor) == expected, xml
@@ -141,7 +182,7 @@ def _p(*texts: str) -> str:
     return "<w:p>" + "".join(f"<w:r><w:t>{t}</w:t></w:r>" for t in texts) + "</w:p>"
 
 
-APART_TABLE = [
+DOCX_TABLE = [
     # (word/document.xml, URNs found)
     # a footer's namespace, then its page number: the value is no part of it
     (f'<w:ftr {W} xmlns:w10="urn:schemas-microsoft-com:office:word">{_p("Page")}{_p("-2")}</w:ftr>',
@@ -152,11 +193,15 @@ APART_TABLE = [
     (f'<w:document {W}><w:p><w:r><w:t>urn:example:long-</w:t><w:br/><w:t>name</w:t></w:r></w:p></w:document>',
      ["urn:example:long-name"]),
     (f'<w:document {W}>{_p("urn:example:long-")}{_p("name")}</w:document>', ["urn:example:long-name"]),
+    # a text box Word wrote twice, in an AlternateContent: found once
+    (f'<w:document {W}>'
+     + _alternates(f'<mc:Choice Requires="wps">{_box(ISBN)}</mc:Choice>', f'<mc:Fallback>{_box(ISBN)}</mc:Fallback>')
+     + '</w:document>', [ISBN]),
 ]
 
 
-@pytest.mark.parametrize("body, urns", APART_TABLE)
-def test_pieces_set_apart_are_not_joined(tmp_path, body, urns):
+@pytest.mark.parametrize("body, urns", DOCX_TABLE)
+def test_urns_found_in_a_docx(tmp_path, body, urns):
     assert _docx_hits(tmp_path, body) == urns
 
 

@@ -23,7 +23,12 @@ ODT, ODP, ODS          the character data of           ``text:p``, ``text:h``
                        section 5.1)                    ``text:tab``, ``text:s``
 =====================  ==============================  =========================
 
-Deleted text of tracked changes (``w:delText``) is not text.  Attribute
+Deleted text of tracked changes (``w:delText``) is not text.  Of the
+branches of a markup compatibility ``mc:AlternateContent`` (ECMA-376 part
+3, section 10.2.1) only one is read, as a consumer processes only one: the
+first ``mc:Choice``, or the ``mc:Fallback`` when there is none -- Word
+writes a text box twice, as DrawingML in a Choice and as VML in the
+Fallback, and its text is one.  Attribute
 values holding ``urn:`` (namespace names, link targets such as ODF's
 ``xlink:href``) are kept too, each after the paragraph they were met in,
 set apart (:data:`APART`): a value is no part of the text around it, and a
@@ -91,6 +96,10 @@ _URN_IN_VALUE = re.compile(r"urn:", re.IGNORECASE)
 #: go on)
 APART = "\n\n\n"
 _OPENDOCUMENT_MEMBERS = ("content.xml", "styles.xml")
+#: the markup compatibility element of which one child is read, and its
+#: children (ECMA-376 part 3, section 10.2.1); OpenDocument has none such
+_ALTERNATES = "AlternateContent"
+_BRANCHES = frozenset({"Choice", "Fallback"})
 
 
 def flavor_of(name: str, opendocument: bool) -> Optional[Flavor]:
@@ -131,9 +140,14 @@ class _Text:
         self.inside = 0  # open elements whose character data is text
         self.values: List[str] = []  # attribute values with "urn:", for the end of the line
         self.read = 0  # how much of ``out`` came before the last tag began
+        self.skipped = 0  # open elements of a part not read, counted from its top
+        self.alternates: List[bool] = []  # per open AlternateContent: whether a branch is read
 
     def start(self, tag: str, attrs: dict) -> None:
         name = _local(tag)
+        if self.skipped or self.not_read(name):
+            self.skipped += 1
+            return
         if name in self.text_elements:
             self.inside += 1
         elif name in self.characters:
@@ -146,8 +160,24 @@ class _Text:
             if _URN_IN_VALUE.search(value):
                 self.values.append(value)
 
+    def not_read(self, name: str) -> bool:
+        """Whether the element ``name`` starting now is a part not read: a
+        branch of an AlternateContent after the one read."""
+        if name == _ALTERNATES:
+            self.alternates.append(False)
+        elif name in _BRANCHES and self.alternates:
+            if self.alternates[-1]:
+                return True
+            self.alternates[-1] = True
+        return False
+
     def end(self, tag: str) -> None:
+        if self.skipped:
+            self.skipped -= 1
+            return
         name = _local(tag)
+        if name == _ALTERNATES and self.alternates:
+            self.alternates.pop()
         if name in self.text_elements:
             self.inside -= 1
         if name in self.line_ends:
@@ -155,7 +185,7 @@ class _Text:
             self.flush_values()
 
     def data(self, text: str) -> None:
-        if self.inside > 0:
+        if self.inside > 0 and not self.skipped:
             self.out.append(text)
 
     def flush_values(self) -> None:
