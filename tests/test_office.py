@@ -68,6 +68,11 @@ def _box(text: str) -> str:
     return f"<w:txbxContent><w:p><w:r><w:t>{text}</w:t></w:r></w:p></w:txbxContent>"
 
 
+def _boxed(text: str) -> str:
+    """The text :func:`_box` gives: its paragraph, set apart."""
+    return f"{APART}{text}\n{APART}"
+
+
 def _alternates(*branches: str) -> str:
     """An mc:AlternateContent of the ``branches`` (Choice or Fallback
     elements) in a paragraph."""
@@ -78,13 +83,13 @@ ALTERNATES_TABLE = [
     # (XML, text): one branch of each AlternateContent is read
     (_alternates(f'<mc:Choice Requires="wps"><w:drawing>{_box(ISBN)}</w:drawing></mc:Choice>',
                  f'<mc:Fallback><w:pict><v:shape><v:textbox>{_box(ISBN)}</v:textbox></v:shape></w:pict></mc:Fallback>'),
-     f"{ISBN}\n\n"),
+     f"{_boxed(ISBN)}\n"),
     # the first Choice, not a later one
     (_alternates(f'<mc:Choice Requires="wps">{_box("a")}</mc:Choice>',
                  f'<mc:Choice Requires="v">{_box("b")}</mc:Choice>', f'<mc:Fallback>{_box("c")}</mc:Fallback>'),
-     "a\n\n"),
+     f"{_boxed('a')}\n"),
     # the Fallback when there is no Choice
-    (_alternates(f'<mc:Fallback>{_box("c")}</mc:Fallback>'), "c\n\n"),
+    (_alternates(f'<mc:Fallback>{_box("c")}</mc:Fallback>'), f"{_boxed('c')}\n"),
     # nested in the Choice read; the text after it is read, and the next one's Choice
     (_alternates('<mc:Choice Requires="wps">'
                  + _alternates(f'<mc:Choice Requires="a">{_box("in")}</mc:Choice>',
@@ -92,16 +97,42 @@ ALTERNATES_TABLE = [
                  f'<mc:Fallback>{_box("c")}</mc:Fallback>')
      + "<w:p><w:r><w:t>after</w:t></w:r></w:p>"
      + _alternates(f'<mc:Choice Requires="b">{_box("d")}</mc:Choice>', f'<mc:Fallback>{_box("e")}</mc:Fallback>'),
-     "in\n\n\nafter\nd\n\n"),
+     f"{_boxed('in')}\n\nafter\n{_boxed('d')}\n"),
     # nor are the attribute values of a branch not read
     (_alternates(f'<mc:Choice Requires="wps">{_box("a")}</mc:Choice>',
-                 '<mc:Fallback><v:shape o:href="urn:example:shape"/></mc:Fallback>'), "a\n\n"),
+                 '<mc:Fallback><v:shape o:href="urn:example:shape"/></mc:Fallback>'), f"{_boxed('a')}\n"),
 ]
 
 
 @pytest.mark.parametrize("xml, expected", ALTERNATES_TABLE)
 def test_one_branch_of_alternate_content(xml, expected):
     assert _text(f"<w:document>{xml}</w:document>", Flavor.WORDPROCESSING) == expected
+
+
+NBN = "urn:nbn:de:bvb:12-bsb00012345-6"
+
+OWN_TEXT_TABLE = [
+    # (content.xml, text): a note, a comment or a text box in a paragraph is
+    # a text of its own, set apart; its citation mark, author and date are
+    # not read
+    (f'<text:p>Online: {NBN}.<text:note text:id="ftn1" text:note-class="footnote">'
+     '<text:note-citation>1</text:note-citation><text:note-body><text:p>Digitalisat der BSB.</text:p>'
+     '</text:note-body></text:note> Weiter im Text.</text:p>',
+     f"Online: {NBN}.{APART}Digitalisat der BSB.\n{APART} Weiter im Text.\n"),
+    (f'<text:p>See {NBN}<office:annotation><dc:creator>Ann</dc:creator><dc:date>2024-01-02T10:00:00</dc:date>'
+     '<text:p>check</text:p></office:annotation>2 more</text:p>',
+     f"See {NBN}{APART}check\n{APART}2 more\n"),
+    (f'<text:p>{NBN}<draw:frame><svg:title>t</svg:title><draw:text-box><text:p>box</text:p></draw:text-box>'
+     '</draw:frame>x</text:p>',
+     f"{NBN}{APART}box\n{APART}x\n"),
+    # a field showing a date is text of the paragraph
+    ('<text:p>On <text:date>2024-01-02</text:date></text:p>', "On 2024-01-02\n"),
+]
+
+
+@pytest.mark.parametrize("xml, expected", OWN_TEXT_TABLE)
+def test_a_text_of_its_own_is_set_apart(xml, expected):
+    assert _text(f"<office:text>{xml}</office:text>", Flavor.OPENDOCUMENT) == expected
 
 
 def test_text_table():
@@ -193,6 +224,12 @@ DOCX_TABLE = [
     (f'<w:document {W}><w:p><w:r><w:t>urn:example:long-</w:t><w:br/><w:t>name</w:t></w:r></w:p></w:document>',
      ["urn:example:long-name"]),
     (f'<w:document {W}>{_p("urn:example:long-")}{_p("name")}</w:document>', ["urn:example:long-name"]),
+    # a footnote's reference: the sentence goes on, the note is in its own part
+    (f'<w:document {W}><w:p><w:r><w:t>Online: {NBN}.</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r>'
+     '<w:r><w:t xml:space="preserve"> Weiter.</w:t></w:r></w:p></w:document>', [NBN]),
+    # a text box in a sentence
+    (f'<w:document {W}><w:p><w:r><w:t>See {NBN}</w:t></w:r><w:r><w:pict>{_box("Box")}</w:pict></w:r></w:p>'
+     '</w:document>', [NBN]),
     # a text box Word wrote twice, in an AlternateContent: found once
     (f'<w:document {W}>'
      + _alternates(f'<mc:Choice Requires="wps">{_box(ISBN)}</mc:Choice>', f'<mc:Fallback>{_box(ISBN)}</mc:Fallback>')
@@ -203,6 +240,24 @@ DOCX_TABLE = [
 @pytest.mark.parametrize("body, urns", DOCX_TABLE)
 def test_urns_found_in_a_docx(tmp_path, body, urns):
     assert _docx_hits(tmp_path, body) == urns
+
+
+ODT_TABLE = [
+    # (content.xml, URNs found): the name ends before a footnote
+    (OWN_TEXT_TABLE[0][0], [NBN]),
+    (f'<text:p>See urn:example:a:<text:note><text:note-citation>2-1</text:note-citation><text:note-body>'
+     '<text:p>Note.</text:p></text:note-body></text:note></text:p>', ["urn:example:a:"]),
+]
+
+
+@pytest.mark.parametrize("body, urns", ODT_TABLE)
+def test_urns_found_in_an_odt(tmp_path, body, urns):
+    path = tmp_path / "doc.odt"
+    content = f"<office:document-content><office:body><office:text>{body}</office:text></office:body>" \
+              "</office:document-content>"
+    path.write_bytes(zip_bytes([("mimetype", b"application/vnd.oasis.opendocument.text"),
+                                ("content.xml", content.encode())]))
+    assert [urn for _, urn in _scan(path)[1]] == urns
 
 
 def test_a_bomb_in_an_office_member_is_stopped(tmp_path):

@@ -28,7 +28,17 @@ branches of a markup compatibility ``mc:AlternateContent`` (ECMA-376 part
 3, section 10.2.1) only one is read, as a consumer processes only one: the
 first ``mc:Choice``, or the ``mc:Fallback`` when there is none -- Word
 writes a text box twice, as DrawingML in a Choice and as VML in the
-Fallback, and its text is one.  Attribute
+Fallback, and its text is one.  A text of its own that a paragraph holds
+where it is anchored -- a text box (an OpenDocument ``draw:frame``), a
+footnote or endnote (``text:note``, OpenDocument 1.2 part 1, section
+6.3), a comment (``office:annotation``, 14.1) -- is set apart from the
+text around it (:data:`APART`), and only its own paragraphs are read: not
+the note's citation mark, the comment's author and date nor a frame's
+title.  A sentence goes on
+after it as if it were not there, as it does around a DOCX
+``w:footnoteReference`` or ``w:commentReference``, whose notes and
+comments are parts of their own (``word/footnotes.xml``,
+``word/comments.xml``).  Attribute
 values holding ``urn:`` (namespace names, link targets such as ODF's
 ``xlink:href``) are kept too, each after the paragraph they were met in,
 set apart (:data:`APART`): a value is no part of the text around it, and a
@@ -76,6 +86,16 @@ _LINE_END = {
     Flavor.DRAWING: frozenset({"p"}),
     Flavor.SHARED_STRINGS: frozenset({"si"}),
     Flavor.OPENDOCUMENT: frozenset({"p", "h"}),
+}
+#: per flavour: elements that hold a text of their own inside a paragraph
+#: (module docstring); OpenDocument 1.2 part 1, sections 6.3.2, 10.4.2 (a
+#: frame: a text box, an image) and 14.1; ECMA-376 part 1, section
+#: 17.17.1.1 (a text box's content)
+_APART = {
+    Flavor.WORDPROCESSING: frozenset({"txbxContent"}),
+    Flavor.DRAWING: frozenset(),
+    Flavor.SHARED_STRINGS: frozenset(),
+    Flavor.OPENDOCUMENT: frozenset({"note", "annotation", "frame"}),
 }
 _CHARACTER = {
     # noBreakHyphen: a hyphen the line is not broken at (17.3.3.18), as
@@ -136,8 +156,10 @@ class _Text:
         self.text_elements = _TEXT[flavor]
         self.line_ends = _LINE_END[flavor]
         self.characters = _CHARACTER[flavor]
+        self.apart = _APART[flavor]
         self.out: List[str] = []
         self.inside = 0  # open elements whose character data is text
+        self.outside: List[int] = []  # per open element set apart: ``inside`` where it began
         self.values: List[str] = []  # attribute values with "urn:", for the end of the line
         self.read = 0  # how much of ``out`` came before the last tag began
         self.skipped = 0  # open elements of a part not read, counted from its top
@@ -148,6 +170,10 @@ class _Text:
         if self.skipped or self.not_read(name):
             self.skipped += 1
             return
+        if name in self.apart:
+            self.out.append(APART)
+            self.outside.append(self.inside)
+            self.inside = 0
         if name in self.text_elements:
             self.inside += 1
         elif name in self.characters:
@@ -183,6 +209,9 @@ class _Text:
         if name in self.line_ends:
             self.out.append("\n")
             self.flush_values()
+        if name in self.apart:
+            self.out.append(APART)
+            self.inside = self.outside.pop()
 
     def data(self, text: str) -> None:
         if self.inside > 0 and not self.skipped:
