@@ -135,6 +135,23 @@ def test_a_text_of_its_own_is_set_apart(xml, expected):
     assert _text(f"<office:text>{xml}</office:text>", Flavor.OPENDOCUMENT) == expected
 
 
+TRACKED_TABLE = [
+    # (XML, flavour, text): deleted text of tracked changes is not read
+    ('<w:document><w:p><w:moveTo><w:r><w:t>urn:isbn:0451450523</w:t></w:r></w:moveTo><w:r><w:t> x</w:t></w:r>'
+     '<w:moveFrom><w:r><w:t>urn:isbn:0451450523</w:t></w:r></w:moveFrom></w:p></w:document>',
+     Flavor.WORDPROCESSING, "urn:isbn:0451450523 x\n"),
+    ('<office:text><text:tracked-changes><text:changed-region text:id="c1"><text:deletion><office:change-info>'
+     '<dc:creator>Ann</dc:creator></office:change-info><text:p>urn:isbn:0451450523</text:p></text:deletion>'
+     '</text:changed-region></text:tracked-changes><text:p>a<text:change text:change-id="c1"/>b</text:p>'
+     '</office:text>', Flavor.OPENDOCUMENT, "ab\n"),
+]
+
+
+@pytest.mark.parametrize("xml, flavor, expected", TRACKED_TABLE)
+def test_deleted_text_is_not_read(xml, flavor, expected):
+    assert _text(xml, flavor) == expected
+
+
 def test_text_table():
     for xml, flavor, expected in TEXT_TABLE:
         assert _text(xml, flavor) == expected, xml

@@ -23,7 +23,11 @@ ODT, ODP, ODS          the character data of           ``text:p``, ``text:h``
                        section 5.1)                    ``text:tab``, ``text:s``
 =====================  ==============================  =========================
 
-Deleted text of tracked changes (``w:delText``) is not text.  Of the
+Deleted text of tracked changes is not text: ``w:delText``, the runs
+moved away from a place (``w:moveFrom``, ECMA-376 part 1, section
+17.13.5.22; they are read where they were moved to), OpenDocument's
+``text:tracked-changes`` (OpenDocument 1.2 part 1, section 5.5.1, which
+holds the deleted paragraphs).  Of the
 branches of a markup compatibility ``mc:AlternateContent`` (ECMA-376 part
 3, section 10.2.1) only one is read, as a consumer processes only one: the
 first ``mc:Choice``, or the ``mc:Fallback`` when there is none -- Word
@@ -97,6 +101,13 @@ _APART = {
     Flavor.SHARED_STRINGS: frozenset(),
     Flavor.OPENDOCUMENT: frozenset({"note", "annotation", "frame"}),
 }
+#: per flavour: elements not read, with all they hold (module docstring)
+_NOT_READ = {
+    Flavor.WORDPROCESSING: frozenset({"moveFrom"}),
+    Flavor.DRAWING: frozenset(),
+    Flavor.SHARED_STRINGS: frozenset(),
+    Flavor.OPENDOCUMENT: frozenset({"tracked-changes"}),
+}
 _CHARACTER = {
     # noBreakHyphen: a hyphen the line is not broken at (17.3.3.18), as
     # typed inside an ISBN or a date
@@ -157,6 +168,7 @@ class _Text:
         self.line_ends = _LINE_END[flavor]
         self.characters = _CHARACTER[flavor]
         self.apart = _APART[flavor]
+        self.not_read_elements = _NOT_READ[flavor]
         self.out: List[str] = []
         self.inside = 0  # open elements whose character data is text
         self.outside: List[int] = []  # per open element set apart: ``inside`` where it began
@@ -188,14 +200,14 @@ class _Text:
 
     def not_read(self, name: str) -> bool:
         """Whether the element ``name`` starting now is a part not read: a
-        branch of an AlternateContent after the one read."""
+        branch of an AlternateContent after the one read, deleted text."""
         if name == _ALTERNATES:
             self.alternates.append(False)
         elif name in _BRANCHES and self.alternates:
             if self.alternates[-1]:
                 return True
             self.alternates[-1] = True
-        return False
+        return name in self.not_read_elements
 
     def end(self, tag: str) -> None:
         if self.skipped:
