@@ -157,8 +157,13 @@ def test_text_table():
         assert _text(xml, flavor) == expected, xml
 
 
+STREAMED = (TEXT_TABLE + [(f"<w:document>{x}</w:document>", Flavor.WORDPROCESSING, t) for x, t in ALTERNATES_TABLE]
+            + [(f"<office:text>{x}</office:text>", Flavor.OPENDOCUMENT, t) for x, t in OWN_TEXT_TABLE]
+            + TRACKED_TABLE)
+
+
 @settings(max_examples=150, deadline=None)
-@given(case=st.sampled_from(TEXT_TABLE), chunk=st.integers(1, 64))
+@given(case=st.sampled_from(STREAMED), chunk=st.integers(1, 64))
 def test_text_does_not_depend_on_chunks(case, chunk):
     xml, flavor, expected = case
     assert _text(xml, flavor, chunk) == expected

@@ -23,41 +23,40 @@ ODT, ODP, ODS          the character data of           ``text:p``, ``text:h``
                        section 5.1)                    ``text:tab``, ``text:s``
 =====================  ==============================  =========================
 
-Deleted text of tracked changes is not text: ``w:delText``, the runs
-moved away from a place (``w:moveFrom``, ECMA-376 part 1, section
-17.13.5.22; they are read where they were moved to), OpenDocument's
+Deleted text of tracked changes is not text: ``w:delText``, the runs moved
+away from a place (``w:moveFrom``, ECMA-376 part 1, section 17.13.5.22;
+they are read where they were moved to), OpenDocument's
 ``text:tracked-changes`` (OpenDocument 1.2 part 1, section 5.5.1, which
-holds the deleted paragraphs).  Of the
-branches of a markup compatibility ``mc:AlternateContent`` (ECMA-376 part
-3, section 10.2.1) only one is read, as a consumer processes only one: the
-first ``mc:Choice``, or the ``mc:Fallback`` when there is none -- Word
-writes a text box twice, as DrawingML in a Choice and as VML in the
-Fallback, and its text is one.  A text of its own that a paragraph holds
-where it is anchored -- a text box (an OpenDocument ``draw:frame``), a
-footnote or endnote (``text:note``, OpenDocument 1.2 part 1, section
-6.3), a comment (``office:annotation``, 14.1) -- is set apart from the
-text around it (:data:`APART`), and only its own paragraphs are read: not
-the note's citation mark, the comment's author and date nor a frame's
-title.  A sentence goes on
-after it as if it were not there, as it does around a DOCX
-``w:footnoteReference`` or ``w:commentReference``, whose notes and
-comments are parts of their own (``word/footnotes.xml``,
-``word/comments.xml``).  Attribute
-values holding ``urn:`` (namespace names, link targets such as ODF's
-``xlink:href``) are kept too, each after the paragraph they were met in,
-set apart (:data:`APART`): a value is no part of the text around it, and a
-name it ends with must not go on with the next paragraph (``xmlns:w10=
+holds the deleted paragraphs).  Of the branches of a markup compatibility
+``mc:AlternateContent`` (ECMA-376 part 3, section 10.2.1) only one is
+read, as a consumer processes only one: the first ``mc:Choice``, or the
+``mc:Fallback`` when there is none -- Word writes a text box twice, as
+DrawingML in a Choice and as VML in the Fallback, and its text is one.  A
+text of its own that a paragraph holds where it is anchored -- a text box
+(an OpenDocument ``draw:frame``), a footnote or endnote (``text:note``,
+OpenDocument 1.2 part 1, section 6.3), a comment (``office:annotation``,
+14.1) -- is set apart from the text around it (:data:`APART`), and only
+its own paragraphs are read: not the note's citation mark, the comment's
+author and date nor a frame's title.  A sentence goes on after it as if it
+were not there, as it does around a DOCX ``w:footnoteReference`` or
+``w:commentReference``, whose notes and comments are parts of their own
+(``word/footnotes.xml``, ``word/comments.xml``).  Attribute values holding
+``urn:`` (namespace names, link targets such as ODF's ``xlink:href``) are
+kept too, each after the paragraph they were met in, set apart
+(:data:`APART`): a value is no part of the text around it, and a name it
+ends with must not go on with the next paragraph (``xmlns:w10=
 "urn:schemas-microsoft-com:office:word"``, then a footer's page number
 ``-2``).  A paragraph ends a line only, so a name a writer broke over two
 lines or paragraphs is joined as in any text.  Elements are matched by
-their local name, since the prefixes are the producers' choice.  The XML is read as it streams, with
-the standard library's expat parser, so memory stays bounded by a chunk;
-where a member is not well-formed XML, the rest of it from its last tag
-before the break is handed on as it is (the scanner reads raw XML as well,
-just without the joining).  Expat expands no external entity and bounds
-the expansion of internal ones; the decompression ratio limit
-(:mod:`.limits`) holds the member's XML as it is read, not the text drawn
-from it, so XML that holds little text is no way around it.
+their local name, since the prefixes are the producers' choice.  The XML
+is read as it streams, with the standard library's expat parser, so memory
+stays bounded by a chunk; where a member is not well-formed XML, the rest
+of it from its last tag before the break is handed on as it is (the
+scanner reads raw XML as well, just without the joining).  Expat expands
+no external entity and bounds the expansion of internal ones; the
+decompression ratio limit (:mod:`.limits`) holds the member's XML as it is
+read, not the text drawn from it, so XML that holds little text is no way
+around it.
 Every other member of the container is read as it is.
 """
 from __future__ import annotations
