@@ -236,8 +236,6 @@ def dedupe(df: pd.DataFrame, level: str = "ns", *, min_spellings: int = 1, examp
     return gathering.groups_frame(min_spellings)
 
 
-
-
 #: rows of an index :func:`dedupe_index` reads at a time (a scan writes
 #: row groups of 16,384: sinks.parquet.DEFAULT_BATCH_ROWS)
 DEDUPE_BATCH_ROWS = 65536
