@@ -275,6 +275,15 @@ def test_binary_compressed_content_is_still_binary():
         assert reader.is_binary and reader.bytes_read_compressed < len(_NOISE)  # not compressed: read no further
 
 
+def test_a_large_compressed_binary_file_is_not_decoded_whole_to_be_skipped():
+    from urnscan.sources.reader import BINARY_CHECK_REACH
+
+    image = _NOISE + bytes(4 * BINARY_CHECK_REACH)  # a disk image: binary, then mostly zeros
+    with open_chunks(io.BytesIO(gzip.compress(image, 1))) as reader:
+        assert reader.is_binary and reader.compression == "gzip"
+        assert reader._decoded < BINARY_CHECK_REACH + 2 * reader.chunk_size < len(image)
+
+
 def test_gzip_crc_mismatch_is_an_error(tmp_path):
     blob = bytearray(gzip.compress(b"urn:isbn:0451450523\n" * 10))
     blob[-8] ^= 0xFF  # CRC32 of the trailer

@@ -25,7 +25,8 @@ Reading rules (:func:`open_chunks`)
   decoder puts bytes out before it checks them (bzip2 a whole block before
   its CRC), so the first block of a damaged stream may be garbage that
   looks binary: :attr:`ChunkReader.is_binary` decodes a compressed input
-  that looks binary to its end, and raises the damage it meets.
+  that looks binary on, up to :data:`BINARY_CHECK_REACH` bytes, and
+  raises the damage it meets.
 * Decompression stops with :class:`~urnscan.errors.LimitError` when the
   output outgrows the ratio limit (:mod:`.limits`: by default 1000 times
   the compressed bytes read, beyond 16 MiB), after the chunks decoded
@@ -187,6 +188,12 @@ class _Raw:
 # ---------------------------------------------------------------------------
 
 
+#: how much of a compressed input that looks binary is decoded before it
+#: is called binary (:attr:`ChunkReader.is_binary`): past the end of
+#: bzip2's first block, which holds up to 900 kB of text before its CRC
+BINARY_CHECK_REACH = 4 << 20
+
+
 class ChunkReader:
     """The decompressed content of one input, as ``bytes`` chunks.
 
@@ -224,7 +231,7 @@ class ChunkReader:
         self._first: Optional[bytes] = None
         self._buffered: List[bytes] = []
         self._pending_error: Optional[SourceError] = None
-        self._checked = False  # decoded to the end by is_binary
+        self._checked = False  # decoded on by is_binary
         self._gen: Optional[Iterator[bytes]] = None
         self._closed = False
 
@@ -343,7 +350,7 @@ class ChunkReader:
     @property
     def is_binary(self) -> bool:
         """Whether the content is binary (see :func:`looks_binary`).  Of a
-        compressed input that looks binary the rest is decoded first, and
+        compressed input that looks binary more is decoded first, and
         not kept (:meth:`_check_decoded`): damage met there raises its
         :class:`SourceError`, as it would while reading, and the content is
         then not binary but an input that could not be read.  Once it says
@@ -360,15 +367,18 @@ class ChunkReader:
         the block's CRC (it stands in the block's header and is compared at
         the block's end), gzip, xz and zstd what precedes the CRC or
         checksum that ends a member, a block or a frame -- so the first
-        block of a damaged stream may be garbage that looks binary; only
-        its end tells damage from binary content.  The ratio limit holds."""
+        block of a damaged stream may be garbage that looks binary; the
+        check after it tells damage from binary content.  Decoded up to
+        :data:`BINARY_CHECK_REACH` bytes, past bzip2's first block of
+        text: a large compressed binary file (a disk image) is not decoded
+        whole to be skipped.  The ratio limit holds."""
         if self._pending_error is not None:
             err, self._pending_error = self._pending_error, None
             raise err
         if self.compression is None or self._checked:
             return
         self._checked = True
-        while self._read():
+        while self._decoded < BINARY_CHECK_REACH and self._read():
             pass
 
     # -- iteration -----------------------------------------------------------
