@@ -412,9 +412,13 @@ def test_code_awareness_can_be_turned_off():
     ("=024  7\\$aurn:nbn:de:bvb:12-bsb00041099-5$2urn", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
     ("=856  4\\$uhttp://nbn-resolving.de/urn/resolver.pl?urn=urn:nbn:de:bvb:12-bsb00041099-5$xResolving-System"
      "$zkostenfrei", ["urn:nbn:de:bvb:12-bsb00041099-5"]),
+    # ... as after a name that starts a subfield's value itself (PICA+: codes of either case)
+    ("004U $0urn:nbn:de:101:1-201209174957$S1", ["urn:nbn:de:101:1-201209174957"]),
+    ("003@ $0123$aurn:nbn:de:101:1-2012$bx$0urn:isbn:0451450523", ["urn:nbn:de:101:1-2012", "urn:isbn:0451450523"]),
     # ... and nowhere else: a name may hold "$" and a letter
     ("=urn:lex:br:federal:lei:2002;10406~texto;pt$text-html", ["urn:lex:br:federal:lei:2002;10406~texto;pt$text-html"]),
     ("856 40 urn:lex:it:stato:legge:2006;22$text-html", ["urn:lex:it:stato:legge:2006;22$text-html"]),
+    ("see urn:example:a$S1 here", ["urn:example:a$S1"]),
     # "$$" delimits a MARC record's subfields (Aleph's sequential export)
     ("000763726 655 7 L $$akirjat$$0http://urn.fi/URN:NBN:fi:au:slm:s1227$$9FENNI<KEEP>", ["URN:NBN:fi:au:slm:s1227"]),
     ('"urn:cts:greekLit:tlg0012$$n1" : "Homer"', ["urn:cts:greekLit:tlg0012"]),

@@ -86,10 +86,20 @@ _MNEMONIC_LINE = re.compile(rb"=(?:LDR|[0-9A-Za-z]{3})  ")
 _MNEMONIC_SUBFIELD = re.compile(rb"\$[a-z0-9]")
 
 
+#: a subfield's delimiter and code where the value before it starts with
+#: its own ("$0urn:..."): PICA+ codes are letters of either case and digits
+_SUBFIELD = re.compile(rb"\$[A-Za-z0-9]")
+
+
 def mnemonic_subfield_at(buf: bytes, p: int, lo: int, hi: int) -> int:
-    """Where the next subfield of a line of MARC mnemonic text starts in
-    buf[lo:hi] ("$x"), when the line holding p is one; else -1.  A "$"
+    """Where the next subfield starts in buf[lo:hi] ("$x"), when the name
+    at p is a subfield's value: in a line of MARC mnemonic text, or right
+    after a "$" and a subfield code of its own (PICA+, the DNB's format:
+    ``004U $0urn:nbn:de:101:1-201209174957$S1``); else -1.  A "$"
     elsewhere may be part of a name (RFC 8141 section 2: sub-delims)."""
+    if p >= 2 and buf[p - 2] == 0x24 and buf[p - 1] in ALNUM:
+        found = _SUBFIELD.search(buf, lo, hi)
+        return -1 if found is None else found.start()
     start = line_start(buf, p)
     if start is None or _MNEMONIC_LINE.match(buf, start) is None:
         return -1
