@@ -19,11 +19,12 @@ character classes and escapes are easy to get subtly wrong).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import stat
 import warnings
-from typing import Container, List, Optional, Tuple
+from typing import Container, Iterator, List, Optional, Tuple
 
 __all__ = ["IgnoreRules", "GITIGNORE", "IGNORE"]
 
@@ -69,30 +70,34 @@ def _spec(path: str):
     import pathspec
 
     try:
-        return _quietly(pathspec.GitIgnoreSpec.from_lines, lines)
+        with _quietly():
+            return pathspec.GitIgnoreSpec.from_lines(lines)
     except (ValueError, re.error):  # (GitIgnorePatternError is a ValueError)
         # git passes over a line that is no pattern ("!", a trailing "\\",
         # a range "[z-a]"): it matches nothing, and the other lines apply
-        return _quietly(pathspec.GitIgnoreSpec.from_lines, [line for line in lines if _is_pattern(line)])
+        with _quietly():
+            return pathspec.GitIgnoreSpec.from_lines([line for line in lines if _is_pattern(line)])
 
 
 def _is_pattern(line: str) -> bool:
     import pathspec
 
     try:
-        _quietly(pathspec.GitIgnoreSpec.from_lines, [line])
+        with _quietly():
+            pathspec.GitIgnoreSpec.from_lines([line])
     except (ValueError, re.error):
         return False
     return True
 
 
-def _quietly(build, lines: List[str]):
-    """``build(lines)`` without the FutureWarning that Python's ``re`` gives
-    for a POSIX class (``[[:alpha:]]``) in the regular expression ``pathspec``
-    makes of it: a warning of a library is no message for a user."""
+@contextlib.contextmanager
+def _quietly() -> Iterator[None]:
+    """No FutureWarning inside: Python's ``re`` gives one for a POSIX class
+    (``[[:alpha:]]``) in the regular expression ``pathspec`` makes of it,
+    and a warning of a library is no message for a user."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
-        return build(lines)
+        yield
 
 
 #: how ``pathspec`` (1.x) marks, in the regular expression of a pattern,
@@ -106,9 +111,9 @@ def _itself(spec) -> Tuple[tuple, ...]:
     regular expression matching a path itself only: not a path below a
     directory the pattern matches (``pathspec`` matches those too, as git
     never enters that directory)."""
-    return _quietly(lambda patterns: tuple(
-        (pattern.include, re.compile(pattern.regex.pattern.replace(_BELOW_MARK, "(?P<ps_d>/\\Z)")))
-        for pattern in reversed(patterns) if pattern.include is not None), spec.patterns)
+    with _quietly():
+        return tuple((pattern.include, re.compile(pattern.regex.pattern.replace(_BELOW_MARK, "(?P<ps_d>/\\Z)")))
+                     for pattern in reversed(spec.patterns) if pattern.include is not None)
 
 
 def _itself_ignored(patterns: Tuple[tuple, ...], path: str) -> Optional[bool]:
