@@ -211,6 +211,7 @@ def test_agree_on_the_evaluation_snippets():
 TEXT = st.lists(st.sampled_from([
     b" ", b"  ", b"\t", b"\n", b"\r\n", b"\x0b", b"\x0c", b"\x1c", b"\x85", b"\xa0", b"a", b"urn:x:y", b".",
     "é".encode(), "€".encode(), "𝄞".encode(), b"\xc3", b"\xe2\x82", b"\xf0\x9d\x84", b"\x80", b"\xbf", b"\xff",
+    b"\xef\xbb\xbf", b"\xef\xbb", b"\xbb\xbf",
 ]), max_size=40).map(b"".join)
 WORD = 2 ** 63
 SNIPPET_INTS = st.one_of(st.integers(-12, 70), st.sampled_from([2 ** 62, -2 ** 62, WORD - 1, -WORD, WORD - 2]))
@@ -227,6 +228,9 @@ SNIPPET_INTS = st.one_of(st.integers(-12, 70), st.sampled_from([2 ** 62, -2 ** 6
     ((b"ab urn:x", 3, 8, 3, 2), "urn:x"),  # never before lo
     ((b"ab urn:x", 3, 8, 3, 1), "b urn:x"),
     ((b"\t\n ", 0, 3, 0), ""),
+    ((b"\xef\xbb\xbf urn:x:y\xef\xbb\xbf", 4, 11, 9), "urn:x:y"),  # U+FEFF left out
+    ((b"a\xef\xbb\xbf\xef\xbb\xbfb urn:x:y", 9, 16, 9), "ab urn:x:y"),
+    ((b"\xef\xbburn:x:y", 2, 9, 9), "\ufffdurn:x:y"),  # (not a whole U+FEFF)
 ])
 def test_snippet_table(args, expected):
     assert context_snippet_py(*args) == expected

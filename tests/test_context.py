@@ -23,6 +23,12 @@ CASES = [
     ("\u20ac\u20acurn:a:b\u00e9\u00e9".encode(), 6, 13, 2, "urn:a:b\u00e9"),
     # undecodable bytes are shown as U+FFFD, white space of every kind collapses
     (b"\xff\xfe urn:a:b \r\n\x0b\x0c x", 3, 10, 8, "\ufffd\ufffd urn:a:b x"),
+    # U+FEFF, a file's byte-order mark or a zero width no-break space, is left out
+    (b"\xef\xbb\xbfurn:a:b", 3, 10, 64, "urn:a:b"),
+    (b"\xef\xbb\xbf<r xmlns='urn:a:b'/>", 13, 20, 64, "<r xmlns='urn:a:b'/>"),
+    (b"a \xef\xbb\xbf urn:a:b x\xef\xbb\xbfy", 6, 13, 64, "a urn:a:b xy"),
+    (b"\xef\xbb\xbfurn:a:b", 3, 10, 2, "urn:a:b"),  # (cut by the window)
+    (b"urn:a:b \xef\xbb\xbf", 0, 7, 3, "urn:a:b"),
 ]
 
 
@@ -100,12 +106,13 @@ def _reference_snippet(buf, start, stop, size):
         before = before[_lead_continuations(before):]
     after = buf[stop:stop + size]
     after = after[:_cut_tail(after)]
-    text = re.sub(rb"[ \t\n\r\f\v]+", b" ", before + buf[start:stop] + after).strip(b" ")
+    text = (before + buf[start:stop] + after).replace("\ufeff".encode(), b"")
+    text = re.sub(rb"[ \t\n\r\f\v]+", b" ", text).strip(b" ")
     return text.decode("utf-8", "replace")
 
 
 @given(st.lists(st.sampled_from(["a", " ", "\t", "\r\n", "\x0b", "\x0c", "\u00e9", "\u20ac", "\U0001f600",
-                                 "\xff", "\x80"]), max_size=40),
+                                 "\ufeff", "\xff", "\x80"]), max_size=40),
        st.integers(0, 200), st.integers(0, 30), st.integers(0, 12))
 @settings(max_examples=300, deadline=None)
 def test_snippet_equals_the_reference(parts, start, length, size):

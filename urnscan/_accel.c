@@ -535,18 +535,24 @@ snippet_of(const unsigned char *s, Py_ssize_t n, Py_ssize_t start, Py_ssize_t st
     char *text = PyMem_Malloc((size_t)(before_len + mid_len + after_len) + 1);
     if (text == NULL)
         return PyErr_NoMemory();
-    /* runs of white space become one space; spaces at both ends go */
-    Py_ssize_t len = 0;
+    /* the window's bytes, then in place: U+FEFF (EF BB BF) goes, runs of
+       white space become one space, spaces at both ends go */
+    Py_ssize_t raw = 0;
     const struct { Py_ssize_t at, len; } parts[3] = {
         {before_at, before_len}, {mid_at, mid_len}, {after_at, after_len}};
     for (int part = 0; part < 3; part++) {
-        const unsigned char *p = s + parts[part].at;
-        for (Py_ssize_t i = 0; i < parts[part].len; i++) {
-            if (!is_space(p[i]))
-                text[len++] = (char)p[i];
-            else if (len > 0 && text[len - 1] != ' ')
-                text[len++] = ' ';
-        }
+        memcpy(text + raw, s + parts[part].at, (size_t)parts[part].len);
+        raw += parts[part].len;
+    }
+    const unsigned char *p = (const unsigned char *)text;
+    Py_ssize_t len = 0;
+    for (Py_ssize_t i = 0; i < raw; i++) {
+        if (p[i] == 0xEF && i + 2 < raw && p[i + 1] == 0xBB && p[i + 2] == 0xBF)
+            i += 2;
+        else if (!is_space(p[i]))
+            text[len++] = (char)p[i];
+        else if (len > 0 && text[len - 1] != ' ')
+            text[len++] = ' ';
     }
     if (len > 0 && text[len - 1] == ' ')
         len--;

@@ -3,8 +3,11 @@
 Pure: bytes in, text out.  The snippet is the span itself with up to
 ``size`` bytes each side, cut at UTF-8 character boundaries (a character
 cut by the edge of the window is dropped, never half-decoded), decoded
-as UTF-8 (undecodable bytes become U+FFFD) and with every run of white
-space collapsed to one space.  It depends on the bytes around the hit only,
+as UTF-8 (undecodable bytes become U+FFFD), with every run of white
+space collapsed to one space and U+FEFF left out (a byte-order mark at the
+start of a file, or a zero width no-break space: The Unicode Standard,
+section 23.8; it has no width, and in a snippet it only showed as an
+escape).  It depends on the bytes around the hit only,
 so a streaming scan gives the same snippet for every chunking as long as
 ``size`` bytes before the span are still in its buffer: :data:`MAX_CONTEXT`
 is what the scanner guarantees (its look-behind, ``extract.LOOKBACK``).
@@ -20,6 +23,10 @@ __all__ = ["MAX_CONTEXT", "DEFAULT_CONTEXT", "context_snippet"]
 MAX_CONTEXT = LOOKBACK
 #: bytes each side kept by ``urnscan scan`` for the index (``--context``)
 DEFAULT_CONTEXT = 64
+
+
+#: U+FEFF in UTF-8
+_ZERO_WIDTH_NO_BREAK = b"\xef\xbb\xbf"
 
 
 def _lead_continuations(data: bytes) -> int:
@@ -61,7 +68,7 @@ def context_snippet(buf: bytes, start: int, stop: int, size: int, lo: int = 0) -
     tail = max(stop, end - 4)  # a character cut at the end is in the last 4 bytes
     end = tail + _cut_tail(buf[tail:end])
     # bytes.split() splits at runs of the ASCII white space " \t\n\r\f\v"
-    text = b" ".join(buf[a:end].split())
+    text = b" ".join(buf[a:end].replace(_ZERO_WIDTH_NO_BREAK, b"").split())
     try:
         return text.decode("ascii")
     except UnicodeDecodeError:
