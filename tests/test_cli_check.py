@@ -242,3 +242,42 @@ def test_check_reads_no_byte_order_mark_at_the_start_of_its_input(stdin, judged)
     res = subprocess.run([sys.executable, "-m", "urnscan", "check", "-"], capture_output=True, input=stdin)
     assert [line[:len(j)] for line, j in zip(res.stdout.decode().splitlines(), judged)] == judged
     assert len(res.stdout.splitlines()) == len(judged)
+
+
+_STOP_AT_IMPORT = """
+import sys
+import importlib.abc
+
+STOP_AT = sys.argv[1]
+
+
+class Stop(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name == STOP_AT:
+            raise KeyboardInterrupt
+        return None
+
+sys.meta_path.insert(0, Stop())
+sys.argv[1:] = ["check", "urn:isbn:0451450523"]
+import _urnscan_entry
+_urnscan_entry.main()
+"""
+
+
+@pytest.mark.parametrize("module", [
+    "urnscan.scanner",  # imported with the package, before the command can handle anything
+    "urnscan.cli.check",  # imported while the command's parser is built
+])
+def test_ctrl_c_while_the_command_starts_is_a_line_and_130(module):
+    """A Ctrl-C in the first tenth of a second, while the package was
+    imported or the parser built, printed a traceback."""
+    res = subprocess.run([sys.executable, "-c", _STOP_AT_IMPORT, module], capture_output=True, text=True)
+    assert (res.returncode, res.stderr, res.stdout) == (130, "urnscan: interrupted\n", "")
+
+
+def test_the_installed_command_starts_outside_the_package():
+    """The ``urnscan`` command's entry point, whose import catches the Ctrl-C above."""
+    from importlib.metadata import entry_points
+
+    (command,) = [e for e in entry_points(group="console_scripts") if e.name == "urnscan"]
+    assert command.value == "_urnscan_entry:main"

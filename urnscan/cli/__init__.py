@@ -20,7 +20,7 @@ from ..accel import in_use as accel_in_use
 from ..errors import UrnscanError
 from ..interrupts import Terminated, raise_in_main_thread
 
-from .codes import EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, OutputGone, plural, say_error
+from .codes import EXIT_INTERRUPTED, EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE, OutputGone, plural, say_error
 
 __all__ = ["main", "run", "build_parser", "EXIT_OK", "EXIT_SOME_FAILED", "EXIT_USAGE", "plural"]
 
@@ -95,7 +95,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return say_error("", f"{where}{exc.strerror or exc}", EXIT_SOME_FAILED)
     except KeyboardInterrupt:
         sys.stderr.write("urnscan: interrupted\n")
-        return 130
+        return EXIT_INTERRUPTED
 
 
 def _output_failed(exc: OSError, code: int) -> int:
@@ -252,6 +252,9 @@ def run() -> None:
         code = main()
     except SystemExit as exc:  # --help, --version and usage errors, from argparse
         code = exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else EXIT_SOME_FAILED
+    except KeyboardInterrupt:  # before the run began (while the parser was built and read)
+        sys.stderr.write("urnscan: interrupted\n")
+        code = EXIT_INTERRUPTED
     except Exception as exc:  # a bug of ours: a line to report, not a traceback
         if os.environ.get("URNSCAN_TRACEBACK"):
             raise

@@ -4,7 +4,7 @@ Exit codes: 0 success (``check``: every input valid; ``scan``: every input
 scanned), 1 some inputs invalid or failed, or an output could not be
 written, 2 usage errors (what the command line asks cannot be done: an
 existing output without --force, an output that is no regular file or is
-an input...).
+an input...), 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
 """
 from __future__ import annotations
 
@@ -18,6 +18,8 @@ from ..model import PROFILES
 EXIT_OK = 0
 EXIT_SOME_FAILED = 1
 EXIT_USAGE = 2
+#: 128 + SIGINT, as a shell reports a command that Ctrl-C ended
+EXIT_INTERRUPTED = 130
 
 #: the profiles as --profile names them (argparse shows the choices of a
 #: refused value by their repr: plain strings, not the enum's members)
