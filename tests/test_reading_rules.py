@@ -745,6 +745,43 @@ def test_fold_rules_are_named():
     assert rules_of("  urn:example:a:b:\n    The b of a.\n")[0][1] == ("trim:term",)
 
 
+#: a blank after a ":" inside a value that holds the name alone: a typo,
+#: the value's quotes or tags say where the name ends (fold:stray-blank)
+STRAY_BLANKS = [
+    ('<Attr AttributeId="urn:example:xacml:2.0:example: attribute:id" DataType="x"/>',
+     [("urn:example:xacml:2.0:example:attribute:id", "urn:example:xacml:2.0:example: attribute:id")]),
+    ("k = 'urn:example:a:b: c-1'\n", [("urn:example:a:b:c-1", "urn:example:a:b: c-1")]),
+    ('{"code": "urn:example:cancer:stomach: 2010"}', [("urn:example:cancer:stomach:2010",
+                                                       "urn:example:cancer:stomach: 2010")]),
+    ("<td>urn:example:cancer:stomach: 2010</td>", [("urn:example:cancer:stomach:2010",
+                                                   "urn:example:cancer:stomach: 2010")]),
+    ("    <namespace>\n      urn:example:params:xml:ns:yang: ietf-lsp-ping\n    </namespace>\n",
+     [("urn:example:params:xml:ns:yang:ietf-lsp-ping", "urn:example:params:xml:ns:yang: ietf-lsp-ping")]),
+    # more words, a placeholder, a URN or URL of its own, no closer right
+    # after the rest, or a reply's ">" instead of a tag: the ":" ends it
+    ('msg = "urn:example:a:b: must not be empty"', [("urn:example:a:b:", "urn:example:a:b:")]),
+    ('x = "urn:example:a:b: %s" % v', [("urn:example:a:b:", "urn:example:a:b:")]),
+    ('"urn:example:a:b: urn:example:a:c"', [("urn:example:a:b:", "urn:example:a:b:"),
+                                            ("urn:example:a:c", "urn:example:a:c")]),
+    ('"urn:example:a:b: http://example.com/"', [("urn:example:a:b:", "urn:example:a:b:")]),
+    ("see urn:example:a:b: c here", [("urn:example:a:b:", "urn:example:a:b:")]),
+    ("<p>Use urn:example:a:b: prefix</p>", [("urn:example:a:b:", "urn:example:a:b:")]),
+    ("> urn:example:a:b: c\n> </p>\n", [("urn:example:a:b:", "urn:example:a:b:")]),
+    ('"urn:example:a:b: c\nd"', [("urn:example:a:b:", "urn:example:a:b:")]),
+]
+
+
+@pytest.mark.parametrize("text, expected", STRAY_BLANKS)
+def test_a_stray_blank_inside_a_value_that_holds_the_name_alone(text, expected):
+    hits = scan_text(text)
+    assert [(h.urn, h.raw) for h in hits] == expected
+    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]
+    assert [h.folded for h in hits] == [h.urn != h.raw for h in hits]
+    assert all(h.rules == ("fold:stray-blank",) for h in hits if h.folded)
+    # --no-fold: the name ends at its blank
+    assert urns(text, fold=False) == [raw.split(" ")[0] for _, raw in expected]
+
+
 def test_hex_dumps_only_as_code():
     dump = "00000010  27 75 72 6e 3a 65 78 61  6d 70 6c 65 3a 64 75 6d  |'urn:example:dum|\n"
     assert urns(dump) == []

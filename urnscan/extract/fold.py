@@ -62,6 +62,13 @@ def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener
     """Join the lines of a folded bare URN whose first line is
     ``segments[0]``; the rules that joined are added to ``rules``.  An
     :class:`Overflow` when it goes on past ``max_end``."""
+    if len(segments) == 1:
+        piece = stray_blank(buf, segments[0][0], segments[0][1], hi, run, opener)
+        if piece is not None:
+            if piece[1] > max_end:
+                return Overflow(piece[0])
+            rules.append(Rule.FOLD_STRAY_BLANK)
+            return segments + [piece]
     in_query = any(buf.find(b"?", a, b) >= 0 for a, b in segments)
     while True:
         start, e = segments[-1]
@@ -78,6 +85,59 @@ def fold(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, opener
         in_query = in_query or buf.find(b"?", piece[0], piece[1]) >= 0
         if rule not in rules:
             rules.append(rule)
+
+
+def stray_blank(buf: bytes, p: int, e: int, hi: int, run, opener: Optional[Opener]) -> Optional[Segment]:
+    """The rest of the name ``buf[p:e]`` that ends with ":" before blanks
+    on its line, when the name and that rest are all a value holds: a
+    string in straight quotes opened right before "urn:" and closed right
+    after the rest (``AttributeId="urn:oasis:names:tc:xacml:2.0:example:
+    attribute:physician-id"``), or the text of an element, its tag closed
+    before the name and an end tag after the rest, on the same or the next
+    line (``<namespace>urn:ietf:params:xml:ns:yang: ietf-lsp-ping
+    </namespace>``).  White space is not significant inside a URN (seed
+    004 section 2), and the quotes or tags say where the value ends, as a
+    wrapper's ``<`` and ``>`` do (``<URN: dns:x: y>``, wrapper.py): the
+    blank is a typo, not the name's end, which would leave a name cut
+    short at its ":".  ``None`` otherwise: a blank before more words, a
+    placeholder, a quote or a tag."""
+    if buf[e - 1] != 0x3A:
+        return None
+    w = blanks_end(buf, e, hi)
+    if w == e or w >= hi or buf[w] not in ALNUM:
+        return None
+    t = paired_run(buf, w, hi, run, opener)[0]
+    if t >= hi or buf[w:w + 4].lower() == b"urn:" or URL_START.match(buf, w, t):
+        return None
+    if opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE:
+        return (w, t) if buf[t:t + 1] == opener.closer else None
+    if opener is None and _element_text_before(buf, p) and _end_tag_after(buf, t, hi):
+        return w, t
+    return None
+
+
+def _element_text_before(buf: bytes, p: int) -> bool:
+    """Whether the text before ``buf[p]`` is a tag's closing ``>`` (after
+    a tag name's letter or an attribute's quote; a ``>`` alone is a quoted
+    reply's mark), then blanks, on the same line or the one before."""
+    i = p
+    while i > 0 and buf[i - 1] in HSPACE and p - i < INDENT_LIMIT:
+        i -= 1
+    if i > 0 and buf[i - 1] in EOL:
+        i -= 2 if i > 1 and buf[i - 2:i] == b"\r\n" else 1
+        while i > 0 and buf[i - 1] in HSPACE and p - i < 2 * INDENT_LIMIT:
+            i -= 1
+    return i > 1 and buf[i - 1] == 0x3E and (buf[i - 2] in ALNUM or buf[i - 2] in b"\"'")
+
+
+def _end_tag_after(buf: bytes, t: int, hi: int) -> bool:
+    """Whether an end tag ``</`` follows ``buf[t]`` after blanks, on the
+    same line or the next."""
+    q = blanks_end(buf, t, hi)
+    nl = line_break_after(buf, q, hi)
+    if nl >= 0:
+        q = blanks_end(buf, nl, hi)
+    return buf[q:q + 2] == b"</"
 
 
 def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[Opener], in_query: bool):

@@ -27,6 +27,7 @@ class Rule(str, Enum):
     FOLD_CONTENT_LINE = "fold:content-line"  # an iCalendar or vCard line, RFC 5545 section 3.1
     FOLD_ONE_LINE = "fold:one-line"  # inside <allOneLine> ... </allOneLine>, RFC 4475 section 2.1
     FOLD_LITERAL = "fold:literal"  # adjacent string literals joined (C, Python)
+    FOLD_STRAY_BLANK = "fold:stray-blank"  # a blank after ":" inside a value that holds the name alone, removed
     EMBEDDED_URL = "embedded:url"  # inside a URL: ends at its "&"
     EMBEDDED_FORM = "embedded:form"  # a form-encoded value: ends at "&"
     CUT_ENTITY = "cut:entity"  # ended before "&amp;", "&#38;" ...
@@ -64,6 +65,6 @@ class Rule(str, Enum):
 #: before its second piece keeps none of them
 JOINING = frozenset({
     Rule.FOLD_RFC, Rule.FOLD_BLANK, Rule.FOLD_COLON, Rule.FOLD_RFC8792, Rule.FOLD_TABLE, Rule.FOLD_QUERY,
-    Rule.FOLD_CONTENT_LINE, Rule.FOLD_ONE_LINE, Rule.FOLD_LITERAL, Rule.DECODE_ROFF, Rule.DECODE_JSON,
-    Rule.DECODE_BREAK,
+    Rule.FOLD_CONTENT_LINE, Rule.FOLD_ONE_LINE, Rule.FOLD_LITERAL, Rule.FOLD_STRAY_BLANK, Rule.DECODE_ROFF,
+    Rule.DECODE_JSON, Rule.DECODE_BREAK,
 })
