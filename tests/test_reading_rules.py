@@ -768,6 +768,8 @@ STRAY_BLANKS = [
     ("<p>Use urn:example:a:b: prefix</p>", [("urn:example:a:b:", "urn:example:a:b:")]),
     ("> urn:example:a:b: c\n> </p>\n", [("urn:example:a:b:", "urn:example:a:b:")]),
     ('"urn:example:a:b: c\nd"', [("urn:example:a:b:", "urn:example:a:b:")]),
+    # a tag further back than a candidate's look-back is not read
+    ("<ns>" + " " * 300 + "urn:example:a:b: c</ns>", [("urn:example:a:b:", "urn:example:a:b:")]),
 ]
 
 
@@ -780,6 +782,11 @@ def test_a_stray_blank_inside_a_value_that_holds_the_name_alone(text, expected):
     assert all(h.rules == ("fold:stray-blank",) for h in hits if h.folded)
     # --no-fold: the name ends at its blank
     assert urns(text, fold=False) == [raw.split(" ")[0] for _, raw in expected]
+    # the same however the input is cut into chunks
+    data = text.encode()
+    whole = list(scan_bytes([data]))
+    for cut in range(1, len(data)):
+        assert list(scan_bytes([data[:cut], data[cut:]])) == whole
 
 
 def test_hex_dumps_only_as_code():

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from typing import List, NamedTuple, Optional, Tuple, Union
 
-from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, ONE_LINE_CLOSE, URL_START, blanks_end, line_break_after,
-                    line_start, one_line_indent)
+from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, LOOKBACK, ONE_LINE_CLOSE, URL_START, blanks_end,
+                    line_break_after, line_start, one_line_indent)
 from .pairing import Opener, paired_run
 from .quoting import past_quote_marks
 from .rules import Rule
@@ -120,14 +120,15 @@ def _element_text_before(buf: bytes, p: int) -> bool:
     """Whether the text before ``buf[p]`` is a tag's closing ``>`` (after
     a tag name's letter or an attribute's quote; a ``>`` alone is a quoted
     reply's mark), then blanks, on the same line or the one before."""
+    floor = max(0, p - LOOKBACK)  # what the streaming scanner keeps before a candidate
     i = p
-    while i > 0 and buf[i - 1] in HSPACE and p - i < INDENT_LIMIT:
+    while i > floor and buf[i - 1] in HSPACE:
         i -= 1
-    if i > 0 and buf[i - 1] in EOL:
-        i -= 2 if i > 1 and buf[i - 2:i] == b"\r\n" else 1
-        while i > 0 and buf[i - 1] in HSPACE and p - i < 2 * INDENT_LIMIT:
+    if i > floor and buf[i - 1] in EOL:
+        i -= 2 if i - 1 > floor and buf[i - 2:i] == b"\r\n" else 1
+        while i > floor and buf[i - 1] in HSPACE:
             i -= 1
-    return i > 1 and buf[i - 1] == 0x3E and (buf[i - 2] in ALNUM or buf[i - 2] in b"\"'")
+    return i - 1 > floor and buf[i - 1] == 0x3E and (buf[i - 2] in ALNUM or buf[i - 2] in b"\"'")
 
 
 def _end_tag_after(buf: bytes, t: int, hi: int) -> bool:
