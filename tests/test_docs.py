@@ -20,6 +20,10 @@ def test_quick_start_has_two_commands():
     commands = [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
     assert len(commands) == 2
     assert "urnscan scan data/samples" in commands[0] and "pytest" in commands[1]
+    # CI runs the README's test command: its install, then its pytest line
+    ci = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text(encoding="utf-8")
+    install, pytest_line = (part.strip() for part in commands[1].split("&&"))
+    assert install in ci and pytest_line in ci.splitlines()
 
 
 def test_every_documented_option_exists():
