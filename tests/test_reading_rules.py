@@ -310,6 +310,15 @@ def test_concatenation_over_lines_is_not_a_urn(text):
     # the prefixes of Objective-C's and C's literals
     ('NSString *ns = @"urn:example:params:xml:ns:"\n    @"xmpp-stanzas";', ["urn:example:params:xml:ns:xmpp-stanzas"]),
     ('const wchar_t *ns = L"urn:example:params:" L"xml:ns:x";', ["urn:example:params:xml:ns:x"]),
+    # ... and Python's string and bytes prefixes (an XML attribute inside them)
+    ("x = (b'<a xmlns=\"urn:example:names:ubl:schema:xsd:'\n     b'CommonBasicComponents-2\">')",
+     ["urn:example:names:ubl:schema:xsd:CommonBasicComponents-2"]),
+    ('x = rb"urn:example:re:" Br"x"', ["urn:example:re:x"]),
+    ("x = ('urn:example:py:'\n     R'key')", ["urn:example:py:key"]),
+    ("x = ('urn:example:py:'\n     u'key')", ["urn:example:py:key"]),
+    # ... not an f-string (its rest is a template), nor a name before a literal
+    ('x = "urn:example:a:" f"{y}"', ["urn:example:a:"]),
+    ('x = "urn:example:a:" b "c"', ["urn:example:a:"]),
     ('NSString *a = @"urn:example:a"; NSString *b = @"urn:example:b";', ["urn:example:a", "urn:example:b"]),
 ])
 def test_concatenated_literals_are_one_string(text, expected):

@@ -922,6 +922,13 @@ may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
                                lim);
     if (j > q + 1 && j < lim && (s[j] == '@' || s[j] == 'L' || s[j] == 'U' || s[j] == 'u'))
         j += s[j] == 'u' && j + 1 < lim && s[j + 1] == '8' ? 2 : 1;  /* fold.py _LITERAL_PREFIX */
+    else if (j > q + 1 && j < lim && (s[j] == 'b' || s[j] == 'B' || s[j] == 'r' || s[j] == 'R')) {
+        /* Python's prefixes: b, r, br, rb in either case */
+        int bytes_first = s[j] == 'b' || s[j] == 'B';
+        j++;
+        if (j < lim && (bytes_first ? (s[j] == 'r' || s[j] == 'R') : (s[j] == 'b' || s[j] == 'B')))
+            j++;
+    }
     if (j + 1 >= hi || s[j] != s[q])
         return 0;
     /* buf[q+1:q+5].lower() == b"urn:": a URN of its own, not a piece */

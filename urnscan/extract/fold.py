@@ -413,9 +413,13 @@ PAGE_BREAK_LIMIT = 1024
 #: concatenation operator on either line: "+" (Java, C#, JavaScript, Go),
 #: "." (PHP, Perl), ".." (Lua), "++" (Erlang, Haskell), "<>" (Elixir)
 #: the prefix of a string literal: Objective-C's "@", C's and C++'s "L",
-#: "u", "u8" and "U" (``@"urn:ietf:params:xml:ns:" @"xmpp-stanzas"``);
+#: "u", "u8" and "U" (``@"urn:ietf:params:xml:ns:" @"xmpp-stanzas"``),
+#: Python's string and bytes prefixes but "f" (Python Language Reference
+#: section 2.4.1: "r", "u", "b" and "br"/"rb" in either case;
+#: ``b'xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:'
+#: b'CommonBasicComponents-2">'``; an f-string's rest is a template);
 #: only after something between it and the literal before
-_LITERAL_PREFIX = re.compile(rb"@|L|u8?|U")
+_LITERAL_PREFIX = re.compile(rb"@|L|u8?|U|[bB][rR]?|[rR][bB]?")
 _ADJACENT = re.compile(rb"[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?"
                        rb"(?:\\?(?:\r\n?|\n)[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?)?")
 
