@@ -612,6 +612,13 @@ def test_regex_delimiters_go_with_pairing():
     ("x = \"urn:example:a:b\" + \\\n    suffix", []),
     ("x = urn:example:a:b+\\\n    suffix", ["urn:example:a:b+"]),
     ("CFLAGS += -DNS=urn:example:a:b, \\\n    -DOTHER", ["urn:example:a:b"]),
+    # never out of a line comment, which ends with its line, into the code below
+    ("        # references start with urn:example:ref:\n        outcome_refs = [r for r in refs]\n",
+     ["urn:example:ref:"]),
+    ("    // the prefix urn:example:ns-\n    value_b = 1;\n", ["urn:example:ns-"]),
+    ("# see urn:example:params:oauth:\naccess_token = fetch()\n", ["urn:example:params:oauth:"]),
+    # ... while a name in text still goes on
+    ("prefix urn:example:ns-\n    value\n", ["urn:example:ns-value"]),
     # adjacent string literals are one string (C, Python)
     ("ns = (\"urn:example:params:\"\n      \"yang:foo\")", ["urn:example:params:yang:foo"]),
     ("char *ns = \"urn:example:c:\" \"part\";", ["urn:example:c:part"]),

@@ -1246,6 +1246,21 @@ comment_close(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     return (s[e - 2] == '*' && s[e - 1] == '/') || (s[e - 2] == '-' && s[e - 1] == '-' && e < hi && s[e] == '>');
 }
 
+/* fold.py _line_comment(): the line holding s[p] starts with blanks and
+   a line comment's mark ("#" or "//") before p; where no line break is
+   found within LOOKBACK (256) bytes before p, the bytes from there are
+   read as the line (a yes only defers the name to the Python rules) */
+static int
+line_comment_before(const unsigned char *s, Py_ssize_t p)
+{
+    Py_ssize_t floor = p > 256 ? p - 256 : 0, i = p;
+    while (i > floor && s[i - 1] != '\n' && s[i - 1] != '\r')
+        i--;
+    while (i < p && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    return i < p && (s[i] == '#' || (s[i] == '/' && i + 1 < p && s[i + 1] == '/'));
+}
+
 /* fold.py continuation() of the commonest fold: a bare name (after a blank
    or a line break) whose first line, s[p:e], ends in "-" after which an
    RFC formatter broke it, the next line going on with an indented word
@@ -1259,7 +1274,7 @@ read_hyphen_fold(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_
                  const unsigned char *table, Py_ssize_t cap, long flags, Read *r)
 {
     if (e - p > cap || e <= nss_start || s[e - 1] != '-' || !plain_name_chars(s, nss_start, e)
-            || one_line_open_before(s, p))
+            || one_line_open_before(s, p) || line_comment_before(s, p))
         return 0;
     Py_ssize_t w = blanks_end(s, e, hi);
     if (w >= hi || (s[w] != '\r' && s[w] != '\n'))

@@ -158,7 +158,7 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     if w < hi and buf[w] == 0x7C and (last in _TABLE_LAST or last in ALNUM):  # "|": a table cell
         return _table(buf, start, e, w, hi, run, last in ALNUM)
     nl = line_break_after(buf, w, hi)
-    if nl < 0:
+    if nl < 0 or _line_comment(buf, start):
         return None
     q = blanks_end(buf, nl, hi)
     across_blank = q < hi and buf[q] in EOL
@@ -221,6 +221,22 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     if last in b":./" and _name_piece(buf, e, last, token, closes, buf[t:t + 2] in _TERM_PADDING):
         return e, (q, t), Rule.FOLD_RFC
     return None
+
+
+#: the mark of a line comment starting a line: "#" (Python, shell, Ruby,
+#: Perl, YAML, TOML, R) and "//" (C99, C++, Java, JavaScript, Go, Rust).
+#: Such a comment ends at the end of its line (Python Language Reference
+#: section 2.1.3; ISO C 6.4.9): the next line is code, or a comment of its
+#: own, not the rest of a name (``# references start with urn:uuid:`` then
+#: ``outcome_refs = [...]``)
+_LINE_COMMENT = re.compile(rb"[ \t]*(?:#|//)")
+
+
+def _line_comment(buf: bytes, start: int) -> bool:
+    """Whether the line holding ``buf[start]`` is a line comment whose mark
+    stands before ``start``: :data:`_LINE_COMMENT`."""
+    first = line_start(buf, start)
+    return first is not None and _LINE_COMMENT.match(buf, first, start) is not None
 
 
 #: the separators of the items a name lists, after which a quoted name
