@@ -7,7 +7,7 @@ import io
 import tarfile
 import zipfile
 import zlib
-from typing import Dict, List, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 
 def mbox(*messages: str) -> bytes:
@@ -96,14 +96,19 @@ def gzip_members(*records: bytes) -> bytes:
     return b"".join(gzip.compress(r, mtime=0) for r in records)
 
 
-def pdf(pages: List[str]) -> bytes:
+def pdf(pages: List[str], embedded: Sequence[Tuple[str, bytes]] = ()) -> bytes:
     """A PDF whose pages show the lines of ``pages`` in Helvetica, each
-    content stream FlateDecode-compressed; offsets in the xref are exact."""
+    content stream FlateDecode-compressed, and that embeds the files
+    ``embedded`` (name, data: PDF 1.7 section 7.11.4, FlateDecode-compressed
+    too, in the catalog's EmbeddedFiles name tree); offsets in the xref are
+    exact."""
     objects: List[bytes] = []
     n_pages = len(pages)
     font = 3 + 2 * n_pages
     kids = " ".join(f"{3 + 2 * i} 0 R" for i in range(n_pages))
-    objects.append(b"<< /Type /Catalog /Pages 2 0 R >>")
+    names = " ".join(f"({name}) {font + 1 + 2 * i} 0 R" for i, (name, _) in enumerate(embedded))
+    tree = f" /Names << /EmbeddedFiles << /Names [{names}] >> >>" if embedded else ""
+    objects.append(f"<< /Type /Catalog /Pages 2 0 R{tree} >>".encode())
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {n_pages} >>".encode())
     for i, text in enumerate(pages):
         ops = [b"BT /F1 9 Tf 11 TL 36 720 Td"]
@@ -116,7 +121,12 @@ def pdf(pages: List[str]) -> bytes:
         objects.append(f"<< /Length {len(content)} /Filter /FlateDecode >>\nstream\n".encode()
                        + content + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    for i, (name, data) in enumerate(embedded):
+        packed = zlib.compress(data)
+        objects.append(f"<< /Type /Filespec /F ({name}) /UF ({name}) /EF << /F {font + 2 + 2 * i} 0 R >> >>".encode())
+        objects.append(f"<< /Type /EmbeddedFile /Length {len(packed)} /Filter /FlateDecode >>\nstream\n".encode()
+                       + packed + b"\nendstream")
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n" if embedded else b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, 1):
         offsets.append(len(out))

@@ -243,6 +243,13 @@ CASES = [
         ("rel/list.mbox!<qp@example.org>/1", RFC)], "tar", 7, 2),
     ("two.pdf", lambda: pdf([f"see {ISBN} here", f"and {RFC}."]),
      [("page=1", ISBN), ("page=2", RFC)], "pdf", 2, 0),
+    # a PDF's embedded files follow its pages (a Factur-X invoice's XML), a
+    # binary one skipped, a PDF embedded in it read as a member is
+    ("invoice.pdf", lambda: pdf([f"see {ISBN}"], embedded=[
+        ("factur-x.xml", f'<?xml version="1.0"?>\n<rsm:Invoice xmlns:rsm="{RFC}"/>\n'.encode()),
+        ("logo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4),
+        ("order.pdf", pdf([f"and {ISSN}."]))]),
+     [("page=1", ISBN), ("factur-x.xml", RFC), ("order.pdf!page=1", ISSN)], "pdf", 3, 1),
     ("le16.xml", _utf("utf-16-le", codecs.BOM_UTF16_LE), [(None, RFC), (None, ISBN)], None, 1, 0),
     ("be16.xml", _utf("utf-16-be", codecs.BOM_UTF16_BE), [(None, RFC), (None, ISBN)], None, 1, 0),
     ("le32.xml", _utf("utf-32-le", codecs.BOM_UTF32_LE), [(None, RFC), (None, ISBN)], None, 1, 0),

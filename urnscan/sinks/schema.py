@@ -65,7 +65,8 @@ HIT_SCHEMA = pa.schema(
                "an id), a WARC record (its `WARC-Target-URI`), a zip member "
                "(`OEBPS/ch1.xhtml`), a tar or ar member (`pkg-1.0/README`; a member of "
                "a tarball inside it after `!`, `data.tar.xz!./usr/share/doc/pkg/README`), "
-               "a PDF page (`page=3`); null when the source is a single document.", nullable=True),
+               "a PDF page (`page=3`) or a file the PDF embeds (`factur-x.xml`); null when the "
+               "source is a single document.", nullable=True),
         _field("start", pa.int64(),
                "Start offset of the span, 0-based. Byte offset in the decompressed "
                "input for byte input, character offset for `str` input. In a document "

@@ -23,6 +23,8 @@ kind       one document per                       id
 ``ar``     member (``.deb``; a tarball inside:     ``data.tar.xz!./usr/share/doc``
            its members)                           ``/pkg/README``
 ``pdf``    page                                   ``page=3`` (as in ``#page=3``)
+           embedded file (a Factur-X invoice's     its file name, ``factur-x.xml``
+           XML)
 ========== ====================================== ==============================
 
 A plain input is one document without an id.  How kinds are told apart
@@ -49,7 +51,8 @@ Limits: the decoded documents together may not outgrow the ratio limit
 document against its own encoded size (a zip member's compressed size, a
 WARC record's length): reading stops with :class:`LimitError`.  Memory is
 bounded by the chunk size, except for one mail message, which is parsed
-whole (up to :data:`MAX_MESSAGE_BYTES`), and for the list of members of a
+whole (up to :data:`MAX_MESSAGE_BYTES`), one file a PDF embeds, which
+PDFium hands whole (up to :data:`.pdf.MAX_EMBEDDED_BYTES`), and for the list of members of a
 zip archive, the pages of a PDF and the target URIs of a WARC file seen so
 far.  Zip archives and PDFs need random access: read from standard input
 or a compressed stream, they are first copied to a temporary file.
@@ -488,7 +491,7 @@ class DocumentReader:
             return self._wrap(ar_documents(self._line_stream(), self.chunk_size, self.depth))
         from .pdf import pdf_documents
 
-        return self._wrap(pdf_documents(self._random_access()))
+        return self._wrap(pdf_documents(self._random_access(), self.chunk_size, self.depth))
 
     def archive_messages(self) -> Iterator[Tuple[int, Optional[bytes]]]:
         """The messages of an mbox archive as :func:`.mail.mail_messages`

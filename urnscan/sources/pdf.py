@@ -1,4 +1,5 @@
-"""PDF: one document per page, its text as PDFium extracts it.
+"""PDF: one document per page, its text as PDFium extracts it, then one
+per embedded file.
 
 PDFium (the PDF engine of Chromium, through the ``pypdfium2`` bindings, a
 wheel with the engine inside) is an extra: ``pip install 'urnscan[pdf]'``.
@@ -9,6 +10,15 @@ is skipped with that message.  Pages are ``page=1``, ``page=2``... (as in
 the ``#page=`` fragment of RFC 8118 section 3).  A page whose text cannot
 be extracted is skipped and counted; a file PDFium cannot open, or an
 encrypted one it cannot open with the empty password, stops the input.
+
+The files a PDF embeds (PDF 1.7, ISO 32000-1 section 7.11.4: the
+EmbeddedFiles name tree of the document catalog) follow the pages, each
+named by its file name and read as a member of an archive is: the XML
+invoice of a Factur-X or ZUGFeRD PDF (PDF/A-3), whose namespaces and
+specification identifiers are URNs, is ``factur-x.xml``; an embedded file
+that holds documents (a PDF, a zip archive) gives those, named
+``NAME!DOCUMENT``.  PDFium hands an embedded file whole: one larger than
+:data:`MAX_EMBEDDED_BYTES` is skipped with that reason.
 """
 from __future__ import annotations
 
@@ -16,6 +26,9 @@ from typing import BinaryIO, Iterator
 
 from ..errors import SourceError
 from .document import Document
+
+#: the largest embedded file read (PDFium hands it whole)
+MAX_EMBEDDED_BYTES = 64 << 20
 
 
 def pdf_available() -> bool:
@@ -56,8 +69,9 @@ def _page_text(document, index: int) -> str:
         page.close()
 
 
-def pdf_documents(fileobj: BinaryIO) -> Iterator[Document]:
-    """The pages of a PDF (a seekable file) as documents."""
+def pdf_documents(fileobj: BinaryIO, chunk_size: int = 1 << 16, depth: int = 0) -> Iterator[Document]:
+    """The pages of a PDF (a seekable file) as documents, then its embedded
+    files (``depth``: how deep inside other archives the PDF is)."""
     import pypdfium2 as pdfium
 
     document = _open(fileobj)
@@ -76,5 +90,35 @@ def pdf_documents(fileobj: BinaryIO) -> Iterator[Document]:
             # surrogate cannot be encoded.
             text = text.replace(_HYPHENATION_MARK, "-")
             yield Document(f"page={number}", (text.encode("utf-8", "replace"),) if text else ())
+        yield from _embedded_files(document, chunk_size, depth)
     finally:
         document.close()
+
+
+def _embedded_files(document, chunk_size: int, depth: int) -> Iterator[Document]:
+    """The files embedded in ``document`` (module docstring), in the order
+    of its EmbeddedFiles name tree; one without a name is ``attachment=N``."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as pdfium_c
+
+    from .tarred import member_documents
+
+    for index in range(document.count_attachments()):
+        name = f"attachment={index + 1}"
+        try:
+            attachment = document.get_attachment(index)
+            name = attachment.get_name() or name
+            size = ctypes.c_ulong()
+            pdfium_c.FPDFAttachment_GetFile(attachment, None, 0, size)
+            if size.value > MAX_EMBEDDED_BYTES:
+                yield Document(name, (), skipped="embedded file over the size limit")
+                continue
+            data = bytes(attachment.get_data()) if size.value else b""
+        except pdfium.PdfiumError:
+            yield Document(name, (), skipped="embedded file not readable")
+            continue
+        step = max(chunk_size, 1)
+        chunks = (data[i:i + step] for i in range(0, len(data), step))
+        yield from member_documents(name, chunks, len(data), chunk_size, depth)
