@@ -1006,6 +1006,12 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
       ("urn:x-c:proxy:template", ())]),
     ("ids=urn:example:a%2curn:example:b", [("urn:example:a", ("embedded:form", "cut:list")),
                                            ("urn:example:b", ())]),
+    # ... and a word between two "#" before another URN: EN 16931-1's
+    # specification identifier of an e-invoice (BT-24), core#compliant#CIUS#conformant#extension
+    ("<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:example:kosit:standard:xrechnung_2.3"
+     "#conformant#urn:example:kosit:extension:xrechnung_2.3</cbc:CustomizationID>",
+     [("urn:example:kosit:standard:xrechnung_2.3", ("cut:list",)), ("urn:example:kosit:extension:xrechnung_2.3", ())]),
+    ("urn:example:a#frag d", [("urn:example:a#frag", ())]),
     # ... and a "+" before a URL (xsi:schemaLocation's pairs, form-encoded), not before a name
     ("xsi:schemaLocation%3D%22urn:oasis:names:specification:ubl:schema:xsd:Invoice-2+http://h.example/I.xsd%22",
      [("urn:oasis:names:specification:ubl:schema:xsd:Invoice-2", ("pair:encoded", "cut:list"))]),

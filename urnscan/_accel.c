@@ -936,14 +936,21 @@ may_adjoin_literal(const unsigned char *s, Py_ssize_t q, Py_ssize_t hi)
 }
 
 /* lists.py list_end(): a "," in s[a:b] right before "urn:" or a URL's
-   "scheme://", a "+" right before a "scheme://", or a "&", ";", "/" or
-   "%XX" right before "urn:" (inside the run, so before b) */
+   "scheme://", a "+" right before a "scheme://", or a "&", ";", "/",
+   "%XX" or "#word#" right before "urn:" (inside the run, so before b) */
 static int
 has_list_separator(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
 {
     for (Py_ssize_t i = a; i < b; i++) {
         if ((s[i] == '&' || s[i] == ';' || s[i] == '/') && urn_at(s, i + 1, b))
             return 1;
+        if (s[i] == '#') {  /* "#word#" right before "urn:": EN 16931's specification identifier */
+            Py_ssize_t k = i + 1;
+            while (k < b && k - i <= 32 && is_alpha(s[k]))
+                k++;
+            if (k > i + 1 && k < b && s[k] == '#' && urn_at(s, k + 1, b))
+                return 1;
+        }
         if (s[i] == '%' && i + 2 < b && is_hex(s[i + 1]) && is_hex(s[i + 2]) && urn_at(s, i + 3, b))
             return 1;
         if (s[i] != ',' && s[i] != '+')

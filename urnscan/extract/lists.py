@@ -24,6 +24,12 @@
   is the URL's, around names written as they are; and so does a ``+``
   right before a URL's ``scheme://`` (a form-encoded blank between the
   pairs of an ``xsi:schemaLocation``: ``urn:...:Invoice-2+http://...xsd``).
+  A word between two ``#`` right before ``urn:`` joins the identifiers of
+  an e-invoice's specification identifier (EN 16931-1, BT-24: the core,
+  then ``#compliant#`` and a CIUS, then ``#conformant#`` and an
+  extension: ``urn:xoev-de:kosit:standard:xrechnung_2.3#conformant#urn:
+  xoev-de:kosit:extension:xrechnung_2.3``): RFC 3986 section 3.5 lets a
+  fragment hold no ``#``, and the word is no part of either name.
 * A URN right after a comma is a field of comma-separated values (RFC
   4180 section 2: a field holding a comma is quoted), and the next comma
   ends it: ``2,urn:isbn:0451450524,Title``.
@@ -39,7 +45,7 @@ import re
 from .entity import REFERENCE_PATTERN
 
 _LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|\+(?=[A-Za-z][A-Za-z0-9+.-]{0,30}://)"
-                        rb"|(?:[&;/]|%[0-9A-Fa-f]{2})(?=[Uu][Rr][Nn]:)")
+                        rb"|(?:[&;/]|%[0-9A-Fa-f]{2}|#[A-Za-z]{1,32}#)(?=[Uu][Rr][Nn]:)")
 _URL_QUERY = re.compile(rb"\?(?![+=])")
 #: a character reference ending where the text searched ends (entity.py)
 _REFERENCE_END = re.compile(REFERENCE_PATTERN + rb"\Z")
