@@ -191,6 +191,9 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "| CTS URNs (`urn:example:cts:tlg\u2026`), work |",
     "\u201curn:example:a\u2026\u201d",
     "the arc urn:oid:1.3.6.1.4.1.\u2026 and below",
+    # ... or after an OID's arcs, which it goes on with (a sentence's ellipsis follows a whole name)
+    "code systems are URLs, not OIDs like urn:oid:2.16.840...",
+    "the arc urn:oid:2.16.840\u2026 and below",
     # digits written as "#"
     "      urn:example:doc:####   ->  https://doc.example/####.txt",
     # the text column of a hex dump (hexdump -C, xxd, od, Wireshark, RFC dumps)

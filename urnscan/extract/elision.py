@@ -4,18 +4,26 @@ URNs, nor is a name cut off by an ellipsis inside its quotes
 (trimmed)."""
 from __future__ import annotations
 
+import re
+
 ELLIPSIS = "\u2026".encode()
+#: a name whose NSS is dotted numbers: an OID's arcs (RFC 3061 section 2,
+#: ``urn:oid:2.16.840``), which an ellipsis after it goes on with -- the
+#: name written is cut off (``OIDs like urn:oid:2.16.840...``), not a
+#: whole name before a sentence's ellipsis
+_DOTTED_NUMBERS = re.compile(rb"[Uu][Rr][Nn]:[A-Za-z0-9-]{1,32}:[0-9]+(?:\.[0-9]+)+")
 
 
 def elided(text: bytes, buf: bytes, end: int) -> bool:
     """"..." inside the text, or after a cut-off name ("urn:ietf:params:...",
-    "urn:ietf:params:\u2026", "urn:oid:1.3.6.1.\u2026")."""
+    "urn:ietf:params:\u2026", "urn:oid:1.3.6.1.\u2026", "urn:oid:2.16.840...")."""
     body = text.rstrip(b".")
     if b"..." in body:
         return True
     if buf.startswith(ELLIPSIS, end):
-        return text[-1:] in b":/-."
-    return body[-1:] in (b":", b"/", b"-") and len(text) - len(body) >= 3
+        return text[-1:] in b":/-." or _DOTTED_NUMBERS.fullmatch(text) is not None
+    return len(text) - len(body) >= 3 and (body[-1:] in (b":", b"/", b"-")
+                                            or _DOTTED_NUMBERS.fullmatch(body) is not None)
 
 
 def elided_before_closer(text: bytes, buf: bytes, end: int, closed) -> bool:
