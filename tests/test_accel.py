@@ -405,6 +405,8 @@ PLAIN_TABLE = [
     (b"URN:URN:dns:a:1 <urn:urn:x:y> 'URN:urn:a:b' urn:urn:NSS", 0),  # the NID "urn": maybe a label
     (b"(/urn:a:b/i.test(s)) {P: /urn:a:b/, Q:/urn:a:b}", 0),  # maybe a JavaScript regular expression
     (b"x === 'urn:a:b' || y", 0),  # "||" after "'": SQL's concatenation or a logical OR
+    # " ." before a SPARQL keyword ends a triple pattern: the rules read it
+    (b"?s dc:id 'urn:a:b' . FILTER(?s) ?s dc:id \"urn:a:c\" .\nOPTIONAL {", 0),
     # letters written for digits are a name's, as written; a bracket may be a placeholder
     (b"urn:a:n-nnnn urn:a:XXXX-1 urn:a:b[3] urn:a:bnnn urn:a:x.x.x urn:a:N.N.N urn:a:x.x.y", 5),
 ]

@@ -341,6 +341,18 @@ def test_concatenated_literals_are_one_string(text, expected):
      ["urn:cts:EpiBau:epibau004", "urn:cts:x:y"]),
     ('_:b0 dc:id "urn:example:a" .\n_:b1 dc:id "urn:example:b" .', ["urn:example:a", "urn:example:b"]),
     ("see 'urn:example:a' .\n\nNext", ["urn:example:a"]),
+    # " ." ending a SPARQL triple pattern before a keyword of the group
+    # graph pattern, or a Turtle statement before a SPARQL-style directive
+    ('q = """SELECT ?s WHERE { ?s dc:id "urn:example:a" . FILTER(?s != ?o) }"""', ["urn:example:a"]),
+    ("  ?s dc:id 'urn:example:b' .\n  OPTIONAL { ?s ?p ?o }", ["urn:example:b"]),
+    ('  ?s dc:id "urn:example:c" . bind(?s AS ?t)', ["urn:example:c"]),
+    ('<urn:example:s> dc:id "urn:example:d" .\nPREFIX ex: <http://example.org/>',
+     ["urn:example:s", "urn:example:d"]),
+    ("  ?s dc:id 'urn:example:e' .\n  GRAPH ?g { ?s ?p ?o }", ["urn:example:e"]),
+    # a name that merely starts like one is PHP's or Perl's operand still
+    ("$x = 'urn:example:f' . filtered($y);", []),
+    ("$x = 'urn:example:g' . BASE_URL;", []),
+    ("$x = 'urn:example:h' . graph_name();", []),
 ])
 def test_concatenation_with_markup_leaves_the_name(text, expected):
     assert urns(text) == expected

@@ -75,6 +75,17 @@ _MACRO_AFTER = frozenset(b":-=")
 #: "<" escaped ("&lt;", "&#60;", "&#x3c;") before a placeholder's name
 _ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 
+#: a keyword of SPARQL that starts what follows a triple pattern's "."
+#: inside a group graph pattern (SPARQL 1.1 Query section 19.8, rules
+#: GroupGraphPatternSub and GraphPatternNotTriples: FILTER, OPTIONAL,
+#: BIND, GRAPH, MINUS, SERVICE, VALUES), or a SPARQL-style directive of
+#: Turtle 1.1 (section 6.5, sparqlPrefix and sparqlBase: PREFIX, BASE);
+#: keywords match in any case (SPARQL 1.1 section 19.3, Turtle 1.1
+#: section 6.5).  After " ." it is no operand of PHP's or Perl's
+#: concatenation: ``?s dc:id "urn:example:a" . FILTER(?s != ?o)`` ends a
+#: triple pattern, and the quoted name is whole
+SPARQL_KEYWORD = rb"(?i:FILTER|OPTIONAL|BIND|GRAPH|MINUS|SERVICE|VALUES|PREFIX|BASE)(?![A-Za-z0-9_.:-])"
+
 #: string concatenation after a closing quote: "+" (Python, Java, JS, C#),
 #: "++" (Erlang, Haskell),
 #: ".." (Lua), "." before a variable, or after a blank (a sentence's
@@ -82,14 +93,16 @@ _ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 #: goes on with the name -- on the same line or the next (PHP, Perl; a
 #: string opening with markup, "'</id>'", closes an element the URN
 #: was complete in; a prefixed name is no operand: " ." ends a Turtle or
-#: N3 statement, "ns5:cts_urn" starts the next), "||" after a single
+#: N3 statement, "ns5:cts_urn" starts the next, and so does a keyword of
+#: SPARQL or Turtle: SPARQL_KEYWORD), "||" after a single
 #: quote (SQL's strings; after a double quote it is C's, Java's or Go's
 #: logical OR), the "concat" method of JavaScript's and Java's strings;
 #: also Python's "%" formatting operator, and a variable right after the
 #: quote (a shell word: ``URN="urn:li:person:"$ID``)
 CONCATENATION = (rb"(?:\$[A-Za-z_{(]|[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|\.concat[ \t]*\(|(?<=')[ \t]*\|\|"
                  rb"|%[ \t]*[(A-Za-z_])"
-                 rb"|[ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:(?![A-Za-z_][A-Za-z0-9_.-]*:(?!:))[A-Za-z_($]|['\"][^<\s'\"]))")
+                 rb"|[ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:(?![A-Za-z_][A-Za-z0-9_.-]*:(?!:))(?!" + SPARQL_KEYWORD + rb")"
+                 rb"[A-Za-z_($]|['\"][^<\s'\"]))")
 _CONCATENATION = re.compile(CONCATENATION)
 
 
