@@ -832,7 +832,9 @@ starts_operand(unsigned char c)
 }
 
 /* (?:\r\n?|\n)?[ \t]*(?:[A-Za-z_($]|['"][^<\s'"]) from s[m]: what may
-   follow " ." in a concatenation */
+   follow " ." in a concatenation.  A keyword of SPARQL or Turtle there
+   (code.py SPARQL_KEYWORD, no operand) is taken as one all the same: the
+   candidate is left to the rules, which read it */
 static int
 follows_dot_operator(const unsigned char *s, Py_ssize_t m, Py_ssize_t lim)
 {
