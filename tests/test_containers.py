@@ -84,6 +84,23 @@ def _maildir_message() -> bytes:
                     "Content-Type": 'multipart/alternative; boundary="sep"'}, body).encode("ascii")
 
 
+def _word_mht() -> bytes:
+    """A document saved by a word processor as a "Single File Web Page"
+    (MHTML, RFC 2557): a MIME message with no "From" field, its page
+    quoted-printable with a soft line break inside a namespace's URN."""
+    body = multipart("----=_NextPart_01D5", [
+        ({"Content-Location": "file:///C:/D1/doc.htm", "Content-Transfer-Encoding": "quoted-printable",
+          "Content-Type": 'text/html; charset="us-ascii"'},
+         '<html xmlns:v=3D"urn:schemas-microsoft-com:vml"\nxmlns:o=3D"urn:schemas-microsoft-c=\n'
+         'om:office:office">\n'),
+        ({"Content-Location": "file:///C:/D1/doc_files/image001.png", "Content-Transfer-Encoding": "base64",
+          "Content-Type": "image/png"}, b64(PNG)),
+    ])
+    return message({"MIME-Version": "1.0", "Content-Type": 'multipart/related; boundary="----=_NextPart_01D5"'},
+                   "This document is a Single File Web Page, also known as a Web Archive file.\n\n"
+                   + body).encode("ascii")
+
+
 def _epub() -> bytes:
     return zip_bytes([
         ("mimetype", b"application/epub+zip"),
@@ -214,6 +231,8 @@ CASES = [
     ("1619541638.M1P2.host:2,S", _maildir_message,
      [("<md@example.org>/1", ISBN), ("<md@example.org>/2", "urn:schemas-microsoft-com:office:office"),
       ("<md@example.org>/2", RFC)], "eml", 2, 0),
+    ("doc.mht", _word_mht, [("#1/1", "urn:schemas-microsoft-com:vml"),
+                            ("#1/1", "urn:schemas-microsoft-com:office:office")], "eml", 1, 1),
     ("book.epub", _epub, [("META-INF/container.xml", "urn:oasis:names:tc:opendocument:xmlns:container"),
                           ("OEBPS/content.opf", ISBN), ("OEBPS/ch1.xhtml", ISSN)], "zip", 4, 2),
     ("dump.zip", _zipped_dump, [("dump/records.txt.gz", NBN), ("dump/src.tar.gz!src/a.py", RFC)], "zip", 2, 1),
@@ -337,6 +356,12 @@ def test_container_kinds_from_content_and_name():
         (b"From: <Saved by Blink>\r\nSnapshot-Content-Location: https://h.example/\r\nSubject: A page\r\n"
          b"Date: Tue, 27 Apr 2021 16:40:38 -0000\r\nMIME-Version: 1.0\r\nContent-Type: multipart/related;\r\n"
          b"\ttype=\"text/html\";\r\n\tboundary=\"----B\"\r\n\r\n", "page.mhtml", ContainerKind.EML),
+        # ... and as an office suite's "Single File Web Page" writes it, with no "From": by its name
+        (b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=\"----=_NextPart_01D5\"\r\n\r\n",
+         "Report.mht", ContainerKind.EML),
+        (b"MIME-Version: 1.0\r\nX-Document-Type: Workbook\r\nContent-Type: multipart/related;\r\n", "b.mhtml",
+         ContainerKind.EML),
+        (b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=x\r\n\r\n", "notes.txt", None),
         # ... a message in plain text reads the same as text and stays text (its hits keep the file's lines)
         (b"From: a@b\nDate: Mon, 1 Jan 2024\nMessage-ID: <1@b>\nMIME-Version: 1.0\n"
          b"Content-Type: text/plain; charset=us-ascii\nContent-Transfer-Encoding: 7bit\n\nbody", "m.txt", None),

@@ -32,7 +32,8 @@ A plain input is one document without an id.  How kinds are told apart
 ``%PDF-`` first (or starting a line of the first 1024 bytes before an
 object) PDF, ``WARC/`` WARC, a ustar header block (:func:`tar_header`)
 tar, ``!<arch>`` ar, a ``From `` line holding a time followed by a header
-field mbox; a name ending in ``.eml`` with a header field first, or
+field mbox; a name ending in ``.eml``, ``.mht`` or ``.mhtml`` with a
+header field first, or
 whatever the name a header that only a message has and an encoding to
 undo (:func:`message_head`: a Maildir's or an MH folder's files, news
 articles, MHTML pages) is one mail message.
@@ -198,8 +199,13 @@ def _encoded_field(name: bytes, value: bytes) -> bool:
 #: MacBinary or HTTP header before it)
 _PDF_MAGIC = b"%PDF-"
 PDF_HEADER_REACH = 1024
-#: the names a mail file goes by (RFC 5322 messages saved one a file)
-MAIL_SUFFIXES = (".eml", ".eml.gz")
+#: the names a mail file goes by (RFC 5322 messages saved one a file), and
+#: those of a web page saved as one MIME message (MHTML, RFC 2557: a
+#: "multipart/related" message, as a browser's "Web Archive" or an office
+#: suite's "Single File Web Page" writes it; the latter has no "From" field,
+#: so only its name tells it from text, and its quoted-printable soft line
+#: breaks fall inside names such as urn:schemas-microsoft-com:office:office)
+MAIL_SUFFIXES = (".eml", ".eml.gz", ".mht", ".mht.gz", ".mhtml", ".mhtml.gz")
 
 
 def _pdf_header(head: bytes) -> bool:
