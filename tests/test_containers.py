@@ -233,6 +233,8 @@ CASES = [
       ("<md@example.org>/2", RFC)], "eml", 2, 0),
     ("doc.mht", _word_mht, [("#1/1", "urn:schemas-microsoft-com:vml"),
                             ("#1/1", "urn:schemas-microsoft-com:office:office")], "eml", 1, 1),
+    ("Report.doc", _word_mht, [("#1/1", "urn:schemas-microsoft-com:vml"),
+                               ("#1/1", "urn:schemas-microsoft-com:office:office")], "eml", 1, 1),
     ("book.epub", _epub, [("META-INF/container.xml", "urn:oasis:names:tc:opendocument:xmlns:container"),
                           ("OEBPS/content.opf", ISBN), ("OEBPS/ch1.xhtml", ISSN)], "zip", 4, 2),
     ("dump.zip", _zipped_dump, [("dump/records.txt.gz", NBN), ("dump/src.tar.gz!src/a.py", RFC)], "zip", 2, 1),
@@ -361,7 +363,17 @@ def test_container_kinds_from_content_and_name():
          "Report.mht", ContainerKind.EML),
         (b"MIME-Version: 1.0\r\nX-Document-Type: Workbook\r\nContent-Type: multipart/related;\r\n", "b.mhtml",
          ContainerKind.EML),
-        (b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=x\r\n\r\n", "notes.txt", None),
+        # ... whatever its name when its header is complete: MIME-Version and a multipart/related
+        # Content-Type make an MHTML page (RFC 2557 section 3), mail or not (a page served as "Word")
+        (b"MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary=x\r\n\r\n", "Report.doc",
+         ContainerKind.EML),
+        (b"MIME-Version: 1.0\nX-Document-Type: Workbook\nContent-Type: multipart/related;\n\tboundary=\"x\"\n\n",
+         "book", ContainerKind.EML),
+        # ... and no other MIME entity without From, nor one without MIME-Version, nor YAML's keys
+        (b"MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=x\n\n", "notes.txt", None),
+        (b"Content-Type: multipart/related; boundary=x\nSubject: y\n\n", "notes.txt", None),
+        (b"mime-version: 1.0\ncontent-type: multipart/related\n\n", "notes.yaml", None),
+        (b"MIME-Version: 1.0\nContent-Type: text/html\nNote: multipart/related\n\n", "notes.txt", None),
         # ... a message in plain text reads the same as text and stays text (its hits keep the file's lines)
         (b"From: a@b\nDate: Mon, 1 Jan 2024\nMessage-ID: <1@b>\nMIME-Version: 1.0\n"
          b"Content-Type: text/plain; charset=us-ascii\nContent-Transfer-Encoding: 7bit\n\nbody", "m.txt", None),

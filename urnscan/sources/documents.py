@@ -139,16 +139,20 @@ def message_head(head: bytes) -> bool:
     each line a field or its folded continuation (section 2.2.3), up to an
     empty line within the first :data:`MESSAGE_HEADER_REACH` bytes;
     ``From`` among them (section 3.6: every message has one) and a field
-    only a message has (:data:`_MESSAGE_ONLY_FIELDS`), each name
-    capitalised as mail software writes it (a YAML mapping or a package's
-    control file whose keys look like fields has no such set); and an
-    encoding to undo (:func:`_encoded_field`).  A message in plain 7-bit or
+    only a message has (:data:`_MESSAGE_ONLY_FIELDS`), or else
+    ``MIME-Version`` and a ``multipart/related`` ``Content-Type`` (a web
+    page saved as one MIME entity, MHTML, RFC 2557 section 3, which need
+    not be mail: an office suite's "Single File Web Page" has no ``From``,
+    whatever the file's name), each name capitalised as mail software
+    writes it (a YAML mapping or a package's control file whose keys look
+    like fields has no such set); and an encoding to undo
+    (:func:`_encoded_field`).  A message in plain 7-bit or
     8-bit text reads the same as text, and stays text: its hits keep the
     file's lines."""
     if not may_open_message(head):
         return False
     names = set()
-    encoded = False
+    encoded = related = False
     at, reach = 0, min(len(head), MESSAGE_HEADER_REACH)
     name = b""
     while at < reach:
@@ -158,7 +162,9 @@ def message_head(head: bytes) -> bool:
         line = head[at:end - 1] if end > at and head[end - 1] == 0x0D else head[at:end]
         at = end + 1
         if not line:
-            return encoded and b"from" in names and not names.isdisjoint(_MESSAGE_ONLY_FIELDS)
+            if b"from" in names:
+                return encoded and not names.isdisjoint(_MESSAGE_ONLY_FIELDS)
+            return related and b"mime-version" in names
         if line[0] in b" \t":
             value = line  # a folded field goes on (the first line is a field: may_open_message)
         else:
@@ -166,9 +172,10 @@ def message_head(head: bytes) -> bool:
             if field is None:
                 return False
             name = field.group(1).lower()
+            value = line[field.end():]
             if 0x41 <= line[0] <= 0x5A:  # as mail software writes them ("From", "Message-Id"), not YAML's "from:"
                 names.add(name)
-            value = line[field.end():]
+                related = related or (name == b"content-type" and _RELATED.match(value) is not None)
         encoded = encoded or _encoded_field(name, value)
     return False
 
@@ -182,6 +189,8 @@ _INFORMATIONAL_NAMES = frozenset(name.lower().encode("ascii") for name in INFORM
 #: encoded word in a field whose text is read (RFC 2047 section 2)
 _ENCODING = re.compile(rb"\s*(?:quoted-printable|base64)", re.I)
 _MULTIPART = re.compile(rb"\s*multipart/", re.I)
+#: the type of an MHTML page's aggregate (RFC 2557 section 3)
+_RELATED = re.compile(rb"\s*multipart/related\b", re.I)
 
 
 def _encoded_field(name: bytes, value: bytes) -> bool:
