@@ -1411,6 +1411,45 @@ def test_break_opportunities(text, expected):
     assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]  # (offsets in characters)
 
 
+#: inline tags that a word processor's HTML puts inside a name after one of
+#: its ":" (its speller's SpellE and GramE spans, a change of language, a
+#: bookmark) stand for nothing: phrasing content is text (breaks.py)
+MARKUP_SPLITS = [
+    ("<p class=MsoNormal>urn:isbn:<span class=GramE>0451450523</span>.<o:p></o:p></p>",
+     [("urn:isbn:0451450523", "urn:isbn:<span class=GramE>0451450523", ("decode:markup",))]),
+    ("<span lang=EN-US style='mso-ansi-language:EN-US'>urn:ietf:rfc:</span><span lang=EN-US>8141<o:p></o:p></span>",
+     [("urn:ietf:rfc:8141", "urn:ietf:rfc:</span><span lang=EN-US>8141", ("decode:markup",))]),
+    ('<p>urn:nbn:de:</span><a name="_Toc1"></a><span style="color:red">101-2010</span> next</p>',
+     [("urn:nbn:de:101-2010", 'urn:nbn:de:</span><a name="_Toc1"></a><span style="color:red">101-2010',
+       ("decode:markup",))]),
+    ("<p>urn:ietf:params:<wbr>xml:ns:</SPAN><SPAN\nlang=DE>yang</SPAN></p>",
+     [("urn:ietf:params:xml:ns:yang", "urn:ietf:params:<wbr>xml:ns:</SPAN><SPAN\nlang=DE>yang",
+       ("decode:break", "decode:markup"))]),
+    ("<font face=Arial>urn:isbn:</font><b>0451450523</b>, urn:isbn:<strong>0451450524</strong>",
+     [("urn:isbn:0451450523", "urn:isbn:</font><b>0451450523", ("decode:markup",)),
+      ("urn:isbn:0451450524", "urn:isbn:<strong>0451450524", ("decode:markup",))]),
+    # a placeholder set off in italics, a footnote's mark, a cell: no part of the name
+    ("<p>urn:isbn:<i>nnnnnnnnnn</i></p>", []),
+    ("<p>urn:isbn:0451450523<sup>1</sup></p>", [("urn:isbn:0451450523", "urn:isbn:0451450523", ())]),
+    ("<td>urn:example:a:</td><td>b</td>", [("urn:example:a:", "urn:example:a:", ())]),
+    # a blank after the tags, another name, or no ":" before them: the name ends there
+    ("<span>urn:example:a:</span><span> b</span>", [("urn:example:a:", "urn:example:a:", ())]),
+    ("<b>urn:example:</b><b>urn:example:b</b>", [("urn:example:b", "urn:example:b", ())]),
+    ("<p>urn:example:a<span>b</span></p>", [("urn:example:a", "urn:example:a", ())]),
+]
+
+
+@pytest.mark.parametrize("text,expected", MARKUP_SPLITS)
+def test_markup_splits(text, expected):
+    hits = scan_text(text)
+    assert [(h.urn, h.raw, h.rules) for h in hits] == expected
+    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]  # (offsets in characters)
+
+
+def test_markup_splits_go_with_folding():
+    assert urns("<p>urn:isbn:<span class=GramE>0451450523</span></p>", fold=False) == []
+
+
 @pytest.mark.parametrize("text, expected", [
     # seed 004 section 2: white space is not significant in a URN; in a
     # wrapper it may follow a ":" on the same line ...
@@ -1480,7 +1519,8 @@ def test_a_name_cut_inside_what_was_joined_or_decoded_ends_there(text, expected)
 #: escapes and literals meet
 _NAME_PIECES = [b"b", b"c1", b"-", b".", b",", b":", b"?", b"?=", b"&", b"=", b"&amp;", b"&#46;", b"&#45;", b"&shy;",
                 b"&quot;", b"&#x200B;", b"<wbr>", "\u00ad".encode(), "\u200b".encode(), b"-\n   ", b"\\\n  ", b"' '",
-                b'" "', b"\\-", b")", b"(", b"/", b"/*", b"%41", b"%", b"'s", b"\n", b" "]
+                b'" "', b"\\-", b")", b"(", b"/", b"/*", b"%41", b"%", b"'s", b"\n", b" ", b"</span><span lang=DE>",
+                b"<span class=SpellE>", b"<i>"]
 JOINED_NAMES = st.tuples(st.sampled_from([b"", b" ", b"(", b'"', b"'", b">", b"http://h/", b"x = '"]),
                    st.sampled_from([b"urn:", b"URN:"]), st.sampled_from([b"a:", b"isbn:", b"ietf:params:"]),
                    st.lists(st.sampled_from(_NAME_PIECES), max_size=12).map(b"".join),

@@ -21,10 +21,37 @@ BREAK_CHARACTERS = frozenset((0xAD, 0x200B))
 _BREAK = re.compile(b"|".join([rb"<[Ww][Bb][Rr] ?/?>"]
                               + [re.escape(chr(c).encode()) for c in sorted(BREAK_CHARACTERS)]))
 _URN_SCHEME = re.compile(rb"[Uu][Rr][Nn]:")
+#: start and end tags of the phrasing elements that a word processor's
+#: HTML wraps around the words its speller or a change of language marks
+#: (``<span class=SpellE>``, ``<span lang=EN-US>``, ``</span>``, an
+#: older writer's ``<font>``, a bookmark's ``<a name>``, ``<b>``,
+#: ``<strong>``, ``<u>``): phrasing content is text, and such tags inside a
+#: word leave it one word (HTML Living Standard section 3.2.5.2.5,
+#: "Phrasing content"; section 13.1.2.3: attribute values quoted or not).
+#: ``<i>``, ``<em>``, ``<var>``, ``<code>`` may set off a placeholder
+#: (``urn:isbn:<i>n</i>``), ``<sup>`` a footnote's mark: none of them
+_INLINE_TAG = (rb"</?(?:[Ss][Pp][Aa][Nn]|[Ff][Oo][Nn][Tt]|[Aa]|[Bb]|[Ss][Tt][Rr][Oo][Nn][Gg]|[Uu])"
+               rb"(?:[ \t\r\n](?:[^<>\"']|\"[^<>\"]*\"|'[^<>']*'){0,%d})?>" % 400)
+#: a run of them: at most 8, each at most 400 bytes long
+_INLINE_TAGS = re.compile(b"(?:" + _INLINE_TAG + b"){1,8}")
+
+
+def over_markup(buf: bytes, e: int, hi: int) -> int:
+    """Where the run of inline tags (:data:`_INLINE_TAGS`) at ``e`` ends,
+    when the name before it ends in ":" (a word processor splits a name at
+    its ":", where its speller's words end: ``urn:ietf:rfc:</span><span
+    lang=EN-US>8141``, ``urn:isbn:<span class=GramE>0451450523</span>``);
+    -1 elsewhere, and where no such tag follows.  A name that ends in ":"
+    is left to the reading rules by the fast paths."""
+    if e < 1 or buf[e - 1] != 0x3A or e >= hi or buf[e] != 0x3C:
+        return -1
+    m = _INLINE_TAGS.match(buf, e, hi)
+    return -1 if m is None else m.end()
 
 
 def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run, max_end: int,
-                       cut: Optional[Callable[[bytes, bool], bool]] = None) -> List[Tuple[int, int]]:
+                       cut: Optional[Callable[[bytes, bool], bool]] = None,
+                       markup: Optional[List[bool]] = None) -> List[Tuple[int, int]]:
     """``segments`` (a name up to the end of its run) with the run after
     each break opportunity that follows it, as segments of their own;
     ``segments`` itself when none follows.  A mark before another
@@ -33,7 +60,10 @@ def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run
     name a page broke for display).  ``cut(text, question)`` says whether
     the name is cut short inside a piece's text (a "?" before it or not):
     no piece after such a one is joined, as the name ends in it (each
-    ``urn:`` of a chain of marks and references read it to the cap)."""
+    ``urn:`` of a chain of marks and references read it to the cap).
+    Inline tags after a ":" (:func:`over_markup`) are such a mark too
+    (but in a URL, where ``markup`` is None); ``markup`` gets True when
+    one was joined over."""
     joined = segments
     question = False  # a "?" in the pieces so far
 
@@ -51,19 +81,23 @@ def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run
     e = segments[-1][1]
     while e < hi:
         mark = _BREAK.match(buf, e, hi)
-        if mark is None:
+        tags = -1 if mark is not None or markup is None else over_markup(buf, e, hi)
+        if mark is None and tags < 0:
             break
-        rest = run.match(buf, mark.end(), min(hi, max_end + 1))
-        if rest is None or rest.end() == mark.end():
+        after = mark.end() if mark is not None else tags
+        rest = run.match(buf, after, min(hi, max_end + 1))
+        if rest is None or rest.end() == after:
             break  # the mark ends the line or the text: nothing goes on
-        if _URN_SCHEME.match(buf, mark.end(), rest.end()):
+        if _URN_SCHEME.match(buf, after, rest.end()):
             break  # another name starts after it: a list the page lets break
         if rest.end() > max_end:
             break
         if joined is segments:
             joined = list(segments)  # (a copy, once: a list made anew per mark was quadratic in the marks)
-        joined.append((mark.end(), rest.end()))
+        joined.append((after, rest.end()))
+        if tags >= 0:
+            markup.append(True)
         e = rest.end()
-        if cut is not None and cut_inside(mark.end(), e):
+        if cut is not None and cut_inside(after, e):
             break
     return joined

@@ -335,10 +335,14 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
             rules.append(Rule.DECODE_JSON)
     else:
         if reading.fold and not closed:
-            segments = joined_over_breaks(buf, segments, hi, RUNS[profile], p + cap, cut_by_reference)
+            markup: List[bool] = []
+            segments = joined_over_breaks(buf, segments, hi, RUNS[profile], p + cap, cut_by_reference, markup)
             if len(segments) > 1:
                 e = segments[-1][1]
-                rules.append(Rule.DECODE_BREAK)
+                if len(markup) < len(segments) - 1:
+                    rules.append(Rule.DECODE_BREAK)
+                if markup:
+                    rules.append(Rule.DECODE_MARKUP)
         key = key_colon(buf, p, e, hi) if reading.trim and buf[e - 1] == 0x3A else None
         # (a name joined over break opportunities is joined no further)
         quote_at = (literal_closer(buf, nss_start, e, hi) if reading.fold and not closed and key is None

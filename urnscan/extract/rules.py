@@ -35,6 +35,7 @@ class Rule(str, Enum):
     DECODE_ROFF = "decode:roff-hyphen"  # roff's "\-" (a man page's hyphen) read as "-"
     DECODE_JSON = "decode:json-slash"  # a JSON string's "\/" read as "/"
     DECODE_BREAK = "decode:break"  # "<wbr>", U+200B, U+00AD inside a name: a break opportunity, nothing
+    DECODE_MARKUP = "decode:markup"  # inline tags after a ":" inside a name ("</span><span lang=x>"): nothing
     DECODE_PERCENT = "decode:percent"  # percent-encoded in a URL ("?urn=urn%3Anbn%3A..."), decoded once
     CUT_LIST = "cut:list"  # ended at a ",", ";", "&", "/" or "#word#" before another URN (a "," before a URL): a list
     CUT_URL_QUERY = "cut:url-query"  # inside a URL: ended at its query's "?"
@@ -66,5 +67,5 @@ class Rule(str, Enum):
 JOINING = frozenset({
     Rule.FOLD_RFC, Rule.FOLD_BLANK, Rule.FOLD_COLON, Rule.FOLD_RFC8792, Rule.FOLD_TABLE, Rule.FOLD_QUERY,
     Rule.FOLD_CONTENT_LINE, Rule.FOLD_ONE_LINE, Rule.FOLD_LITERAL, Rule.FOLD_STRAY_BLANK, Rule.DECODE_ROFF,
-    Rule.DECODE_JSON, Rule.DECODE_BREAK,
+    Rule.DECODE_JSON, Rule.DECODE_BREAK, Rule.DECODE_MARKUP,
 })
