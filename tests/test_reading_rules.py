@@ -380,6 +380,12 @@ def test_code_awareness_can_be_turned_off():
     # link's text, a footnote's mark
     ("link:https://nbn-resolving.org/urn:nbn:de:101:1-2020[URN]", ["urn:nbn:de:101:1-2020"]),
     ("see urn:isbn:0451450523[3] and more", ["urn:isbn:0451450523"]),
+    # ... nor one after the "," or ";" ending a value: the next value of a
+    # record or an array
+    ("683567713,Aa,vd18#10198547/urn#urn:nbn:de:gbv:3:1-114513,[],lat,['AB 71 B 3/g, 23'],582",
+     ["urn:nbn:de:gbv:3:1-114513"]),
+    ("ids: urn:example:a:1;[2, 3]", ["urn:example:a:1"]),
+    ("row urn:example:a:1,{\"k\": 1}", ["urn:example:a:1"]),
     # a "/" after a word is a path's or a division's, no regular expression
     ("see /urn:example:a:b/ for it", ["urn:example:a:b"]),
     ("http://h.org/urn:example:a:b/", ["urn:example:a:b"]),

@@ -64,6 +64,8 @@ _HIGHLIGHTED_INTERPOLATION = b'</span><span class="si">'
 _CHARACTER_CLASS = re.compile(rb"\[(?:\^|[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9]|[^\]\s]{1,40}\][*+?{\[])")
 #: the text ends where a template's "<nss>" begins
 _TEMPLATE_LAST = frozenset(b":/=-(")
+#: a run ending in one of these ends a value of a list: what follows opens the next
+_SEPARATOR_LAST = frozenset(b",;")
 #: a TeX control word ("\thesisurn", LaTeX3's "\g_x_tl") or a roff font
 #: change ("\fI"): two letters at least, not a one-letter escape of a
 #: string ("\n", "\t") nor roff's "\-" and "\(hy"
@@ -207,6 +209,15 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
     if after == 0x5C:  # "\"
         return text[-1] in _MACRO_AFTER and _CONTROL_WORD.match(buf, end, min(hi, end + 3)) is not None
     if after not in _AFTER_TEMPLATE:
+        return False
+    if after in _OPEN_AFTER and text[-1] in _SEPARATOR_LAST:
+        # "...:3:1-114513,[],lat", "urn:x:a,{...}": a bracket or brace after
+        # the "," or ";" that ends the run opens the next value of a record
+        # or an array (RFC 4180 section 2, RFC 8259 section 5), not a
+        # placeholder, which stands where a part of the name goes, after
+        # ":", "-", "=" or inside a word; the separator is then trimmed as
+        # any other (RFC 3986 section 2.2: a sub-delim that ends a name in
+        # text delimits it)
         return False
     if after == 0x5B:
         if _CITATION.match(buf, end, min(hi, end + 64)) is not None:
