@@ -160,6 +160,7 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "<p>the node 'urn:example:keys:&#60;fingerprint&#62;'</p>",
     "URN:EXAMPLE:<ISAN-NSS>",
     "urn:example:source:[name]",
+    "m = re.match('urn:example:a,[0-9]+', s)",  # a character class after a ",": a pattern
     # a character class after a letter or digit: a regular expression
     "re.compile('urn:example:isbn:97[89][0-9]{10}')",
     "m = re.match(r'urn:example:a[xX]?', s)",

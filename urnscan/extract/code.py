@@ -210,14 +210,15 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
         return text[-1] in _MACRO_AFTER and _CONTROL_WORD.match(buf, end, min(hi, end + 3)) is not None
     if after not in _AFTER_TEMPLATE:
         return False
-    if after in _OPEN_AFTER and text[-1] in _SEPARATOR_LAST:
+    if (after in _OPEN_AFTER and text[-1] in _SEPARATOR_LAST
+            and _CHARACTER_CLASS.match(buf, end, min(hi, end + 64)) is None):
         # "...:3:1-114513,[],lat", "urn:x:a,{...}": a bracket or brace after
         # the "," or ";" that ends the run opens the next value of a record
         # or an array (RFC 4180 section 2, RFC 8259 section 5), not a
         # placeholder, which stands where a part of the name goes, after
         # ":", "-", "=" or inside a word; the separator is then trimmed as
         # any other (RFC 3986 section 2.2: a sub-delim that ends a name in
-        # text delimits it)
+        # text delimits it); a character class there is still a pattern's
         return False
     if after == 0x5B:
         if _CITATION.match(buf, end, min(hi, end + 64)) is not None:
