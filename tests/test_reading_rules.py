@@ -1028,6 +1028,18 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
       ("urn:x-c:proxy:template", ())]),
     ("ids=urn:example:a%2curn:example:b", [("urn:example:a", ("embedded:form", "cut:list")),
                                            ("urn:example:b", ())]),
+    # ... and a "," or ";" after a URL's path starts the next item, not the URL's
+    # own name (a server's namespace URIs joined by JavaScript's Array join);
+    # in the URL's query the list is the URL's
+    ("value=[http://opcfoundation.org/UA/,urn:example:host:UaServerCpp,http://h.example/Demo/,urn:example:Demo:A]",
+     [("urn:example:host:UaServerCpp", ("cut:list",)), ("urn:example:Demo:A", ())]),
+    ("see http://h.example/urn:example:a;urn:example:b x",
+     [("urn:example:a", ("embedded:url", "cut:list")), ("urn:example:b", ())]),
+    ("https://h.example/r?ids=urn:example:a,urn:example:b&x=1",
+     [("urn:example:a", ("embedded:url", "cut:list")), ("urn:example:b", ("embedded:url",))]),
+    ("magnet:?xt=urn:btih:0123456789abcdef0123,urn:example:b&dn=x",
+     [("urn:btih:0123456789abcdef0123", ("embedded:url", "cut:list")), ("urn:example:b", ("embedded:url",))]),
+    ("see http://h.example/a/b,c and urn:example:d", [("urn:example:d", ())]),
     # ... and a word between two "#" before another URN: EN 16931-1's
     # specification identifier of an e-invoice (BT-24), core#compliant#CIUS#conformant#extension
     ("<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:example:kosit:standard:xrechnung_2.3"

@@ -1195,8 +1195,12 @@ token_embedded(const Token *t)
             int is_magnet = t->head_len >= 7;
             for (int j = 0; j < 7 && is_magnet; j++)
                 is_magnet = (t->head[j] | (is_alpha(t->head[j]) ? 0x20 : 0)) == (unsigned char)magnet[j];
-            if (t->dslash || t->query || is_magnet)
+            if (t->dslash || t->query || is_magnet) {
+                /* url.py _LIST_SEPARATORS: a list's next item after a URL's path */
+                if ((t->last == ',' || t->last == ';') && !t->query)
+                    return 0;
                 return 1;
+            }
         }
     }
     if (in_set((unsigned char)t->last, "/?=") && (t->slash || t->query))

@@ -27,6 +27,15 @@ _NAME = re.compile(rb"[A-Za-z0-9_.~%+-]*")
 _VALUE = re.compile(rb"[A-Za-z0-9_.~%+:-]*")
 #: the last token stop in a span: the token starts after it
 _TOKEN_TAIL = re.compile(rb"(?:.*[" + re.escape(bytes(sorted(TOKEN_STOP))) + rb"])?", re.S)
+#: a "," or ";" right before "urn:" after a URL with no query ends the URL's
+#: path and starts the next item of a list, as lists.py reads the same
+#: separators after a URN (cut:list): 'value=[http://opcfoundation.org/UA/,
+#: urn:host:UaServerCpp]', JavaScript's Array.prototype.join with its default
+#: separator (ECMA-262 section 23.1.3.18) printing a server's namespace URIs.
+#: RFC 3986 section 3.3 leaves "," and ";" in a path to the scheme, and no
+#: http path names a URN after one; in a query ('?ids=urn:a,urn:b') the list
+#: is the URL's own, and its items stay embedded
+_LIST_SEPARATORS = b",;"
 _TOKEN_STOP_BYTE = re.compile(rb"[" + re.escape(bytes(sorted(TOKEN_STOP))) + rb"]")
 
 
@@ -102,6 +111,8 @@ class TokenContext:
             return None
         scheme = _SCHEME.match(self.head)
         if scheme is not None and (self.dslash or self.query or self.head[:7].lower() == b"magnet:"):
+            if self.last in _LIST_SEPARATORS and not self.query:
+                return None  # the next item of a list after a URL's path (a list, not the URL's own name)
             return Rule.EMBEDDED_URL
         if self.last in b"/?=" and (self.slash or self.query):
             return Rule.EMBEDDED_URL
