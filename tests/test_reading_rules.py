@@ -1040,6 +1040,14 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     ("magnet:?xt=urn:btih:0123456789abcdef0123,urn:example:b&dn=x",
      [("urn:btih:0123456789abcdef0123", ("embedded:url", "cut:list")), ("urn:example:b", ("embedded:url",))]),
     ("see http://h.example/a/b,c and urn:example:d", [("urn:example:d", ())]),
+    # ... and a "," before the next entry of OpenSSL's subjectAltName after "URI:"
+    # (an OPC UA application's certificate), not before another word or without "URI:"
+    ("subjectAltName = URI:urn:example:opcua:server,DNS:localhost,IP:127.0.0.1",
+     [("urn:example:opcua:server", ("cut:list",))]),
+    ('-addext "subjectAltName=URI:urn:example:opcua:client,email:a@h.example"',
+     [("urn:example:opcua:client", ("cut:list",))]),
+    ("URI:urn:example:def:crs,crs:EPSG::4326 x", [("urn:example:def:crs,crs:EPSG::4326", ())]),
+    ("see urn:example:a,DNS:b x", [("urn:example:a,DNS:b", ())]),
     # ... and a word between two "#" before another URN: EN 16931-1's
     # specification identifier of an e-invoice (BT-24), core#compliant#CIUS#conformant#extension
     ("<cbc:CustomizationID>urn:cen.eu:en16931:2017#compliant#urn:example:kosit:standard:xrechnung_2.3"

@@ -30,6 +30,15 @@
   extension: ``urn:xoev-de:kosit:standard:xrechnung_2.3#conformant#urn:
   xoev-de:kosit:extension:xrechnung_2.3``): RFC 3986 section 3.5 lets a
   fragment hold no ``#``, and the word is no part of either name.
+* A URN written as OpenSSL's ``URI:`` entry of a certificate's
+  subjectAltName ends at the ``,`` before the next entry's type
+  (``subjectAltName = URI:urn:example:opcua:server,DNS:localhost``: OPC UA
+  puts a server's ApplicationUri there, OPC 10000-6 section 6.2.2): the
+  value is a comma-separated list of ``type:value`` entries whose types are
+  ``email``, ``URI``, ``DNS``, ``RID``, ``IP``, ``dirName`` and
+  ``otherName`` (OpenSSL's x509v3_config(5), "Subject Alternative Name").
+  A ``,`` before any other word stays, and so does one after a URN that no
+  ``URI:`` opens.
 * A URN right after a comma is a field of comma-separated values (RFC
   4180 section 2: a field holding a comma is quoted), and the next comma
   ends it: ``2,urn:isbn:0451450524,Title``.
@@ -46,6 +55,8 @@ from .entity import REFERENCE_PATTERN
 
 _LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|\+(?=[A-Za-z][A-Za-z0-9+.-]{0,30}://)"
                         rb"|(?:[&;/]|%[0-9A-Fa-f]{2}|#[A-Za-z]{1,32}#)(?=[Uu][Rr][Nn]:)")
+#: the next entry of OpenSSL's subjectAltName list after a "URI:" entry
+_SAN_ENTRY = re.compile(rb",(?=(?:email|URI|DNS|RID|IP|dirName|otherName):)")
 _URL_QUERY = re.compile(rb"\?(?![+=])")
 #: a character reference ending where the text searched ends (entity.py)
 _REFERENCE_END = re.compile(REFERENCE_PATTERN + rb"\Z")
@@ -60,7 +71,12 @@ def list_end(buf: bytes, p: int, start: int, end: int) -> int:
     while m is not None and buf[m.start()] == 0x3B and _REFERENCE_END.search(buf, max(start, m.start() - 10),
                                                                                 m.start() + 1) is not None:
         m = _LIST_ITEM.search(buf, m.end(), end)  # the ";" of a character reference ("&amp;urn:"): entity.py reads it
-    return -1 if m is None else m.start()
+    cut = -1 if m is None else m.start()
+    if p >= 4 and buf[p - 4:p] == b"URI:":
+        san = _SAN_ENTRY.search(buf, start, end if cut < 0 else cut)
+        if san is not None:
+            cut = san.start()
+    return cut
 
 
 def url_query_start(text: bytes, start: int) -> int:

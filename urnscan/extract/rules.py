@@ -37,7 +37,7 @@ class Rule(str, Enum):
     DECODE_BREAK = "decode:break"  # "<wbr>", U+200B, U+00AD inside a name: a break opportunity, nothing
     DECODE_MARKUP = "decode:markup"  # inline tags after a ":" inside a name ("</span><span lang=x>"): nothing
     DECODE_PERCENT = "decode:percent"  # percent-encoded in a URL ("?urn=urn%3Anbn%3A..."), decoded once
-    CUT_LIST = "cut:list"  # ended at a ",", ";", "&", "/" or "#word#" before another URN (a "," before a URL): a list
+    CUT_LIST = "cut:list"  # ended at a ",", ";", "&", "/" or "#word#" before another URN (a "," before a URL or an OpenSSL subjectAltName entry): a list
     CUT_URL_QUERY = "cut:url-query"  # inside a URL: ended at its query's "?"
     CUT_SUBFIELD = "cut:subfield"  # ended at a MARC record's subfield delimiter ("$$", "$" in mnemonic text)
     CUT_PARAMETER = "cut:parameter"  # the value of ";name=": ended at the next ";name"
