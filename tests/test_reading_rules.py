@@ -1091,6 +1091,13 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     # ... a ";" that starts no parameter stays, and so does one without ";name=" before
     ("x;urn=urn:lex:ch;glarus:regiere:erlass:2007-10-15;963 y", [("urn:lex:ch;glarus:regiere:erlass:2007-10-15;963", ())]),
     ("a=urn:example:y;b=1", [("urn:example:y;b=1", ("embedded:form",))]),
+    # an OPC UA ExpandedNodeId: the namespace URI after "nsu=" ends before the identifier
+    ('node = client.get_node("nsu=urn:example:opcua:server;i=2253")',
+     [("urn:example:opcua:server", ("cut:parameter", "embedded:form"))]),
+    ("ExpandedNodeId: nsu=urn:example:UA:Quickstarts:ReferenceServer;s=Scalar_Simulation_Int32",
+     [("urn:example:UA:Quickstarts:ReferenceServer", ("cut:parameter", "embedded:form"))]),
+    ("svr=1;nsu=urn:example:ns;i=7 x", [("urn:example:ns", ("cut:parameter",))]),
+    ("xnsu=urn:example:a;i=1 x", [("urn:example:a;i=1", ("embedded:form",))]),
     # outside a URL neither applies
     ("see urn:example:a/b/ and urn:example:c?x", [("urn:example:a/b/", ()), ("urn:example:c?x", ())]),
     # a "&" right before "urn:" separates two URNs (RFC 6750 section 3), before a parameter it stays

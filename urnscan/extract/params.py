@@ -8,6 +8,14 @@ RFC 5122 section 2.2).  A ``;`` is an URN character (RFC 8141 section 2),
 but after a ``;name=`` the next ``;name`` is the URI's next parameter, as a
 reader sees it.  A ``;`` inside the URN that starts no parameter name
 (``urn:lex:ch;glarus:...``) stays.
+
+An OPC UA ExpandedNodeId in its string form names its namespace the same
+way: ``nsu=<uri>;<type>=<value>`` (``nsu=urn:example:server;i=2253``, OPC
+10000-6 section 5.3.1.11, where a ";" inside the URI is percent-encoded),
+so a URN right after an ``nsu=`` that starts a word ends before the
+``;i=``, ``;s=``, ``;g=`` or ``;b=`` of its identifier, as after a
+``;nsu=`` behind a server index (``svr=1;nsu=...``).  After any other
+``name=`` that starts a word (``a=urn:example:y;b=1``) the ``;`` stays.
 """
 from __future__ import annotations
 
@@ -16,6 +24,10 @@ import re
 #: ";name=" right before the URN (the name of a SIP or XMPP URI parameter)
 _PARAMETER_BEFORE = re.compile(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}=\Z")
 _BEFORE_SPAN = 34
+#: "nsu=" starting a word right before the URN: the namespace of an OPC UA
+#: ExpandedNodeId
+_NODE_ID_NAMESPACE = b"nsu="
+_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-")
 #: the next parameter: ";name" then "=", ";", the end of the URI or of the run
 _NEXT_PARAMETER = re.compile(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}(?=[=;>\s\"']|\Z)")
 
@@ -29,7 +41,11 @@ def may_end_at_parameter(buf: bytes, p: int, e: int) -> bool:
 
 def _parameter_value(buf: bytes, p: int) -> bool:
     """Whether the URN at p is the value of a ``;name=`` parameter."""
-    return p > 0 and buf[p - 1] == 0x3D and _PARAMETER_BEFORE.search(buf, max(0, p - _BEFORE_SPAN), p) is not None
+    if p <= 0 or buf[p - 1] != 0x3D:
+        return False
+    if buf[max(0, p - 4):p] == _NODE_ID_NAMESPACE and (p == 4 or buf[p - 5] not in _WORD):
+        return True
+    return _PARAMETER_BEFORE.search(buf, max(0, p - _BEFORE_SPAN), p) is not None
 
 
 def parameter_end(buf: bytes, p: int, nss_start: int, e: int) -> int:

@@ -40,7 +40,7 @@ class Rule(str, Enum):
     CUT_LIST = "cut:list"  # ended at a ",", ";", "&", "/" or "#word#" before another URN (a "," before a URL or an OpenSSL subjectAltName entry): a list
     CUT_URL_QUERY = "cut:url-query"  # inside a URL: ended at its query's "?"
     CUT_SUBFIELD = "cut:subfield"  # ended at a MARC record's subfield delimiter ("$$", "$" in mnemonic text)
-    CUT_PARAMETER = "cut:parameter"  # the value of ";name=": ended at the next ";name"
+    CUT_PARAMETER = "cut:parameter"  # the value of ";name=" (or of an ExpandedNodeId's "nsu="): ended at the next ";name"
     TRIM_URL_SLASH = "trim:url-slash"  # inside a URL path: its "/" after the URN
     YAML_KEY = "trim:yaml-key"  # a YAML mapping key's ":" dropped
     TRIM_TERM = "trim:term"  # a definition list term's ":" dropped
