@@ -193,6 +193,55 @@ def test_dataset_output(corpus, tmp_path):
     assert (out / "_files.pq").exists()
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("through", ["stdin", "fifo"])
+def test_a_pipe_is_scanned_as_its_writer_writes(tmp_path, jobs, through):
+    """A pipe's hits come while its writer still holds it open: it was read
+    a chunk (1 MiB) at a time, so that nothing came out until the writer had
+    written that much or closed it.  The first 64 KiB still decide whether
+    the input is binary, as for any input; the hits are those of the whole."""
+    import select
+    import threading
+
+    first_part = b"".join(b"see urn:isbn:0451450523 line %d\n" % i for i in range(3000))  # 90 KB
+    assert len(first_part) > 64 << 10
+    seen = threading.Event()
+    if through == "stdin":
+        proc = subprocess.Popen([sys.executable, "-m", "urnscan", "scan", "-", "-j", jobs], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        opener = lambda: proc.stdin  # noqa: E731
+    else:
+        fifo = tmp_path / "feed"
+        os.mkfifo(fifo)
+        proc = subprocess.Popen([sys.executable, "-m", "urnscan", "scan", str(fifo), "-j", jobs],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        opener = lambda: open(fifo, "wb")  # noqa: E731
+
+    def write() -> None:
+        with opener() as pipe:
+            pipe.write(first_part)
+            pipe.flush()
+            seen.wait(60)  # (held open until the first hit came out, or long enough to fail)
+            pipe.write(b"urn:ietf:rfc:2141\n")
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        came = select.select([proc.stdout], [], [], 30)[0]
+        first = proc.stdout.readline() if came else b""
+    finally:
+        seen.set()
+    writer.join()
+    rest = proc.stdout.read()
+    err = proc.stderr.read()
+    proc.wait(timeout=120)
+    name = b"-" if through == "stdin" else str(fifo).encode()
+    assert first == name + b":1:5:urn:isbn:0451450523\n", err
+    lines = (first + rest).splitlines()
+    assert len(lines) == 3001 and lines[-1] == name + b":3001:1:urn:ietf:rfc:2141"
+    assert proc.returncode == 0, err
+
+
 def test_interrupted_scan_leaves_no_output(tmp_path):
     # a FIFO that never delivers EOF keeps the scan busy; SIGINT it
     import signal

@@ -38,7 +38,9 @@ Reading rules (:func:`open_chunks`)
 from __future__ import annotations
 
 import functools
+import io
 import os
+import select
 import stat
 import sys
 from typing import BinaryIO, Iterator, List, Optional, Union
@@ -131,6 +133,23 @@ looks_binary = accelerated(looks_binary_py)
 # ---------------------------------------------------------------------------
 
 
+def _arrives_in_pieces(fileobj: BinaryIO) -> bool:
+    """Whether ``fileobj`` is a buffered stream over a pipe, a FIFO, a
+    terminal or a socket: one whose data come as a writer writes them.
+    Read with ``read1``, each read returns what has come (waiting only
+    while nothing has), so that the hits of a stream that stays open
+    (``slow-producer | urnscan scan -``) are found as its data come, once
+    the first block that tells a binary input has, not when a whole chunk
+    has.  A regular file is read a chunk at a time."""
+    if not hasattr(fileobj, "read1"):
+        return False
+    try:
+        mode = os.fstat(fileobj.fileno()).st_mode
+    except (OSError, AttributeError, ValueError, io.UnsupportedOperation):
+        return False
+    return not stat.S_ISREG(mode)
+
+
 class _Raw:
     """A binary stream with a push-back buffer and a byte counter."""
 
@@ -141,6 +160,9 @@ class _Raw:
         self.read_size = read_size
         self.count = 0  # bytes taken from the underlying stream
         self.at_eof = False
+        #: a pipe, FIFO, terminal or socket is read as its writer writes:
+        #: what has come, up to the size asked, not the size asked
+        self._take = self._arrived if _arrives_in_pieces(fileobj) else fileobj.read
 
     def read(self, n: int = -1) -> bytes:
         if n is None or n < 0:
@@ -151,7 +173,7 @@ class _Raw:
         if self.at_eof:
             return b""
         try:
-            data = self._f.read(n)
+            data = self._take(n)
         except OSError as exc:
             raise read_error(self._name, exc) from exc
         if data is None:  # non-blocking stream with nothing available
@@ -160,6 +182,28 @@ class _Raw:
             self.at_eof = True
         self.count += len(data)
         return bytes(data)
+
+    def _arrived(self, n: int) -> bytes:
+        """Up to ``n`` bytes of a stream that a writer fills: waits for the
+        first byte only, then takes what more is there without waiting
+        (``select`` with no timeout), so that a fast writer still gives
+        whole chunks and a slow one gives what it wrote."""
+        f = self._f
+        data = f.read1(n)
+        if not data or len(data) >= n:
+            return data
+        parts, got = [data], len(data)
+        try:
+            fd = f.fileno()
+            while got < n and select.select([fd], [], [], 0)[0]:
+                more = f.read1(n - got)
+                if not more:  # the end: the next read says so
+                    break
+                parts.append(more)
+                got += len(more)
+        except (OSError, ValueError):  # no select for this stream: what came is enough
+            pass
+        return b"".join(parts)
 
     @property
     def pending(self) -> int:
