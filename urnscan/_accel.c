@@ -657,6 +657,21 @@ skip_blanks(const unsigned char *s, Py_ssize_t i, Py_ssize_t lim)
     return i;
 }
 
+#define LOOKBACK 256 /* extract/chars.py: the bytes the scanner keeps before a candidate */
+
+/* chars.py line_start(): the start of the line holding s[p], looked for at
+   most reach bytes back; -1 when it starts further back (a buffer holding
+   fewer than reach bytes before p starts at the input's start) */
+static Py_ssize_t
+line_start(const unsigned char *s, Py_ssize_t p, Py_ssize_t reach)
+{
+    Py_ssize_t floor = p > reach ? p - reach : 0;
+    for (Py_ssize_t k = p - 1; k >= floor; k--)
+        if (s[k] == '\n' || s[k] == '\r')
+            return k + 1;
+    return p < reach ? 0 : -1;
+}
+
 /* whether s[i:i+4] (inside s[0:hi]) is "urn:", ASCII case folded */
 static int
 urn_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
@@ -672,7 +687,7 @@ one_line_open_before(const unsigned char *s, Py_ssize_t p)
 {
     static const char tag[] = "<allOneLine>";
     const Py_ssize_t len = (Py_ssize_t)sizeof(tag) - 1;
-    Py_ssize_t floor = p > 256 ? p - 256 : 0;
+    Py_ssize_t floor = p > LOOKBACK ? p - LOOKBACK : 0;
     for (Py_ssize_t i = p - len; i >= floor; i--)
         if (s[i] == '<' && memcmp(s + i, tag, (size_t)len) == 0)
             return 1;
@@ -1259,18 +1274,16 @@ comment_close(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     return (s[e - 2] == '*' && s[e - 1] == '/') || (s[e - 2] == '-' && s[e - 1] == '-' && e < hi && s[e] == '>');
 }
 
-/* fold.py _line_comment(): the line holding s[p] starts with blanks and
-   a line comment's mark ("#" or "//") before p; where no line break is
-   found within LOOKBACK (256) bytes before p, the bytes from there are
-   read as the line (a yes only defers the name to the Python rules) */
+/* fold.py _line_comment(): the line holding s[p], starting at most
+   LOOKBACK bytes back, starts with blanks and a line comment's mark ("#"
+   or "//") before p */
 static int
 line_comment_before(const unsigned char *s, Py_ssize_t p)
 {
-    Py_ssize_t floor = p > 256 ? p - 256 : 0, i = p;
-    while (i > floor && s[i - 1] != '\n' && s[i - 1] != '\r')
-        i--;
-    while (i < p && (s[i] == ' ' || s[i] == '\t'))
-        i++;
+    Py_ssize_t ls = line_start(s, p, LOOKBACK);
+    if (ls < 0)
+        return 0;
+    Py_ssize_t i = skip_blanks(s, ls, p);
     return i < p && (s[i] == '#' || (s[i] == '/' && i + 1 < p && s[i + 1] == '/'));
 }
 
@@ -1377,17 +1390,9 @@ static int
 in_hexdump_column(const unsigned char *s, Py_ssize_t p)
 {
     /* the line's start, when it is at most HEXDUMP_REACH bytes back */
-    Py_ssize_t floor = p > HEXDUMP_REACH + 1 ? p - HEXDUMP_REACH - 1 : 0, ls = -1;
-    for (Py_ssize_t k = p - 1; k >= floor; k--)
-        if (s[k] == '\n' || s[k] == '\r') {
-            ls = k + 1;
-            break;
-        }
-    if (ls < 0) {
-        if (p > HEXDUMP_REACH)
-            return 0;
-        ls = 0;  /* the input's start (the scanner keeps LOOKBACK bytes before p otherwise) */
-    }
+    Py_ssize_t ls = line_start(s, p, HEXDUMP_REACH + 1);
+    if (ls < 0)
+        return 0;
     Py_ssize_t i = skip_blanks(s, ls, p), j = i;
     while (j < p && is_hex(s[j]))
         j++;

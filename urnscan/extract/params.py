@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import re
 
+from .chars import ALNUM
+
 #: ";name=" right before the URN (the name of a SIP or XMPP URI parameter)
 _PARAMETER_BEFORE = re.compile(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}=\Z")
 _BEFORE_SPAN = 34
 #: "nsu=" starting a word right before the URN: the namespace of an OPC UA
 #: ExpandedNodeId
 _NODE_ID_NAMESPACE = b"nsu="
-_WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+-")
+#: what a word may hold before "nsu=" (a name's own letters, "xnsu=")
+_WORD = ALNUM | frozenset(b"_.+-")
 #: the next parameter: ";name" then "=", ";", the end of the URI or of the run
 _NEXT_PARAMETER = re.compile(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}(?=[=;>\s\"']|\Z)")
 
