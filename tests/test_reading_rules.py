@@ -813,9 +813,9 @@ STRAY_BLANKS = [
 
 @pytest.mark.parametrize("text, expected", STRAY_BLANKS)
 def test_a_stray_blank_inside_a_value_that_holds_the_name_alone(text, expected):
-    hits = scan_text(text)
+    hits = list(scan_text(text))
     assert [(h.urn, h.raw) for h in hits] == expected
-    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]
+    assert [text[h.start:h.end] for h in hits] == [h.raw for h in hits]
     assert [h.folded for h in hits] == [h.urn != h.raw for h in hits]
     assert all(h.rules == ("fold:stray-blank",) for h in hits if h.folded)
     # --no-fold: the name ends at its blank
@@ -1438,11 +1438,16 @@ BREAK_OPPORTUNITIES = [
 ]
 
 
+def assert_read_as(text, expected):
+    """The names read in ``text`` as (urn, raw, rules), each span the raw text."""
+    hits = list(scan_text(text))
+    assert [(h.urn, h.raw, h.rules) for h in hits] == expected
+    assert [text[h.start:h.end] for h in hits] == [h.raw for h in hits]  # (offsets in characters)
+
+
 @pytest.mark.parametrize("text,expected", BREAK_OPPORTUNITIES)
 def test_break_opportunities(text, expected):
-    hits = scan_text(text)
-    assert [(h.urn, h.raw, h.rules) for h in hits] == expected
-    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]  # (offsets in characters)
+    assert_read_as(text, expected)
 
 
 #: inline tags that a word processor's HTML puts inside a name after one of
@@ -1475,9 +1480,7 @@ MARKUP_SPLITS = [
 
 @pytest.mark.parametrize("text,expected", MARKUP_SPLITS)
 def test_markup_splits(text, expected):
-    hits = scan_text(text)
-    assert [(h.urn, h.raw, h.rules) for h in hits] == expected
-    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]  # (offsets in characters)
+    assert_read_as(text, expected)
 
 
 def test_markup_splits_go_with_folding():
@@ -1504,9 +1507,7 @@ def test_markup_splits_go_with_folding():
      [("urn:example:type:fin$103", "urn:example:type:fin$103", ("wrap:1995",))]),
 ])
 def test_white_space_in_a_1995_wrapper(text, expected):
-    hits = scan_text(text)
-    assert [(h.urn, h.raw, h.rules) for h in hits] == expected
-    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]
+    assert_read_as(text, expected)
 
 
 #: a reference that ends the name inside one piece of a joined name (across
@@ -1542,9 +1543,8 @@ CUT_INSIDE_A_JOINED_NAME = [
 
 @pytest.mark.parametrize("text,expected", CUT_INSIDE_A_JOINED_NAME)
 def test_a_name_cut_inside_what_was_joined_or_decoded_ends_there(text, expected):
-    hits = scan_text(text)
-    assert [(h.urn, h.raw, h.rules) for h in hits] == expected
-    assert [text[h.start:h.stop] for h in hits] == [h.raw for h in hits]
+    assert_read_as(text, expected)
+    hits = list(scan_text(text))
     assert [h.folded for h in hits] == [len(h.raw) > len(h.urn) and "\\" not in h.raw and "&" not in h.raw
                                         for h in hits]
 
