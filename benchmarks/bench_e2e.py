@@ -223,8 +223,8 @@ def main():
         open(empty, "w").close()
         out = os.path.join(work, "empty.parquet")
         start = best(max(5, args.repeat), urnscan_cmd([empty], out, 1))[0]
-        python = best(max(5, args.repeat), [sys.executable, "-c", "pass"])[0]
-        floor = best(max(5, args.repeat), [sys.executable, "-c", "import pyarrow.parquet"])[0]
+        python = best(max(5, args.repeat), [sys.executable, "-P", "-c", "pass"])[0]
+        floor = best(max(5, args.repeat), [sys.executable, "-P", "-c", "import pyarrow.parquet"])[0]
         rg_start = best(max(5, args.repeat), rg_cmd(rg, [empty], 1))[0]
         print(f"start-up: urnscan scan of an empty file to Parquet {start:.3f} s "
               f"(python -c pass {python:.3f} s; python importing pyarrow.parquet {floor:.3f} s; rg {rg_start:.3f} s)")

@@ -5,21 +5,29 @@ Run from inside the checkout, ``-m`` would import the checkout's own
 ``urnscan/`` first, which after a plain ``pip install .`` (not ``-e``) holds
 no compiled accelerator -- the extension went into the installed copy --
 and runs several times slower: an end-to-end benchmark measured 1.01 s
-instead of 0.49 s on a real corpus that way, and said nothing.  So every
-measured command runs in :data:`OUTSIDE` (given absolute paths), and
-:func:`describe` names the code it measured.
+instead of 0.49 s on a real corpus that way, and said nothing.  Any other
+directory can shadow a module too: Python puts the working directory first
+on ``sys.path`` for ``-m`` and ``-c``, so a stray ``nt.py`` in a shared
+temporary directory ran inside every measured scan of a corpus (pathlib
+tries ``import nt``).  So every measured command runs with ``-P`` (no
+working directory on ``sys.path``, Python 3.11) in :data:`OUTSIDE`, an
+empty directory of its own (given absolute paths), and :func:`describe`
+names the code it measured.
 """
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
-URNSCAN = [sys.executable, "-m", "urnscan"]
-#: where the measured commands run: not the checkout
-OUTSIDE = tempfile.gettempdir()
+URNSCAN = [sys.executable, "-P", "-m", "urnscan"]
+#: where the measured commands run: an empty directory, not the checkout
+OUTSIDE = tempfile.mkdtemp(prefix="urnscan-measured-")
+atexit.register(shutil.rmtree, OUTSIDE, ignore_errors=True)
 
 
 #: whether the PDF inputs of a corpus are read (the ``pdf`` extra) or
@@ -37,7 +45,7 @@ def describe() -> str:
         raise SystemExit(f"urnscan cannot be run here: {version.stderr.strip()[-2000:]}")
     probe = ("import urnscan; from urnscan.sources.pdf import pdf_available; "
              "print(pdf_available()); print(urnscan.__file__)")
-    pdf, where = subprocess.run([sys.executable, "-c", probe], cwd=OUTSIDE, capture_output=True,
+    pdf, where = subprocess.run([sys.executable, "-P", "-c", probe], cwd=OUTSIDE, capture_output=True,
                                 text=True).stdout.strip().split("\n", 1)
     line = f"measured: {version.stdout.strip()}, {PDF_TEXT[pdf == 'True']}, from {os.path.dirname(where)}"
     if "pure Python" in version.stdout:

@@ -1,6 +1,7 @@
 """The benchmarks of whole commands measure the installed urnscan, and say
 which code ran (benchmarks/measured.py)."""
 import importlib.util
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,24 @@ _spec.loader.exec_module(measured)
 def test_commands_run_outside_the_checkout():
     # -m from inside would import the checkout's urnscan/ before an installed copy
     assert not Path(measured.OUTSIDE).resolve().is_relative_to(_CHECKOUT)
+
+
+def test_the_working_directory_shadows_no_module(tmp_path):
+    # Python puts the working directory first on sys.path for -m: a package
+    # named urnscan there (the checkout) or a stray nt.py (pathlib tries
+    # "import nt") would run inside the measured command
+    (tmp_path / "urnscan").mkdir()
+    (tmp_path / "urnscan" / "__main__.py").write_text("print('shadow')\n")
+    (tmp_path / "nt.py").write_text("raise SystemExit('shadowed nt')\n")
+    probe = "import pathlib, urnscan; print(urnscan.__file__)"
+    shown = subprocess.run([*measured.URNSCAN, "-V"], cwd=tmp_path, capture_output=True, text=True)
+    where = subprocess.run([*measured.URNSCAN[:2], "-c", probe], cwd=tmp_path, capture_output=True, text=True)
+    assert shown.stdout.startswith(f"urnscan {urnscan.__version__} (")
+    assert where.returncode == 0 and not Path(where.stdout.strip()).is_relative_to(tmp_path)
+
+
+def test_commands_run_in_an_empty_directory_of_their_own():
+    assert not any(Path(measured.OUTSIDE).iterdir())
 
 
 def _package_named(line: str) -> Path:
