@@ -1467,6 +1467,18 @@ MARKUP_SPLITS = [
     ("<font face=Arial>urn:isbn:</font><b>0451450523</b>, urn:isbn:<strong>0451450524</strong>",
      [("urn:isbn:0451450523", "urn:isbn:</font><b>0451450523", ("decode:markup",)),
       ("urn:isbn:0451450524", "urn:isbn:<strong>0451450524", ("decode:markup",))]),
+    # the speller's span closes a word of the name, which goes on after it with ":"
+    ("<p>urn:nbn:de:<span class=SpellE>gbv</span>:3:1-114513</p>",
+     [("urn:nbn:de:gbv:3:1-114513", "urn:nbn:de:<span class=SpellE>gbv</span>:3:1-114513", ("decode:markup",))]),
+    ("<p><span class=SpellE>urn:nbn:de:bsz</span>:93-opus-12345 is cited</p>",
+     [("urn:nbn:de:bsz:93-opus-12345", "urn:nbn:de:bsz</span>:93-opus-12345", ("decode:markup",))]),
+    ('<P>urn:nbn:de:gbv<SPAN LANG="EN-US">:3:1-114513</SPAN></P>',
+     [("urn:nbn:de:gbv:3:1-114513", 'urn:nbn:de:gbv<SPAN LANG="EN-US">:3:1-114513', ("decode:markup",))]),
+    # ... but a ":" the prose puts after the name, or after another element, is none of it
+    ("<p><b>urn:example:a</b>: the name</p>", [("urn:example:a", "urn:example:a", ())]),
+    ("<p><b>urn:example:a</b>:</p>", [("urn:example:a", "urn:example:a", ())]),
+    ("<li>urn:example:a</li>:b", [("urn:example:a", "urn:example:a", ())]),
+    ("<p><i>urn:example:a</i>:b</p>", [("urn:example:a", "urn:example:a", ())]),
     # a placeholder set off in italics, a footnote's mark, a cell: no part of the name
     ("<p>urn:isbn:<i>nnnnnnnnnn</i></p>", []),
     ("<p>urn:isbn:0451450523<sup>1</sup></p>", [("urn:isbn:0451450523", "urn:isbn:0451450523", ())]),

@@ -703,6 +703,59 @@ wbr_at(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
            && (s[i + 3] | 0x20) == 'r' && in_set(s[i + 4], " />");
 }
 
+/* breaks.py _INLINE_TAG at s[i]: the start or end tag of a phrasing
+   element a word processor wraps around a word ("<span class=SpellE>",
+   "</span>", "<font>", "<a name=x>", "<b>", "<strong>", "<u>"); the
+   offset after its ">", or -1.  Its attributes run to the first ">" with
+   no "<" before it, so a tag breaks.py refuses (over 400 items, a quote
+   left open) is taken here: that only leaves more names to the reading
+   rules, which decide */
+static Py_ssize_t
+inline_tag_end(const unsigned char *s, Py_ssize_t i, Py_ssize_t hi)
+{
+    static const char *const names[] = {"span", "font", "strong", "a", "b", "u"};
+    if (i + 2 >= hi || s[i] != '<')
+        return -1;
+    Py_ssize_t k = i + 1 + (s[i + 1] == '/');
+    for (size_t t = 0; t < sizeof names / sizeof names[0]; t++) {
+        Py_ssize_t len = (Py_ssize_t)strlen(names[t]), m = 0;
+        if (k + len >= hi)
+            continue;
+        while (m < len && (s[k + m] | 0x20) == names[t][m])
+            m++;
+        if (m < len)
+            continue;
+        Py_ssize_t j = k + len;
+        if (s[j] == '>')
+            return j + 1;
+        if (!in_set(s[j], " \t\r\n"))
+            continue;
+        for (j++; j < hi && s[j] != '<'; j++)
+            if (s[j] == '>')
+                return j + 1;
+        return -1;
+    }
+    return -1;
+}
+
+/* breaks.py WORD_CLOSED_BEFORE_COLON at s[e]: up to 8 inline tags, then
+   ":" and a letter or digit; a word of a name that a word processor
+   wrapped in tags, the name going on after them
+   ("gbv</span>:3:1-114513") */
+static int
+word_closed_before_colon(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
+{
+    Py_ssize_t k = e;
+    for (int tags = 0; tags < 8; tags++) {
+        k = inline_tag_end(s, k, hi);
+        if (k < 0)
+            return 0;
+        if (k + 1 < hi && s[k] == ':' && is_alnum[s[k + 1]])
+            return 1;
+    }
+    return 0;
+}
+
 /* fold.py _TRACE_MARK at m in s[0:hi]: [A-Z]:(?=[ \t<]), a protocol trace's
    mark ("C: ", "S: ") */
 static int
@@ -758,10 +811,11 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
         return 1;  /* (?=[^ \t\r\n\\{\[<&|\xe2]) */
     if (is_blank(c) && e + 1 < hi && !in_set(s[e + 1], " \t\r\n|"))
         return 1;  /* (?=[ \t][^ \t\r\n|]) */
-    if (c == '<' && e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!'))
-        return 1;  /* (?=<[/!]) */
-    if (c == '<' && !in_set(s[e - 1], ":/=(-") && !wbr_at(s, e, hi))
-        return 1;  /* (?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />]) */
+    int wrapped = c == '<' && word_closed_before_colon(s, e, hi);
+    if (c == '<' && e + 1 < hi && (s[e + 1] == '/' || s[e + 1] == '!') && !wrapped)
+        return 1;  /* (?=<[/!])(?!WORD_CLOSED_BEFORE_COLON) */
+    if (c == '<' && !in_set(s[e - 1], ":/=(-") && !wbr_at(s, e, hi) && !wrapped)
+        return 1;  /* (?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />])(?!WORD_CLOSED_BEFORE_COLON) */
     Py_ssize_t j = skip_blanks(s, e, hi);
     if (j >= hi || (s[j] != '\r' && s[j] != '\n'))
         return 0;

@@ -33,20 +33,32 @@ _URN_SCHEME = re.compile(rb"[Uu][Rr][Nn]:")
 _INLINE_TAG = (rb"</?(?:[Ss][Pp][Aa][Nn]|[Ff][Oo][Nn][Tt]|[Aa]|[Bb]|[Ss][Tt][Rr][Oo][Nn][Gg]|[Uu])"
                rb"(?:[ \t\r\n](?:[^<>\"']|\"[^<>\"]*\"|'[^<>']*'){0,%d})?>" % 400)
 #: a run of them: at most 8, each at most 400 bytes long
-_INLINE_TAGS = re.compile(b"(?:" + _INLINE_TAG + b"){1,8}")
+_INLINE_TAG_RUN = b"(?:" + _INLINE_TAG + b"){1,8}"
+_INLINE_TAGS = re.compile(_INLINE_TAG_RUN)
+#: such a run closing a word of a name, the name going on after it with
+#: ":" and a letter or digit (``urn:nbn:de:<span class=SpellE>gbv</span>:3:1-114513``):
+#: what the fast paths leave to the reading rules
+WORD_CLOSED_BEFORE_COLON = _INLINE_TAG_RUN + b":[A-Za-z0-9]"
+_WORD_CLOSED = re.compile(WORD_CLOSED_BEFORE_COLON)
 
 
 def over_markup(buf: bytes, e: int, hi: int) -> int:
     """Where the run of inline tags (:data:`_INLINE_TAGS`) at ``e`` ends,
     when the name before it ends in ":" (a word processor splits a name at
     its ":", where its speller's words end: ``urn:ietf:rfc:</span><span
-    lang=EN-US>8141``, ``urn:isbn:<span class=GramE>0451450523</span>``);
-    -1 elsewhere, and where no such tag follows.  A name that ends in ":"
-    is left to the reading rules by the fast paths."""
-    if e < 1 or buf[e - 1] != 0x3A or e >= hi or buf[e] != 0x3C:
+    lang=EN-US>8141``, ``urn:isbn:<span class=GramE>0451450523</span>``)
+    or when the name goes on after it with ":" and a letter or digit (the
+    speller's word ends there: ``urn:nbn:de:<span class=SpellE>gbv</span>:3:1-114513``);
+    -1 elsewhere, and where no such tag follows.  A name that ends in ":",
+    or before such a run (:data:`WORD_CLOSED_BEFORE_COLON`), is left to
+    the reading rules by the fast paths."""
+    if e < 1 or e >= hi or buf[e] != 0x3C:
         return -1
-    m = _INLINE_TAGS.match(buf, e, hi)
-    return -1 if m is None else m.end()
+    if buf[e - 1] == 0x3A:
+        m = _INLINE_TAGS.match(buf, e, hi)
+        return -1 if m is None else m.end()
+    m = _WORD_CLOSED.match(buf, e, hi)
+    return -1 if m is None else m.end() - 2
 
 
 def joined_over_breaks(buf: bytes, segments: List[Tuple[int, int]], hi: int, run, max_end: int,

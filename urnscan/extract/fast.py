@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from ..accel import COMPILED
 
+from .breaks import WORD_CLOSED_BEFORE_COLON as _WORD_CLOSED
 from .chars import ALNUM, EOL, LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body, one_line_indent
 from .code import MAY_HOLD_PLACEHOLDER
 from .options import Reading
@@ -59,8 +60,8 @@ _ONE_BREAK = rb"[ \t]*(?:\r\n|\r(?!\n)|\n)"
 #: new sentence (fold.py _name_piece), but for a protocol trace's mark
 #: ("S: "); or the end of what may be read.  Never HTML's "<wbr>", after
 #: which the name goes on (breaks.py)
-_NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])"
-                    rb"|(?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />])"
+_NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])(?!" + _WORD_CLOSED + rb")"
+                    rb"|(?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />])(?!" + _WORD_CLOSED + rb")"
                     rb"|(?<![-:./?=])(?=" + _ONE_BREAK + rb"(?![ \t>]*(?:[-:&.]|[A-Z]:[ \t<])))"
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)"
                     rb"|(?<=[-./?=])(?=" + _ONE_BREAK + rb"[ \t]*[\r\n])"

@@ -35,7 +35,7 @@ class Rule(str, Enum):
     DECODE_ROFF = "decode:roff-hyphen"  # roff's "\-" (a man page's hyphen) read as "-"
     DECODE_JSON = "decode:json-slash"  # a JSON string's "\/" read as "/"
     DECODE_BREAK = "decode:break"  # "<wbr>", U+200B, U+00AD inside a name: a break opportunity, nothing
-    DECODE_MARKUP = "decode:markup"  # inline tags after a ":" inside a name ("</span><span lang=x>"): nothing
+    DECODE_MARKUP = "decode:markup"  # inline tags after a ":" inside a name ("</span><span lang=x>"), or closing a word before one: nothing
     DECODE_PERCENT = "decode:percent"  # percent-encoded in a URL ("?urn=urn%3Anbn%3A..."), decoded once
     CUT_LIST = "cut:list"  # ended at a ",", ";", "&", "/" or "#word#" before another URN (a "," before a URL or an OpenSSL subjectAltName entry): a list
     CUT_URL_QUERY = "cut:url-query"  # inside a URL: ended at its query's "?"
