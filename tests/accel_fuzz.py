@@ -30,6 +30,8 @@ PIECES = [b"\r", b"\r\n", b"urn:", b"URN:", b"uRn:", b"urn", b"rn:", b"n:", b":"
           b'"\n  "', b"'{x}'", "\u00e9".encode(), "\u2014".encode(), b"\xc3",
           # break opportunities inside a name (breaks.py), whole and cut short
           b"<wbr>", b"<WBR/>", b"<wbr", b"<wb", "\u200b".encode(), "\u00ad".encode(),
+          # a word processor's inline tags inside a name (breaks.py), whole and cut short
+          b"</span>", b"<span lang=x>", b"<SPAN class='a'>", b"</b>", b"<span", b"</a",
           # character references that end a name, and ones cut short
           b"&quot;", b"&#39;", b"&#x2014;", b"&#1234567;", b"&#x", b"&#", b"&q", b";urn:a:b&quot;",
           # wrappers folded over lines, and white space that is no fold

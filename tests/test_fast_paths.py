@@ -22,7 +22,7 @@ PIECES = [
     b"x.urn:", b"~", b"=", b"1.", b"A", b"\n   ", b"\n\n", b" \n", b"-\n   ", b":\n\n  ", b".\n  ", b"\n  &x=1",
     b"\xff", b"|", b" | ", b"grant_type=", b"a=1&k=", b"\n | ", b"\n  :", b"\n- ", b"  - ", b"'urn:", b'"urn:',
     b"(urn:", b"`", "\u2018".encode(), "\u201c".encode(), b" + ", b" . $x", b" .. ", b" || ", b" % (", b"%s", b"%d",
-    b"%02d", b"$x", b"${x}", b"#{x}", b"$(x)", b"@V@", b".*", b"(?P<", b"\\d", b"^", b"$", b"</", b"key:", b"+\\\n",
+    b"%02d", b"$x", b"${x}", b"#{x}", b"$(x)", b"@V@", b".*", b"(?P<", b"\\d", b"^", b"$", b"</", b"</span>", b"<span lang=x>", b"key:", b"+\\\n",
     b"\nC: ", b"S: ", b"\n>", b"\r\n&", b"\n  .0:",
     b"\n  k: v", b"Abstract", b"x-1_2", b"\n    The b.", b"UID:", b"X;A=b:", b"\n> ", b"> > ", b"*", b":*", "\u2010\n".encode(), b"~", b"~s", b"%v", b"%lu", b"s/", b"=~ ", b"$$", b"lex:", b"\n-", b"\n-1", b"urn:\n", b"\x1fa", "\u2021b".encode(), b"\\\\.", b" + ", b" ++ ", b" <> ", b" \\\n",
     # lists, a URL's query and path, literals joined or concatenated
