@@ -621,7 +621,16 @@ def test_regex_delimiters_go_with_pairing():
 
 
 # --- folds -------------------------------------------------------------------
-@pytest.mark.parametrize("text, expected", [
+#: an iCalendar or vCard content line folded anywhere (RFC 5545 section
+#: 3.1): a line break and one blank more than the content line
+CONTENT_LINE_FOLDS = [
+    ("BEGIN:VCARD\r\nMEMBER:urn:uuid:03a0e51f-d1aa-4385-8a53-e2902\r\n 5acd8af\r\nEND:VCARD\r\n",
+     ["urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af"]),
+    ("   ATTENDEE;CUTYPE=RESOURCE;CN=\"Room 1\":urn:uuid:88f6a54a-d3e4-4a4b-9b36-4c9\n    f3a2b6d1e\n   END:VEVENT\n",
+     ["urn:uuid:88f6a54a-d3e4-4a4b-9b36-4c9f3a2b6d1e"]),
+]
+#: (text, the URNs read) of names folded over lines, and of lines that are no fold
+FOLDS = [
     ("   \"urn:example:params:long-\n   name:part\" [REF]", ["urn:example:params:long-name:part"]),
     ("   urn:example:yang:module-one:\n      sub:two\n", ["urn:example:yang:module-one:sub:two"]),
     ("ns=\"urn:example:yang:ipv4-unicas\\\n    t-routing\">", ["urn:example:yang:ipv4-unicast-routing"]),
@@ -691,12 +700,7 @@ def test_regex_delimiters_go_with_pairing():
     ("> see urn:example:yang:ietf-\n> > interfaces\n", ["urn:example:yang:ietf-"]),
     ("see urn:example:yang:ietf-\n> interfaces\n", ["urn:example:yang:ietf-"]),
     ("<urn:example:a:b\n> c> d", ["urn:example:a:b"]),
-    # an iCalendar or vCard content line folded anywhere (RFC 5545 section
-    # 3.1): a line break and one blank more than the content line
-    ("BEGIN:VCARD\r\nMEMBER:urn:uuid:03a0e51f-d1aa-4385-8a53-e2902\r\n 5acd8af\r\nEND:VCARD\r\n",
-     ["urn:uuid:03a0e51f-d1aa-4385-8a53-e29025acd8af"]),
-    ("   ATTENDEE;CUTYPE=RESOURCE;CN=\"Room 1\":urn:uuid:88f6a54a-d3e4-4a4b-9b36-4c9\n    f3a2b6d1e\n   END:VEVENT\n",
-     ["urn:uuid:88f6a54a-d3e4-4a4b-9b36-4c9f3a2b6d1e"]),
+    *CONTENT_LINE_FOLDS,
     # ... not a line of prose, nor a continuation indented otherwise
     ("Note: urn:example:yang:ietf-foo\n is used", ["urn:example:yang:ietf-foo"]),
     ("UID:urn:example:a-b\n  c\n", ["urn:example:a-b"]),
@@ -767,9 +771,27 @@ def test_regex_delimiters_go_with_pairing():
     ("   urn:iso:std:iso:9999:-1:ed-1:en: corresponds to\n   http://example.org/\n",
      ["urn:iso:std:iso:9999:-1:ed-1:en:"]),
     ("   URN Prefix:  urn:ietf:params:geopriv:\n      The prefix of the registry.\n", ["urn:ietf:params:geopriv:"]),
-])
+    # blanks an editor or a mail left at the end of the next line are none of its text
+    ("   The set is named urn:example:collection:\n      item;version=2 \n   in this memo.\n",
+     ["urn:example:collection:item;version=2"]),
+    ("   urn:example:shelf:\r\n      2001-07-28;vol-12\t\r\n", ["urn:example:shelf:2001-07-28;vol-12"]),
+]
+
+
+@pytest.mark.parametrize("text, expected", FOLDS)
 def test_folds(text, expected):
     assert urns(text) == expected
+
+
+#: a line break with no "\\" before it (RFC 8792's "\\" must end its line)
+_LINE_END = re.compile(r"(?<!\\)(?=\r?\n)")
+
+
+#: (a blank before a content line's break is part of its value, RFC 5545 section 3.1)
+@pytest.mark.parametrize("text, expected", [row for row in FOLDS if row not in CONTENT_LINE_FOLDS])
+def test_blanks_at_the_ends_of_lines_change_no_reading(text, expected):
+    assert urns(_LINE_END.sub(" ", text)) == expected
+    assert urns(_LINE_END.sub("\t ", text)) == expected
 
 
 def test_fold_rules_are_named():

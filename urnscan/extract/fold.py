@@ -185,7 +185,9 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         return None
     token = buf[q:t]
     after = buf[t] if t < hi else None
-    alone = after is None or after in EOL
+    # blanks left at the end of the line (an editor's, a mail's) are none of its text
+    line_end = blanks_end(buf, t, hi) if after in HSPACE else t
+    alone = line_end >= hi or buf[line_end] in EOL
     closes = alone or after in CLOSERS
     if token[:4].lower() == b"urn:" or URL_START.match(token):
         return None  # the next line starts a URN or a URL of its own
@@ -218,7 +220,7 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         return e, (q, t), Rule.FOLD_QUERY
     if last == 0x2D:  # RFC formatters break after a hyphen
         return None if token.lower() in _FUNCTION_WORDS else (e, (q, t), Rule.FOLD_RFC)
-    if last in b":./" and _name_piece(buf, e, last, token, closes, buf[t:t + 2] in _TERM_PADDING):
+    if last in b":./" and _name_piece(buf, e, last, token, closes, not alone and buf[t:t + 2] in _TERM_PADDING):
         return e, (q, t), Rule.FOLD_RFC
     return None
 
