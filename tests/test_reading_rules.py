@@ -771,6 +771,13 @@ FOLDS = [
     ("   urn:iso:std:iso:9999:-1:ed-1:en: corresponds to\n   http://example.org/\n",
      ["urn:iso:std:iso:9999:-1:ed-1:en:"]),
     ("   URN Prefix:  urn:ietf:params:geopriv:\n      The prefix of the registry.\n", ["urn:ietf:params:geopriv:"]),
+    # in a quoted reply, across an empty line of the reply and under RFC 8792's "\\", its marks passed over
+    # when the URN's line carries as many (RFC 3676 section 4.5)
+    ("> The name is\n>\n>    urn:example:hash:sha-256:\n>\n>    3q2-7wAbc_1\n", ["urn:example:hash:sha-256:3q2-7wAbc_1"]),
+    ("> > urn:example:hash:sha-256:\n> > \n> > 3q2-7wAbc_1\n", ["urn:example:hash:sha-256:3q2-7wAbc_1"]),
+    ("> > urn:example:hash:sha-256:\n>\n> 3q2-7wAbc_1\n", ["urn:example:hash:sha-256:"]),
+    ('> ns="urn:example:yang:ipv4-unicas\\\n>     t-routing">', ["urn:example:yang:ipv4-unicast-routing"]),
+    ('> > ns="urn:example:yang:ipv4-unicas\\\n>     t-routing">', ["urn:example:yang:ipv4-unicas"]),
     # blanks an editor or a mail left at the end of the next line are none of its text
     ("   The set is named urn:example:collection:\n      item;version=2 \n   in this memo.\n",
      ["urn:example:collection:item;version=2"]),

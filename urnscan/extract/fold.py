@@ -151,7 +151,7 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
         if base is not None:
             return _one_line(buf, e, hi, run, opener, base)
     if buf[e] == 0x5C:
-        return _rfc8792(buf, e, hi, run, last)
+        return _rfc8792(buf, start, e, hi, run, last)
     if buf.startswith(_HYPHENATION, e, hi) and last in ALNUM:
         return _hyphenated(buf, start, e, hi, run, opener)
     w = blanks_end(buf, e, hi)
@@ -160,7 +160,9 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     nl = line_break_after(buf, w, hi)
     if nl < 0 or _line_comment(buf, start):
         return None
-    q = blanks_end(buf, nl, hi)
+    q = _past_marks(buf, start, blanks_end(buf, nl, hi), hi)
+    if q < 0:
+        return None
     across_blank = q < hi and buf[q] in EOL
     if last in _FOLD_LAST and (across_blank or (q < hi and buf[q] not in ALNUM)):
         page = _PAGE_BREAK.match(buf, nl, min(hi, nl + PAGE_BREAK_LIMIT))
@@ -171,12 +173,9 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     if across_blank:
         if last != 0x3A:
             return None
-        q = blanks_end(buf, line_break_after(buf, q, hi), hi)
-    if q < hi and buf[q] == 0x3E:  # ">": a quoted reply's marks, RFC 3676 section 4.5
-        past = past_quote_marks(buf, start, line_start(buf, q), hi)
-        if past is None:
+        q = _past_marks(buf, start, blanks_end(buf, line_break_after(buf, q, hi), hi), hi)
+        if q < 0:
             return None
-        q = blanks_end(buf, past, hi)
     q = _past_trace_mark(buf, start, q, hi)
     if q < 0:
         return None
@@ -232,6 +231,17 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
 #: own, not the rest of a name (``# references start with urn:uuid:`` then
 #: ``outcome_refs = [...]``)
 _LINE_COMMENT = re.compile(rb"[ \t]*(?:#|//)")
+
+
+def _past_marks(buf: bytes, start: int, q: int, hi: int) -> int:
+    """Past the quote marks of a quoted reply at q (RFC 3676 section 4.5),
+    and the blanks after them, when the line holding ``start`` carries as
+    many (an empty line of the reply is its marks alone); q where the line
+    carries none; -1 where the two lines carry different marks."""
+    if q >= hi or buf[q] != 0x3E:
+        return q
+    past = past_quote_marks(buf, start, line_start(buf, q), hi)
+    return -1 if past is None else blanks_end(buf, past, hi)
 
 
 def _line_comment(buf: bytes, start: int) -> bool:
@@ -569,16 +579,19 @@ def _lone_name(token: bytes) -> bool:
             and token[-1] not in _SENTENCE_END and _LIST_NUMBER.fullmatch(token) is None)
 
 
-def _rfc8792(buf: bytes, e: int, hi: int, run, last: int):
+def _rfc8792(buf: bytes, start: int, e: int, hi: int, run, last: int):
     """RFC 8792 section 7: "\\" at the end of a line, the next line's
     leading white space removed (section 7.2.2: a "\\" starting the next
-    line under the '\\\\' strategy)."""
+    line under the '\\\\' strategy); in a quoted reply, past the next line's
+    quote marks when they are the URN's line's."""
     if last not in _NAME_LAST:
         return None  # "+ \\", ", \\": a code line continuation
     nl = line_break_after(buf, e + 1, hi)
     if nl < 0:
         return None
-    q = blanks_end(buf, nl, hi)
+    q = _past_marks(buf, start, blanks_end(buf, nl, hi), hi)
+    if q < 0:
+        return None
     if q < hi and buf[q] == 0x5C:
         q += 1
     t = run.match(buf, q, hi).end()
