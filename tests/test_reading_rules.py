@@ -778,6 +778,12 @@ FOLDS = [
     ("> > urn:example:hash:sha-256:\n>\n> 3q2-7wAbc_1\n", ["urn:example:hash:sha-256:"]),
     ('> ns="urn:example:yang:ipv4-unicas\\\n>     t-routing">', ["urn:example:yang:ipv4-unicast-routing"]),
     ('> > ns="urn:example:yang:ipv4-unicas\\\n>     t-routing">', ["urn:example:yang:ipv4-unicas"]),
+    # ... and a term's, a key's or a sentence's ":" read past the reply's marks, as unquoted
+    ("> > urn:example:error:badNonce:\n> >    The client sent a bad nonce.\n", ["urn:example:error:badNonce"]),
+    ("> urn:example:grant:jwt-bearer: The JWT Bearer\n>    Token Grant Type.\n", ["urn:example:grant:jwt-bearer"]),
+    ("> urn:example:config:\n>   sub:key: value\n", ["urn:example:config"]),
+    ("> The ping namespace is urn:example:ping:\n>\n> <iq type='get'/>\n", ["urn:example:ping"]),
+    ("> urn:example:error:badNonce:\n     The client sent a bad nonce.\n", ["urn:example:error:badNonce:"]),
     # blanks an editor or a mail left at the end of the next line are none of its text
     ("   The set is named urn:example:collection:\n      item;version=2 \n   in this memo.\n",
      ["urn:example:collection:item;version=2"]),

@@ -6,6 +6,7 @@ import re
 from typing import Optional
 
 from .chars import ALNUM, ALPHA, INDENT_LIMIT, blanks_end, line_break_after, line_start
+from .quoting import marks_of, next_text
 from .rules import Rule
 
 _YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
@@ -39,21 +40,28 @@ def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
     7591 section 2: ``urn:ietf:params:oauth:grant-type:jwt-bearer: The JWT
     Bearer Token``): ``trim:term`` too.  Words of another kind after the
     ":" leave it, as a prefix's (RFC 5141: ``urn:iso:std:iso:9999:-1:ed-1:en:
-    corresponds to``)."""
+    corresponds to``).  In a quoted reply the lines are read past their
+    marks (RFC 3676 section 4.5), the next line carrying as many."""
     ls = line_start(buf, p)
-    if ls is None or not _YAML_LEAD.fullmatch(buf, ls, p):
+    if ls is None:
+        return None
+    depth, ls = marks_of(buf, ls, p)
+    if not _YAML_LEAD.fullmatch(buf, ls, p):
         return None
     indent = len(buf[ls:p]) - len(buf[ls:p].lstrip(b" \t"))
     w = blanks_end(buf, end, hi)
     if end < w < hi and buf[w] not in b"\r\n":
-        return Rule.TRIM_TERM if _hanging_definition(buf, w, hi, indent) else None
+        return Rule.TRIM_TERM if _hanging_definition(buf, w, hi, indent, depth) else None
     nl = line_break_after(buf, w, hi)
     if nl < 0:
         return None
-    q = _WHITE.match(buf, nl, hi).end()  # the first character of the next non-empty line
-    if q >= hi:
+    if depth:
+        line, q = next_text(buf, nl, hi, depth, min(hi, nl + _KEY_LIMIT))
+    else:
+        q = _WHITE.match(buf, nl, hi).end()  # the first character of the next non-empty line
+        line = max(buf.rfind(b"\n", nl - 1, q), buf.rfind(b"\r", nl - 1, q)) + 1
+    if q < 0 or q >= hi:
         return None
-    line = max(buf.rfind(b"\n", nl - 1, q), buf.rfind(b"\r", nl - 1, q)) + 1
     if q - line <= indent:
         return None
     if _YAML_ENTRY.match(buf, q, min(hi, q + _KEY_LIMIT)) is not None:
@@ -69,10 +77,12 @@ _DEFINITION_START = re.compile(rb"[A-Z][a-z]+[ \t,]")
 _LINE_LIMIT = 1024
 
 
-def _hanging_definition(buf: bytes, w: int, hi: int, indent: int) -> bool:
+def _hanging_definition(buf: bytes, w: int, hi: int, indent: int, depth: int) -> bool:
     """Whether the text at ``w``, after a term's ":" and blanks, is its
     definition in a hanging list: a capitalised sentence, then the end of
-    the text, an empty line, or a line indented deeper than ``indent``."""
+    the text, an empty line, or a line indented deeper than ``indent``
+    (past ``depth`` quote marks, the term's line's; a line with other marks
+    ends the quoted text)."""
     if _DEFINITION_START.match(buf, w, min(hi, w + 32)) is None:
         return False
     limit = min(hi, w + _LINE_LIMIT)
@@ -82,8 +92,11 @@ def _hanging_definition(buf: bytes, w: int, hi: int, indent: int) -> bool:
     nl = eol.end()
     if nl >= hi:
         return True
-    q = blanks_end(buf, nl, hi)
-    return q >= hi or buf[q] in b"\r\n" or q - nl > indent
+    marks, text = marks_of(buf, nl, hi) if depth else (0, nl)
+    if marks != depth:
+        return True
+    q = blanks_end(buf, text, hi)
+    return q >= hi or buf[q] in b"\r\n" or q - text > indent
 
 
 _EOL = re.compile(rb"\r\n?|\n")
@@ -104,7 +117,8 @@ _COMMENT_CLOSE = re.compile(rb"[ \t]*(?:-->|\*/)")
 
 
 def _next_line(buf: bytes, end: int, hi: int) -> int:
-    """Where the text of the next non-empty line starts, when the line
+    """Where the text of the next non-empty line starts (past a quoted
+    reply's marks, as many as the line's), when the line
     ends at ``end`` (after blanks and a comment's close), or -1: a line
     break, or one escaped in a string literal (``"... urn:xmpp:omemo:2:\\n"``);
     ``<!-- If room supports urn:xmpp:mentions:0#channel: -->`` over the
@@ -113,6 +127,10 @@ def _next_line(buf: bytes, end: int, hi: int) -> int:
     w = blanks_end(buf, closed.end() if closed is not None else end, hi)
     nl = line_break_after(buf, w, hi)
     if nl >= 0:
+        ls = line_start(buf, end)
+        depth = marks_of(buf, ls, end)[0] if ls is not None else 0
+        if depth:  # a quoted reply's: past the marks of its lines
+            return next_text(buf, nl, hi, depth, min(hi, nl + _KEY_LIMIT))[1]
         return _WHITE.match(buf, nl, min(hi, nl + _KEY_LIMIT)).end()
     escaped = _ESCAPED_BREAKS.match(buf, w, min(hi, w + _KEY_LIMIT))
     return escaped.end() if escaped is not None else -1

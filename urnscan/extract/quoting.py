@@ -6,9 +6,9 @@ starts with."""
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Optional, Tuple
 
-from .chars import line_start
+from .chars import EOL, blanks_end, line_break_after, line_start
 
 #: the marks of a quoted line: ">" repeated, each followed by at most one
 #: blank, after the line's indentation
@@ -36,3 +36,30 @@ def past_quote_marks(buf: bytes, start: int, nl: Optional[int], hi: int) -> Opti
     if ls is None or _depth(buf, ls, start)[0] != depth:
         return None
     return end
+
+
+def marks_of(buf: bytes, ls: int, hi: int) -> Tuple[int, int]:
+    """(number of ">" marks, where the text starts past them) of the line
+    starting at ``ls``; (0, ls) for a line that is not quoted."""
+    return _depth(buf, ls, hi)
+
+
+def next_text(buf: bytes, nl: int, hi: int, depth: int, limit: int) -> Tuple[int, int]:
+    """(start of the line's text, its first character other than a blank)
+    of the first line from ``nl`` that holds text, lines holding none (in
+    a reply, its marks alone) passed over, looked for up to ``limit``;
+    past ``depth`` marks when ``depth`` (the marks of the line before), and
+    (-1, -1) where a line carries other marks or none holds text."""
+    while nl < limit:
+        text = nl
+        if depth:
+            marks, text = _depth(buf, nl, hi)
+            if marks != depth:
+                return -1, -1
+        q = blanks_end(buf, text, hi)
+        if q >= hi or buf[q] not in EOL:
+            return text, q
+        nl = line_break_after(buf, q, hi)
+        if nl < 0:
+            break
+    return -1, -1
