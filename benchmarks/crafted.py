@@ -240,6 +240,19 @@ def growing_encoded(size: int) -> bytes:
     return b"?q=" + b"urn%3A%3A" * (size // 9) + b"urn%3Aa%3Ab\n"
 
 
+def growing_escaped(size: int) -> bytes:
+    """Escaped prefixes over and over in one properties value, none with a
+    NID, then one that has one (escaped.escaped_urns reads a run once)."""
+    return b"k=" + b"urn\\:\\:" * (size // 7) + b"urn\\:a\\:b\n"
+
+
+def growing_escaped_names(size: int) -> bytes:
+    """Names with escaped colons, one after another in one run longer than
+    the cap (each read once, from where the last one ended)."""
+    unit = b"urn\\:a\\:b,"
+    return b"k=" + unit * (size // len(unit)) + b"\n"
+
+
 def growing_breaks(size: int) -> bytes:
     """Names broken by "<wbr>" over and over, each mark before another
     "urn:" (breaks.joined_over_breaks reads a name up to the cap)."""
@@ -271,4 +284,6 @@ GROWING = {
     "a name ending in : over longer ones": growing_names_below,
     "urn%3A repeated in a URL": growing_encoded,
     "<wbr> between names": growing_breaks,
+    "urn\\: repeated in a properties value": growing_escaped,
+    "escaped names in one run": growing_escaped_names,
 }

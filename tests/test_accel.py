@@ -613,7 +613,7 @@ def test_placed_hits_are_left_out_of_the_collector():
 TRIAGE_PIECES = st.sampled_from([
     b"%PDF-", b"%PDF", b"PK", b"P", b"\x1f\x8b", b"\x1f", b"BZh", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd", b"From ",
     b"WARC/", b"!<arch>\n", b"!<arch>", b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff", b"\xef", b"\xef\xbd\x95", b"%",
-    b"urn%3A", b"URN%3a", b"urn%3", b"%3A", b"urn%",
+    b"urn%3A", b"URN%3a", b"urn%3", b"%3A", b"urn%", b"urn\\:", b"URN\\:", b"urn\\", b"\\:",
     b"Return-Path:", b"RECEIVED:", b"from:", b"From", b"X-", b"X-a:", b"x-:", b"To :", b":", b"Path", b"Date: ",
     b"x" * 300,
 ])
@@ -654,6 +654,9 @@ def test_a_file_with_nothing_to_find_scans_to_nothing(tmp_path_factory, data):
     (b"plain words\n", 12),
     (b"", 0),
     (b"see urn:isbn:0451450523\n", "content"),
+    (b"k=urn\\:isbn\\:0451450523\n", "content"),
+    (b"k=urn\\:", "content"),
+    (b"k=urn\\\n", 7),
     (b"%PDF-1.4\n", "content"),
     (b"PK\x03\x04", "content"),
     (b"\x1f\x8b\x08", "content"),

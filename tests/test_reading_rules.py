@@ -1701,3 +1701,83 @@ def test_suspected_urns_do_not_depend_on_byte_ranges(tmp_path, jobs):
         rows[split] = [(h.start, h.end, h.urn, h.rules) for h in hits]
     assert rows[64] == rows[200] == rows[1 << 20]
     assert sum(1 for r in rows[64] if r[3] == ("suspect:lookalike",)) > 100
+
+
+# --- colons escaped with a backslash (escaped.py) ------------------------------
+#: Java's Properties.store writes each ":" and "=" of a value as "\:" and
+#: "\=", and Properties.load reads them back; Lucene's query syntax escapes
+#: ":" the same way.  (text, [(urn, raw, rules)])
+ESCAPED_COLONS = [
+    # a SAML or OAuth setting a program wrote to a .properties file
+    ("admin.client.apis.teamname=urn\\:collab\\:group\\:dev.surfteams.nl\\:nl\\:surfnet\\:diensten\\:admin_apis\n",
+     [("urn:collab:group:dev.surfteams.nl:nl:surfnet:diensten:admin_apis",
+       "urn\\:collab\\:group\\:dev.surfteams.nl\\:nl\\:surfnet\\:diensten\\:admin_apis", ("decode:escaped-colon",))]),
+    ("grant=urn\\:ietf\\:params\\:oauth\\:grant-type\\:jwt-bearer\nnext=1\n",
+     [("urn:ietf:params:oauth:grant-type:jwt-bearer", "urn\\:ietf\\:params\\:oauth\\:grant-type\\:jwt-bearer",
+       ("decode:escaped-colon",))]),
+    ("upnp.service=URN\\:schemas-upnp-org\\:service\\:WANIPConnection\\:1\r\n",
+     [("URN:schemas-upnp-org:service:WANIPConnection:1", "URN\\:schemas-upnp-org\\:service\\:WANIPConnection\\:1",
+       ("decode:escaped-colon",))]),
+    ("ns=urn\\:example\\:a:b\n", [("urn:example:a:b", "urn\\:example\\:a:b", ("decode:escaped-colon",))]),
+    ("q=urn\\:example\\:a\\=b\n", [("urn:example:a=b", "urn\\:example\\:a\\=b", ("decode:escaped-colon",))]),
+    ("f=urn\\:example\\:a\\#part\\!1\n",
+     [("urn:example:a#part!1", "urn\\:example\\:a\\#part\\!1", ("decode:escaped-colon",))]),
+    # a Lucene query
+    ("id:urn\\:isbn\\:0451450523 AND x", [("urn:isbn:0451450523", "urn\\:isbn\\:0451450523", ("decode:escaped-colon",))]),
+    # a logical line continued: the next line's blanks left out
+    ("saml.ns=urn\\:oasis\\:names\\:tc\\:SAML\\:2.0\\:\\\n    assertion\nx=1\n",
+     [("urn:oasis:names:tc:SAML:2.0:assertion", "urn\\:oasis\\:names\\:tc\\:SAML\\:2.0\\:\\\n    assertion",
+       ("decode:escaped-colon", "fold:rfc8792"))]),
+    # a list: each name ends at the separator before the next
+    ("ids=urn\\:a1\\:b,urn\\:c1\\:d;urn\\:e1\\:f\n",
+     [("urn:a1:b", "urn\\:a1\\:b", ("decode:escaped-colon", "cut:list")),
+      ("urn:c1:d", "urn\\:c1\\:d", ("decode:escaped-colon", "cut:list")),
+      ("urn:e1:f", "urn\\:e1\\:f", ("decode:escaped-colon",))]),
+    ("ids=urn\\:a1\\:b,\\\n   urn\\:c1\\:d\n",
+     [("urn:a1:b", "urn\\:a1\\:b", ("decode:escaped-colon",)), ("urn:c1:d", "urn\\:c1\\:d", ("decode:escaped-colon",))]),
+    # a sentence's marks and an unbalanced ")" are the sentence's
+    ("see (urn\\:isbn\\:0451450523).", [("urn:isbn:0451450523", "urn\\:isbn\\:0451450523", ("decode:escaped-colon",))]),
+    # what must stay: a pattern (another escape, a class, a group), an anchor,
+    # a placeholder, a bare prefix, a word or a path before it
+    ('PATTERN = r"^urn\\:nbn\\:de\\:gbv\\:3\\:\\d\\-\\d{3,}.*\\d+$"', []),
+    ('r = r"urn\\:nbn\\:de\\:gbv\\:3\\:\\d+"', []),
+    ("re.search('magnet\\:\\?xt=urn\\:(\\w+\\:\\w+\\d+)', body)", []),
+    ('StringRegExp(s, "magnet\\:\\?xt\\=urn\\:btih\\:[a-fA-F0-9]{40}")', []),
+    ('REGEX = r"magnet\\:\\?xt\\=urn\\:btih\\:([A-F\\d]+)"', []),
+    ("sed 's:<magnet>:magnet\\:?xt=urn\\:btih\\::g'", []),
+    ("x=urn\\:example\\:{0}\n", []),
+    ("x=urn\\:example\\:a-{0}\n", []),
+    ("x=urn\\:example\\:a-%s\n", []),
+    ("x=urn\\:publicid\\:\n", []),
+    ("x=http\\://host/urn\\:example\\:a\n", []),
+    ("x=return\\:example\\:a\n", []),
+    ("x=urn\\\\:example\\\\:a\n", []),
+    # the plain reading is unchanged
+    ("x = urn:example:a:b\n", [("urn:example:a:b", "urn:example:a:b", ())]),
+]
+
+
+@pytest.mark.parametrize("text,expected", ESCAPED_COLONS)
+def test_escaped_colons(text, expected):
+    assert_read_as(text, expected)
+
+
+def test_escaped_colons_are_no_fold_and_off_without_folding():
+    (hit,) = scan_text("k=urn\\:example\\:a\\:b\n")
+    assert (hit.urn, hit.literal, hit.folded, hit.embedded) == ("urn:example:a:b", "urn:example:a:b", False, False)
+    assert urns("k=urn\\:example\\:a\\:b\n", fold=False) == []
+
+
+@pytest.mark.parametrize("split", [5, 64, 1 << 20])
+def test_escaped_colons_do_not_depend_on_byte_ranges(tmp_path, split):
+    from urnscan.runner import ScanConfig, iter_inputs, run_scan
+
+    rng = random.Random(7)
+    pieces = ["k=urn\\:example\\:a\\:b", "urn\\:isbn\\:0451450523", ",", "\\\n  ", " ", "\n", "x", "urn:isbn:1"]
+    path = tmp_path / "app.properties"
+    path.write_text("".join(rng.choice(pieces) for _ in range(3000)), encoding="utf-8")
+    hits: list = []
+    run_scan(list(iter_inputs([str(path)])), ScanConfig(jobs=1, split_bytes=split), hits.extend, lambda s: None)
+    expected = [(h.start, h.end, h.urn, h.rules) for h in scan_bytes(path.read_bytes())]
+    assert [(h.start, h.end, h.urn, h.rules) for h in hits] == expected
+    assert sum(1 for r in expected if "decode:escaped-colon" in r[3]) > 100

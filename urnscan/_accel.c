@@ -248,18 +248,29 @@ starts_with(const unsigned char *s, Py_ssize_t n, const char *mark, Py_ssize_t l
     return n >= len && memcmp(s, mark, (size_t)len) == 0;
 }
 
-/* extract/encoded.py may_hold_encoded(): "urn%3A" in any case, a URN
-   percent-encoded in a URL */
+/* "urn" in any case right before a mark -- a prefix whose ":" is encoded
+   or escaped: extract/chars.py next_prefix() as extract/encoded.py
+   may_hold_encoded() ("urn%3A", mark "%3a") and extract/escaped.py
+   may_hold_escaped() ("urn\\:", mark "\\:") call it; a letter of the mark
+   matches in either case */
 static int
-encoded_prefix(const unsigned char *s, Py_ssize_t n)
+urn_before_mark(const unsigned char *s, Py_ssize_t n, const char *mark, Py_ssize_t len)
 {
-    for (Py_ssize_t i = 3; i + 2 < n; i++) {
-        const unsigned char *q = memchr(s + i, '%', (size_t)(n - 2 - i));
+    for (Py_ssize_t i = 3; i + len <= n; i++) {
+        const unsigned char *q = memchr(s + i, mark[0], (size_t)(n - len + 1 - i));
         if (q == NULL)
             return 0;
         i = q - s;
-        if (q[1] == '3' && (q[2] | 0x20) == 'a' && (q[-3] | 0x20) == 'u' && (q[-2] | 0x20) == 'r'
-                && (q[-1] | 0x20) == 'n')
+        Py_ssize_t j = 1;
+        while (j < len) {
+            unsigned char c = q[j], m = (unsigned char)mark[j];
+            if (m >= 'a' && m <= 'z')
+                c |= 0x20;
+            if (c != m)
+                break;
+            j++;
+        }
+        if (j == len && (q[-3] | 0x20) == 'u' && (q[-2] | 0x20) == 'r' && (q[-1] | 0x20) == 'n')
             return 1;
     }
     return 0;
@@ -296,7 +307,7 @@ may_open_message(const unsigned char *s, Py_ssize_t n)
 /* runner.py nothing_to_find(): the content s[0:n] of a file is plain
    text in which no URN can be found -- none of the marks that make the
    scan read it otherwise, not binary, no "urn:" that the scanner keeps,
-   no byte 0xEF (a look-alike's lead byte) and no "urn%3A"; when it is
+   no byte 0xEF (a look-alike's lead byte), no "urn%3A" and no "urn\\:"; when it is
    not, the scan reads it in Python */
 static int
 nothing_to_find(const unsigned char *s, Py_ssize_t n)
@@ -325,7 +336,8 @@ nothing_to_find(const unsigned char *s, Py_ssize_t n)
         if (memcmp(q, "%PDF-", 5) == 0)
             return 0;
     }
-    return !binary_block(s, n) && (n < 4 || next_urn(s, n, 3, n) < 0) && !encoded_prefix(s, n);
+    return !binary_block(s, n) && (n < 4 || next_urn(s, n, 3, n) < 0) && !urn_before_mark(s, n, "%3a", 3)
+        && !urn_before_mark(s, n, "\\:", 2);
 }
 
 PyDoc_STRVAR(plain_file_triage_doc,

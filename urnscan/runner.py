@@ -39,6 +39,7 @@ from .pieces import ARROW_PIECES, HIT_PIECES, PieceBuffer
 from .planning import PEEK_ABOVE, Batch, Layout, plan_file, planned_whole
 from .ranges import SHRANK_WHILE_READ, Range, RangeStitcher, ranges_status, scan_range_pieces
 from .extract.encoded import may_hold_encoded
+from .extract.escaped import may_hold_escaped
 from .extract.lookalike import may_hold_suspects
 from .settings import number_setting
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
@@ -257,13 +258,15 @@ def nothing_to_find(data: bytes) -> bool:
     starting in the first 1025 bytes (documents._pdf_header looks there),
     not binary, no ``urn:`` that the scanner keeps, no byte 0xEF (the lead byte of the fullwidth forms the
     look-alike reader looks for), no ``urn%3A`` (a URN percent-encoded in a
-    URL, :mod:`urnscan.extract.encoded`).  A conservative test: a file it turns
+    URL, :mod:`urnscan.extract.encoded`), no ``urn\\:`` (a URN with escaped
+    colons, :mod:`urnscan.extract.escaped`).  A conservative test: a file it turns
     down is read by the rules, which may find nothing either.  (A tar
     archive needs no mark here: tar pads its header fields with NUL
     bytes, which make it binary to this test.)"""
     return (not data.startswith(_OTHERWISE_READ) and not may_open_message(data) and b"\xef" not in data
             and data.find(b"%PDF-", 0, PDF_HEADER_REACH + 5) < 0 and not looks_binary(data)
-            and not urn_positions(data, 0, len(data)) and not may_hold_encoded(data, 0, len(data)))
+            and not urn_positions(data, 0, len(data)) and not may_hold_encoded(data, 0, len(data))
+            and not may_hold_escaped(data, 0, len(data)))
 
 
 def plain_file_triage(path: str, expected: int, limit: int) -> Union[int, bytes, None]:
@@ -319,6 +322,7 @@ def _scan_whole(ref: InputRef, data: bytes, config: ScanConfig, emit: _Emitted,
     if looks_binary(data):  # (it reads the first block only)
         return FileStatus(ref.path, SKIPPED_BINARY, BINARY_CONTENT, 0, None, None, skipped_documents=1)
     if (urn_positions(data, 0, len(data)) or may_hold_suspects(data, 0, len(data))
+            or may_hold_escaped(data, 0, len(data))
             or (config.options.percent and may_hold_encoded(data, 0, len(data)))):
         found = _keep(ByteScanner(ref.path, config.options).whole(data), config.valid_only)
         if found:

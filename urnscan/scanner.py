@@ -23,6 +23,7 @@ from .accel import COMPILED, accelerated
 from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamContext, after_code, batch_reader,
                       run_pattern)
 from .extract.encoded import DECODE_PERCENT, encoded_urns
+from .extract.escaped import escaped_urns
 from .extract.lookalike import merge, suspected_urns
 from .context import context_snippet
 from .errors import SourceError
@@ -417,6 +418,10 @@ class ByteScanner:
             suspects = suspected_urns(buf, start, stop, self.options.max_urn_length)
             if suspects:
                 found = merge(found, suspects) or found
+            if self.options.fold:  # (escaped_urns looks for a prefix before it reads anything)
+                escaped = escaped_urns(buf, start, stop, self.options.max_urn_length, self.options.code)
+                if escaped:
+                    found = merge(found, escaped) or found
             if self.options.percent:  # (encoded_urns looks for a prefix before it reads anything)
                 opts = self.options
                 merged = merge(found, encoded_urns(buf, start, stop, opts.max_urn_length, opts.code, opts.fold))

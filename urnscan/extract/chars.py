@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Callable, Optional
 
 from .. import _abnf
 
@@ -186,3 +186,14 @@ def line_start(buf: bytes, i: int, reach: int = LOOKBACK) -> Optional[int]:
     # a buffer holding less than LOOKBACK bytes before i starts at the
     # input's start (the scanner keeps LOOKBACK bytes otherwise)
     return 0 if i < reach else None
+
+
+def next_prefix(buf: bytes, mark: bytes, start: int, stop: int, at_prefix: Callable[[bytes, int], bool]) -> int:
+    """Where ``mark`` is first found in ``buf[start:stop]`` with
+    ``at_prefix(buf, at)`` true (a "urn" right before it: a prefix whose
+    ":" is encoded or escaped), or -1.  Most text holds no such mark at
+    all, which one search tells."""
+    at = buf.find(mark, start, stop)
+    while at >= 0 and not at_prefix(buf, at):
+        at = buf.find(mark, at + 1, stop)
+    return at

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from typing import List, Tuple
 
-from .chars import ALNUM
+from .chars import ALNUM, next_prefix
 from .code import has_placeholder
 from .reading import Candidate
 from .rules import Rule
@@ -74,12 +74,7 @@ def may_hold_encoded(buf: bytes, lo: int, hi: int) -> bool:
     """Whether an encoded URN may start in ``buf[lo:hi]``: a ``%3`` after
     ``urn`` in any case.  Most text holds no ``%3`` at all, which one
     search tells."""
-    at = buf.find(b"%3", lo + 3, hi + 4)
-    while at >= 0:
-        if _prefix_at(buf, at):
-            return True
-        at = buf.find(b"%3", at + 1, hi + 4)
-    return False
+    return next_prefix(buf, b"%3", lo + 3, hi + 4, _prefix_at) >= 0
 
 
 def _runs_into_word(buf: bytes, p: int) -> bool:

@@ -34,6 +34,7 @@ class Rule(str, Enum):
     DECODE_ENTITY = "decode:entity"  # "&amp;" in a q-component, "&#45;": URN characters
     DECODE_ROFF = "decode:roff-hyphen"  # roff's "\-" (a man page's hyphen) read as "-"
     DECODE_JSON = "decode:json-slash"  # a JSON string's "\/" read as "/"
+    DECODE_ESCAPED_COLON = "decode:escaped-colon"  # "urn\:x\:y" (Java properties, Lucene queries) read as "urn:x:y"
     DECODE_BREAK = "decode:break"  # "<wbr>", U+200B, U+00AD inside a name: a break opportunity, nothing
     DECODE_MARKUP = "decode:markup"  # inline tags after a ":" inside a name ("</span><span lang=x>"), or closing a word before one: nothing
     DECODE_PERCENT = "decode:percent"  # percent-encoded in a URL ("?urn=urn%3Anbn%3A..."), decoded once
@@ -67,5 +68,5 @@ class Rule(str, Enum):
 JOINING = frozenset({
     Rule.FOLD_RFC, Rule.FOLD_BLANK, Rule.FOLD_COLON, Rule.FOLD_RFC8792, Rule.FOLD_TABLE, Rule.FOLD_QUERY,
     Rule.FOLD_CONTENT_LINE, Rule.FOLD_ONE_LINE, Rule.FOLD_LITERAL, Rule.FOLD_STRAY_BLANK, Rule.DECODE_ROFF,
-    Rule.DECODE_JSON, Rule.DECODE_BREAK, Rule.DECODE_MARKUP,
+    Rule.DECODE_JSON, Rule.DECODE_ESCAPED_COLON, Rule.DECODE_BREAK, Rule.DECODE_MARKUP,
 })
