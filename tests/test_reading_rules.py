@@ -277,8 +277,8 @@ def test_concatenation_over_lines_is_not_a_urn(text):
     ('X = "urn:example:erl:" ++ "x"', ["urn:example:erl:x"]),
     ('@ns "urn:example:ex:" <> "x"', ["urn:example:ex:x"]),
     ('#define NS "urn:example:c:" \\\n    "x"', ["urn:example:c:x"]),
-    # ... a literal that is no name's rest is not joined
-    ('x = "urn:example:a" + " b"', []),
+    # ... a literal that is no name's rest is not joined: the name is whole
+    ('x = "urn:example:a" + " b"', ["urn:example:a"]),
     # ... nor a key on the next line (the line above lacks its comma)
     ('  "srsName": "urn:ogc:def:crs:EPSG::4326"\n  "crs": {"type": "name"}', ["urn:ogc:def:crs:EPSG::4326"]),
     ("ns = {'urn:example:py:'\n      'key' : 1}", ["urn:example:py:"]),
@@ -335,6 +335,24 @@ def test_concatenated_literals_are_one_string(text, expected):
      ["urn:oasis:names:tc:SAML:1.0:cm:bearer"]),
     ("$x = '<a>' . 'urn:example:a:b' . '</a>';", ["urn:example:a:b"]),
     ("$x = 'urn:example:a:b' . '';", ["urn:example:a:b"]),
+    # ... nor one that opens with a blank, an escape (a line break, a tab, a
+    # quote) or a name of its own (Java, C#, Go, JavaScript, Kotlin, Python)
+    ('String s = "urn:ietf:params:xml:ns:xmpp-bind" + "\\n";', ["urn:ietf:params:xml:ns:xmpp-bind"]),
+    ('sb.append("urn:example:a:b" + "\\r\\n");', ["urn:example:a:b"]),
+    ('w.write("urn:example:a:b" + "\\t" + value);', ["urn:example:a:b"]),
+    ('x := "urn:example:a:b" + "\\"/>"', ["urn:example:a:b"]),
+    ("s = 'urn:example:a:b' + ' ' + name", ["urn:example:a:b"]),
+    ('val s = "urn:example:a:b" +\n    " and more"', ["urn:example:a:b"]),
+    ('String s = "urn:example:a:b" +\n    "urn:example:c:d";', ["urn:example:a:b", "urn:example:c:d"]),
+    ("$x = 'urn:example:a:b' . \"\\n\";", ["urn:example:a:b"]),
+    ("q = 'urn:example:a:b' || ' '", ["urn:example:a:b"]),
+    # ... but a literal that goes on with it is joined, and a variable, an
+    # empty literal or one that opens a placeholder goes on with it
+    ('x = "urn:example:a:" + "b"', ["urn:example:a:b"]),
+    ('String s = "urn:example:a:" + id + "\\n";', []),
+    ('String s = "urn:example:a:" + "" + id;', []),
+    ('String s = "urn:example:a:" + "{0}";', []),
+    ('String s = "urn:example:a:" + "%s\\n";', []),
     # a sentence's period, and a period after a blank that nothing follows
     ("He said 'urn:example:a'.", ["urn:example:a"]),
     # " ." ending a Turtle statement before the next one's prefixed name

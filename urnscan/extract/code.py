@@ -238,7 +238,8 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
 def concatenated(buf: bytes, closer_at: int, hi: int, opener_at: int = -1) -> bool:
     """Whether the quoted string that closes at ``closer_at`` (opened at
     ``opener_at``, when known) is followed by a concatenation or formatting
-    operator."""
+    operator, and so goes on with what is concatenated: not when that is a
+    literal whose text cannot go on with it (:data:`_WHOLE_BEFORE`)."""
     if closer_at + 1 >= hi or buf[closer_at + 1] not in _MAY_CONCATENATE:
         return False
     m = _CONCATENATION.match(buf, closer_at + 1, min(hi, closer_at + 1 + 64))
@@ -246,7 +247,16 @@ def concatenated(buf: bytes, closer_at: int, hi: int, opener_at: int = -1) -> bo
         return False
     if opener_at > 0 and buf.startswith(b"||", m.end() - 2) and compared(buf, opener_at):
         return False  # "x === 'urn:a:b' || ...": a logical OR, not SQL's "||"
-    return True
+    return _WHOLE_BEFORE.match(buf, closer_at + 1, min(hi, closer_at + 1 + 64)) is None
+
+
+#: an operator, then a string literal whose text cannot go on with the
+#: one before: it starts with a blank, an escape (a line break "\n", a
+#: tab, a quote: Java's, C#'s, Go's, JavaScript's, Python's string escapes)
+#: or a "urn:" of its own; what is concatenated is outside the string's
+#: text (``"urn:example:a" + "\n"``), which is whole
+_WHOLE_BEFORE = re.compile(rb"[ \t]*(?:\+\+?|\.\.?|\|\|)[ \t]*(?:(?:\r\n?|\n)[ \t]*)?(?:@|L|u8?|U|[bB][rR]?|[rR][bB]?)?"
+                           rb"['\"](?:[ \t]|\\[nrt'\"]|[uU][rR][nN]:)")
 
 
 #: after the quote closing a name's prefix (a literal ending in ":"): the
