@@ -307,6 +307,14 @@ def test_concatenation_over_lines_is_not_a_urn(text):
     ('x = "<a ns=\\"urn:example:p:" "xml:ns:" "yang:x\\" b=\\"c\\">";', ["urn:example:p:xml:ns:yang:x"]),
     ("x = '<a ns=\\'urn:example:a:b:' + 'c\\'>'", ["urn:example:a:b:c"]),
     ('x = "urn:example:a:b:" "c\\"d"', ["urn:example:a:b:"]),  # an escaped quote closes only what one opened
+    # ... and one opened by a quote of the other kind (an XML attribute's in a
+    # Java, C#, Go or Python string) at that quote's closer, in whichever literal
+    ('String s = "<iq><query xmlns=\'urn:ietf:params:xml:ns:" +\n    "xmpp-bind\'/></iq>";',
+     ["urn:ietf:params:xml:ns:xmpp-bind"]),
+    ('s = "<x a=\'urn:example:a:" "b\' c=\'d\'/>"', ["urn:example:a:b"]),
+    ('s = "<x a=\'urn:example:a:" + "b" + "c\'/>"', ["urn:example:a:bc"]),
+    ('s = "<x a=\'urn:example:a:" + x + "\'/>"', []),
+    ('s = "<x a=\'urn:example:a:" + "b" + x', []),
     # Python's triple-quoted literals
     ('x = ("""<r xmlns:p="urn:example:names:tc:SAML:"""\n     """1.0:protocol" V="1">""")',
      ["urn:example:names:tc:SAML:1.0:protocol"]),
@@ -1773,6 +1781,11 @@ ESCAPED_COLONS = [
     # the plain reading is unchanged
     ("x = urn:example:a:b\n", [("urn:example:a:b", "urn:example:a:b", ())]),
 ]
+
+
+def test_a_quote_inside_a_literal_pairs_across_the_literals_joined():
+    assert_read_as('String s = "<iq xmlns=\'urn:example:a:" +\n    "b\'/>";',
+                   [("urn:example:a:b", 'urn:example:a:" +\n    "b', ("fold:literal", "pair:quote"))])
 
 
 @pytest.mark.parametrize("text,expected", ESCAPED_COLONS)

@@ -22,7 +22,7 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 
 from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, LOOKBACK, ONE_LINE_CLOSE, URL_START, blanks_end,
                     line_break_after, line_start, one_line_indent)
-from .pairing import Opener, paired_run
+from .pairing import Opener, pair_rule, paired_run
 from .quoting import past_quote_marks
 from .rules import Rule
 
@@ -306,21 +306,29 @@ def literals(buf: bytes, segments: List[Segment], hi: int, run, max_end: int, op
 
 
 def literals_inside(buf: bytes, p: int, quote_at: int, first: int, hi: int, run, max_end: int,
-                    rules: List[Rule]) -> List[Segment]:
+                    rules: List[Rule], opener: Optional[Opener] = None) -> List[Segment]:
     """Join the adjacent string literals after a URN that starts inside the
     first one (``'<x ns="urn:a:b' '-c">'``), whose quote closes at
     ``quote_at`` and whose next literal's text starts at ``first``: each
     piece is the run from its literal's start, wherever it ends, and one
     that reaches its literal's closing quote may be followed by another.
-    The segments from p, or ``[]`` when no piece joins."""
+    A URN opened by a quote of the other kind inside the literal (an XML
+    attribute's, ``"<x ns='urn:a:" + "b'/>"``) ends at its closer, in
+    whichever literal (``pair:quote``).  The segments from p, or ``[]``
+    when no piece joins."""
     quote = Opener.DOUBLE_QUOTE if buf[quote_at] == 0x22 else Opener.SINGLE_QUOTE
+    inner = opener if opener in (Opener.DOUBLE_QUOTE, Opener.SINGLE_QUOTE) and opener is not quote else quote
     segments = [(p, quote_at)]
     a, limit = first, min(hi, max_end + 1)
     while 0 <= a < limit:
-        t = paired_run(buf, a, limit, run, quote)[0]
+        t, cut = paired_run(buf, a, limit, run, inner)
         if t <= a or t > max_end or (t < hi and buf[t] == buf[quote_at] and _keyed(buf, t + 1, hi)):
             break
         segments.append((a, t))
+        if cut and inner is not quote:
+            rules.append(Rule.FOLD_LITERAL)
+            rules.append(pair_rule(inner))
+            return segments
         a = next_literal(buf, t, hi) if t < hi and buf[t] == buf[quote_at] else -1
     if len(segments) == 1:
         return []

@@ -353,7 +353,8 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
             # inside makes the whole a template
             if reading.code and buf[first] in _TEMPLATE_START:
                 return Rejected(e)
-            segments = literals_inside(buf, p, quote_at, first, hi, RUNS[profile], p + cap, rules) or segments
+            segments = (literals_inside(buf, p, quote_at, first, hi, RUNS[profile], p + cap, rules, opener)
+                        or segments)
         joined: Union[List, Overflow] = segments
         indent = content_line_indent(buf, p) if reading.fold and not closed and len(segments) == 1 else None
         if indent is not None:
