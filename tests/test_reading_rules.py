@@ -216,6 +216,13 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     'out << "urn:uuid:" << id;',
     'const NS: &str = concat!("urn:example:rtp-hdrext:", $suffix);',
     "SELECT CONCAT('urn:example:person:', id) FROM t;",
+    # a variable in a fragment that is no JSON Pointer, or braced in one, or
+    # before the fragment
+    '"urn:example:a#$x"',
+    '"urn:example:a#x/$y"',
+    '"urn:example:a#/${x}"',
+    '"urn:example:a#/$(x)"',
+    '"urn:example:a:$x#/b"',
 ])
 def test_code_is_not_a_urn(text):
     assert urns(text) == []
@@ -476,6 +483,11 @@ def test_code_awareness_can_be_turned_off():
     ("=urn:lex:br:federal:lei:2002;10406~texto;pt$text-html", ["urn:lex:br:federal:lei:2002;10406~texto;pt$text-html"]),
     ("856 40 urn:lex:it:stato:legge:2006;22$text-html", ["urn:lex:it:stato:legge:2006;22$text-html"]),
     ("see urn:example:a$S1 here", ["urn:example:a$S1"]),
+    # a "$" that starts a member's name in a JSON Pointer fragment (RFC 6901
+    # section 6; JSON Schema's "$defs")
+    ('{"$ref": "urn:uuid:deadbeef-1234-0000-0000-4321feebdaed#/$defs/bar"}',
+     ["urn:uuid:deadbeef-1234-0000-0000-4321feebdaed#/$defs/bar"]),
+    ('"$ref": "urn:example:schema#/properties/$id"', ["urn:example:schema#/properties/$id"]),
     # "$$" delimits a MARC record's subfields (Aleph's sequential export)
     ("000763726 655 7 L $$akirjat$$0http://urn.fi/URN:NBN:fi:au:slm:s1227$$9FENNI<KEEP>", ["URN:NBN:fi:au:slm:s1227"]),
     ('"urn:cts:greekLit:tlg0012$$n1" : "Homer"', ["urn:cts:greekLit:tlg0012"]),

@@ -27,6 +27,11 @@ _ERLANG_FORMAT = re.compile(rb"~t?[spw](?![A-Za-z0-9])|~[0-9]*\.[0-9]*(?:\.[0-9]
 #: RFC 8141 section 2's sub-delims)
 _VARIABLE = re.compile(rb"(?<![A-Za-z0-9])\$[A-Za-z_0-9]|\$[{(]|@[A-Za-z_][A-Za-z0-9_]*@")
 _BRACED_VARIABLE = re.compile(rb"\$[{(]")
+#: a fragment that is a JSON Pointer (RFC 6901 section 6: "#/$defs/bar")
+#: names members, and JSON Schema's keywords start with "$" (draft 2020-12
+#: section 8.2.4: "$defs"): a "$" that starts one of its reference tokens
+#: is the member's name, not a variable (but "${x}", "$(cmd)" still are)
+_POINTER_START = b"#/"
 #: a word between asterisks for a part of the name, as documentation marks
 #: up what the reader fills in (Markdown's or AsciiDoc's emphasis:
 #: "urn:pubid:...:rng:*information-type*.rng:*version*"): the part starts
@@ -136,7 +141,16 @@ def has_placeholder(text: bytes) -> bool:
         # RFC 9676 section 3.2: "$" introduces a URN:LEX's manifestation
         # ("...;22$text-html"), "@" its expression
         return _BRACED_VARIABLE.search(text) is not None
-    return (b"$" in text or b"@" in text) and _VARIABLE.search(text) is not None
+    if b"$" not in text and b"@" not in text:
+        return False
+    fragment = text.find(b"#")
+    pointer = fragment if text.startswith(_POINTER_START, fragment) else len(text)
+    for m in _VARIABLE.finditer(text):
+        at = m.start()
+        if at > pointer and text[at - 1] == 0x2F and text[at] == 0x24 and text[at + 1] not in b"{(":
+            continue  # "urn:uuid:...#/$defs/bar": a member of the pointer's object
+        return True
+    return False
 
 
 def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> bool:
