@@ -389,6 +389,11 @@ PLAIN_TABLE = [
     (b"> see urn:a:bc\n> -de\nC: urn:a:bc\nC: -de\n urn:a:b?x=1\r\n&d=e\r\n", 0),
     (b"> http://h/urn:a:bc\n> -de\n see http://h/urn:a:b:2\n  .0:c x", 0),
     (b"> see urn:a:bc\n> de\n urn:a:bc\nC:d\n", 2),
+    # a next line that starts with one space and more text may go on with
+    # the name as a folded LDIF line's (ldif.py), but for a URN of its own,
+    # a second blank or a tab
+    (b"m: urn:a:bc\n de\r\nm: urn:a:bc\r\n de\n", 0),
+    (b"m: urn:a:bc\n urn:a:d\nm: urn:a:bc\n  de\nm: urn:a:bc\n\tde\n", 4),
     # a wrapper folded over lines (seed 004 section 2), white space dropped
     (b"Resolve <urn:nbn:at:obvsg-\n        16380155> <urn:ietf:rfc:\r\n   2141> <urn:a:b\n\tc \n d>.", 3),
     # white space in a line, before ">" or its NID; ">" of a quoted reply;

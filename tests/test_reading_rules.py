@@ -743,6 +743,28 @@ FOLDS = [
     ("Note: urn:example:yang:ietf-foo\n is used", ["urn:example:yang:ietf-foo"]),
     ("UID:urn:example:a-b\n  c\n", ["urn:example:a-b"]),
     ("UID:urn:example:a\nDTSTAMP:20060206T001121Z\n", ["urn:example:a"]),
+    # an LDIF line folded anywhere (RFC 2849 note 2): a line break and one
+    # space, in a record that names its dn, changetype or objectClass
+    ("dn: uid=jd,ou=people,dc=example,dc=org\nobjectClass: eduPerson\n"
+     "eduPersonEntitlement: urn:mace:example.org:entitlement:library-reso\n urces:read\nuid: jd\n",
+     ["urn:mace:example.org:entitlement:library-resources:read"]),
+    ("dn: cn=a,dc=example\r\neduPersonEntitlement: urn:example:abc-def-g\r\n hi-jkl-m\r\n no\r\ncn: a\r\n",
+     ["urn:example:abc-def-ghi-jkl-mno"]),
+    ("# entry\nobjectClass: top\ndescription: held by urn:example:group:admi\n ns since 2020\n",
+     ["urn:example:group:admins"]),
+    ("dn: cn=a\nchangetype: modify\nadd: eduPersonEntitlement\neduPersonEntitlement;x-a: urn:example:aa\n bb\n-\n",
+     ["urn:example:aabb"]),
+    # ... not a YAML plain scalar (it goes on with a blank), nor a line
+    # after the record's end, after a line of another form, or indented
+    ("description: urn:example:a:verylong\n continued text\n", ["urn:example:a:verylong"]),
+    ("dn: cn=a\n\nmember: urn:example:abc\n def\n", ["urn:example:abc"]),
+    ("dn: cn=a\nsome text\nmember: urn:example:abc\n def\n", ["urn:example:abc"]),
+    ("  dn: cn=a\n  member: urn:example:abc\n def\n", ["urn:example:abc"]),
+    # ... and no continuation: a second blank is the value's own
+    ("dn: cn=a\nmember: urn:example:abc\n  def\n", ["urn:example:abc"]),
+    # ... nor a tab, nor a URN of its own (a value holds one name)
+    ("dn: cn=a\nmember: urn:example:abc\n\tdef\n", ["urn:example:abc"]),
+    ("dn: cn=a\nmember: urn:example:a\n urn:example:b\n", ["urn:example:a", "urn:example:b"]),
     # a sentence's ":" after a version number, before the example it
     # introduces (the end of the element's text, or markup below)
     ("<p>Clients advertise support for urn:xmpp:message-retract:1:</p>", ["urn:xmpp:message-retract:1"]),
@@ -853,6 +875,7 @@ def test_fold_rules_are_named():
     assert rules_of("   urn:example:c:1.0?\n   mode=x\n")[0][1] == ("fold:query",)
     assert rules_of("  urn:example:config:\n    key: v\n")[0][1] == ("trim:yaml-key",)
     assert rules_of("UID:urn:example:a\r\n b\r\n")[0][1] == ("fold:content-line",)
+    assert rules_of("dn: cn=a\nmember: urn:example:a\n b\n")[0][1] == ("fold:ldif",)
     assert rules_of("  urn:example:a:b:\n    The b of a.\n")[0][1] == ("trim:term",)
 
 

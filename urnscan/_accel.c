@@ -819,6 +819,14 @@ nothing_follows(const unsigned char *s, Py_ssize_t e, Py_ssize_t hi)
     if (e >= hi)
         return 1;  /* \Z */
     unsigned char c = s[e];
+    if (c == '\r' || c == '\n') {
+        /* (?!(?:\r\n?|\n) (?![Uu][Rr][Nn]:)[^ \t\r\n]): ldif.py
+           folded_ldif_line(), a line break before one space and more text
+           but a URN of its own */
+        Py_ssize_t q = line_break_end(s, e, hi);
+        if (q + 1 < hi && s[q] == ' ' && !in_set(s[q + 1], " \t\r\n") && !urn_at(s, q + 1, hi))
+            return 0;
+    }
     if (!in_set(c, " \t\r\n\\{[<&|") && c != 0xE2)
         return 1;  /* (?=[^ \t\r\n\\{\[<&|\xe2]) */
     if (is_blank(c) && e + 1 < hi && !in_set(s[e + 1], " \t\r\n|"))

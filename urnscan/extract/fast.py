@@ -59,8 +59,11 @@ _ONE_BREAK = rb"[ \t]*(?:\r\n|\r(?!\n)|\n)"
 #: (fold.py _PAGE_BREAK); a "." before a line starting with a capital, a
 #: new sentence (fold.py _name_piece), but for a protocol trace's mark
 #: ("S: "); or the end of what may be read.  Never HTML's "<wbr>", after
-#: which the name goes on (breaks.py)
-_NOTHING_FOLLOWS = (rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])(?!" + _WORD_CLOSED + rb")"
+#: which the name goes on (breaks.py), nor a line break before one space
+#: and more text but "urn:", after which a folded LDIF line goes on
+#: (ldif.folded_ldif_line)
+_NOTHING_FOLLOWS = (rb"(?!(?:\r\n?|\n) (?![Uu][Rr][Nn]:)[^ \t\r\n])"
+                    rb"(?:(?=[^ \t\r\n\\{\[<&|\x80-\xff])|(?=[ \t][^ \t\r\n|])|(?=<[/!])(?!" + _WORD_CLOSED + rb")"
                     rb"|(?<![:/=(-])(?=<)(?!<[Ww][Bb][Rr][ />])(?!" + _WORD_CLOSED + rb")"
                     rb"|(?<![-:./?=])(?=" + _ONE_BREAK + rb"(?![ \t>]*(?:[-:&.]|[A-Z]:[ \t<])))"
                     rb"|(?=[ \t]*(?:\r\n?|\n)[ \t]*[Uu][Rr][Nn]:)"

@@ -18,6 +18,7 @@ from .code import MAY_HOLD_PLACEHOLDER, concatenated, continued_prefix, has_plac
 from .elision import elided, elided_before_closer
 from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
+from .ldif import folded_ldif_line, in_ldif_record
 from .params import folded_parameter_end, parameter_end
 from .breaks import joined_over_breaks
 from .entity import cut_by_reference, entity_read, written_length
@@ -357,10 +358,14 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
                         or segments)
         joined: Union[List, Overflow] = segments
         indent = content_line_indent(buf, p) if reading.fold and not closed and len(segments) == 1 else None
+        unfolded = Rule.FOLD_CONTENT_LINE
+        if (indent is None and reading.fold and not closed and len(segments) == 1
+                and folded_ldif_line(buf, e, hi) and in_ldif_record(buf, p)):
+            indent, unfolded = b"", Rule.FOLD_LDIF  # an LDIF line folded by one space, RFC 2849 note 2
         if indent is not None:
             joined = unfold(buf, segments, hi, RUNS[profile], p + cap, indent)
             if type(joined) is not Overflow and len(joined) > 1:
-                rules.append(Rule.FOLD_CONTENT_LINE)
+                rules.append(unfolded)
         if reading.fold and not closed and key is None and type(joined) is not Overflow and len(joined) == 1:
             joined = fold(buf, segments, hi, RUNS[profile], p + cap, opener if reading.pair else None, rules)
         elif reading.fold and closed and (opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE):

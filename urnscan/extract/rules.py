@@ -25,6 +25,7 @@ class Rule(str, Enum):
     FOLD_TABLE = "fold:table"  # split over two rows of an ASCII table
     FOLD_QUERY = "fold:query"  # a query folded before "&", or after "?", "&" or "="
     FOLD_CONTENT_LINE = "fold:content-line"  # an iCalendar or vCard line, RFC 5545 section 3.1
+    FOLD_LDIF = "fold:ldif"  # an LDIF line folded by a line break and one space, RFC 2849 note 2
     FOLD_ONE_LINE = "fold:one-line"  # inside <allOneLine> ... </allOneLine>, RFC 4475 section 2.1
     FOLD_LITERAL = "fold:literal"  # adjacent string literals joined (C, Python)
     FOLD_STRAY_BLANK = "fold:stray-blank"  # a blank after ":" inside a value that holds the name alone, removed
@@ -67,6 +68,6 @@ class Rule(str, Enum):
 #: before its second piece keeps none of them
 JOINING = frozenset({
     Rule.FOLD_RFC, Rule.FOLD_BLANK, Rule.FOLD_COLON, Rule.FOLD_RFC8792, Rule.FOLD_TABLE, Rule.FOLD_QUERY,
-    Rule.FOLD_CONTENT_LINE, Rule.FOLD_ONE_LINE, Rule.FOLD_LITERAL, Rule.FOLD_STRAY_BLANK, Rule.DECODE_ROFF,
-    Rule.DECODE_JSON, Rule.DECODE_ESCAPED_COLON, Rule.DECODE_BREAK, Rule.DECODE_MARKUP,
+    Rule.FOLD_CONTENT_LINE, Rule.FOLD_LDIF, Rule.FOLD_ONE_LINE, Rule.FOLD_LITERAL, Rule.FOLD_STRAY_BLANK,
+    Rule.DECODE_ROFF, Rule.DECODE_JSON, Rule.DECODE_ESCAPED_COLON, Rule.DECODE_BREAK, Rule.DECODE_MARKUP,
 })
