@@ -831,6 +831,19 @@ FOLDS = [
     ("   urn:iso:std:iso:9999:-1:ed-1:en: corresponds to\n   http://example.org/\n",
      ["urn:iso:std:iso:9999:-1:ed-1:en:"]),
     ("   URN Prefix:  urn:ietf:params:geopriv:\n      The prefix of the registry.\n", ["urn:ietf:params:geopriv:"]),
+    # a YAML mapping key with its value on its line, beside an entry of the
+    # same mapping (YAML 1.2 section 8.2.2), loses its ":"
+    ("    urn:oid:2.5.4.3: [Lars L]\n    urn:oid:2.16.840.1.113730.3.1.39: [en]\n    gn: [Lars]\n",
+     ["urn:oid:2.5.4.3", "urn:oid:2.16.840.1.113730.3.1.39"]),
+    ("attributes:\r\n  cn: commonName\r\n  urn:oid:2.5.4.42: givenName\r\n", ["urn:oid:2.5.4.42"]),
+    ("map:\n  - urn:oid:2.5.4.42: givenName\n  - urn:oid:2.5.4.4: sn\n", ["urn:oid:2.5.4.42", "urn:oid:2.5.4.4"]),
+    # ... not beside a line indented otherwise, a line of prose, a key
+    # without a value or with blanks, nor after another key on its line
+    ("a: b\n urn:example:a: c\n", ["urn:example:a:"]),
+    ("   urn:iso:std:iso:9999:-1:ed-1:en: corresponds to\n   the edition in English.\n",
+     ["urn:iso:std:iso:9999:-1:ed-1:en:"]),
+    ("   urn:example:a: goes on\n   key:\n   Some key: x\n", ["urn:example:a:"]),
+    ("k: urn:example:a: c\nj: d\n", ["urn:example:a:"]),
     # in a quoted reply, across an empty line of the reply and under RFC 8792's "\\", its marks passed over
     # when the URN's line carries as many (RFC 3676 section 4.5)
     ("> The name is\n>\n>    urn:example:hash:sha-256:\n>\n>    3q2-7wAbc_1\n", ["urn:example:hash:sha-256:3q2-7wAbc_1"]),
@@ -874,6 +887,7 @@ def test_fold_rules_are_named():
     assert rules_of("x = \"urn:example:p:\" \"q\";")[0][1] == ("fold:literal",)
     assert rules_of("   urn:example:c:1.0?\n   mode=x\n")[0][1] == ("fold:query",)
     assert rules_of("  urn:example:config:\n    key: v\n")[0][1] == ("trim:yaml-key",)
+    assert rules_of("  urn:example:a: 1\n  urn:example:b: 2\n")[0][1] == ("trim:yaml-key",)
     assert rules_of("UID:urn:example:a\r\n b\r\n")[0][1] == ("fold:content-line",)
     assert rules_of("dn: cn=a\nmember: urn:example:a\n b\n")[0][1] == ("fold:ldif",)
     assert rules_of("  urn:example:a:b:\n    The b of a.\n")[0][1] == ("trim:term",)

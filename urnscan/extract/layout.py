@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .chars import ALNUM, ALPHA, INDENT_LIMIT, blanks_end, line_break_after, line_start
+from .chars import ALNUM, ALPHA, INDENT_LIMIT, LOOKBACK, blanks_end, line_break_after, line_start
 from .quoting import marks_of, next_text
 from .rules import Rule
 
@@ -51,7 +51,9 @@ def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
     indent = len(buf[ls:p]) - len(buf[ls:p].lstrip(b" \t"))
     w = blanks_end(buf, end, hi)
     if end < w < hi and buf[w] not in b"\r\n":
-        return Rule.TRIM_TERM if _hanging_definition(buf, w, hi, indent, depth) else None
+        if _hanging_definition(buf, w, hi, indent, depth):
+            return Rule.TRIM_TERM
+        return Rule.YAML_KEY if not depth and _beside_entry(buf, ls, ls + indent, end, hi) else None
     nl = line_break_after(buf, w, hi)
     if nl < 0:
         return None
@@ -69,6 +71,41 @@ def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
     if _PROSE.match(buf, q, min(hi, q + _KEY_LIMIT)) is not None:
         return Rule.TRIM_TERM
     return None
+
+
+#: an entry of a block mapping with its value on its line (YAML 1.2
+#: section 8.2.2, "key: value"), maybe a sequence's item ("- "): a plain
+#: key without blanks (it may hold ":" not followed by a blank, as a URN
+#: does), ":", blanks and the value
+_ENTRY_WITH_VALUE = re.compile(rb"(?:- )?[^\s:#'\"\[\]{},](?:[^\s:]|:(?=[^\s]))*:[ \t]+[^\s#]")
+
+
+def _beside_entry(buf: bytes, ls: int, k: int, end: int, hi: int) -> bool:
+    """Whether the line before or after the one starting at ``ls``, whose
+    key starts at ``k`` after its indentation and ends at ``end``, is an
+    entry of the same block mapping, its value on its line: indented
+    alike (YAML 1.2 section 8.2.1: a mapping's entries share an
+    indentation), ``key: value`` (``urn:oid:2.5.4.3: [Lars L]`` over
+    ``urn:oid:2.5.4.42: [Lars]``).  A sentence after a name's ":" beside
+    lines of prose keeps the ":" (RFC 5141: ``urn:iso:std:iso:9999:-1:ed-1:en:
+    corresponds to``).  Looks back at most LOOKBACK bytes before the key,
+    and forward through at most two lines of :data:`_LINE_LIMIT` bytes."""
+    lead = buf[ls:k]
+    if ls > 0:
+        e = ls - 2 if ls >= 2 and buf[ls - 2:ls] == b"\r\n" else ls - 1
+        before = line_start(buf, e, LOOKBACK - (k - e)) if k - e < LOOKBACK else None
+        if before is not None and _entry_at(buf, before, lead, e):
+            return True
+    eol = _EOL.search(buf, end, min(hi, end + _LINE_LIMIT))
+    return eol is not None and _entry_at(buf, eol.end(), lead, min(hi, eol.end() + _LINE_LIMIT))
+
+
+def _entry_at(buf: bytes, at: int, lead: bytes, limit: int) -> bool:
+    """Whether the line starting at ``at`` (and ending by ``limit``) is
+    indented by ``lead`` and goes on with :data:`_ENTRY_WITH_VALUE`."""
+    k = at + len(lead)
+    return (buf.startswith(lead, at, limit) and k < limit and buf[k] not in b" \t"
+            and _ENTRY_WITH_VALUE.match(buf, k, limit) is not None)
 
 
 #: the start of a definition: a capitalised word ("The", "Used")
