@@ -667,6 +667,19 @@ CONTENT_LINE_FOLDS = [
     ("   ATTENDEE;CUTYPE=RESOURCE;CN=\"Room 1\":urn:uuid:88f6a54a-d3e4-4a4b-9b36-4c9\n    f3a2b6d1e\n   END:VEVENT\n",
      ["urn:uuid:88f6a54a-d3e4-4a4b-9b36-4c9f3a2b6d1e"]),
 ]
+#: an LDIF line folded anywhere (RFC 2849 note 2): a line break and one
+#: space, in a record that names its dn, changetype or objectClass
+LDIF_FOLDS = [
+    ("dn: uid=jd,ou=people,dc=example,dc=org\nobjectClass: eduPerson\n"
+     "eduPersonEntitlement: urn:mace:example.org:entitlement:library-reso\n urces:read\nuid: jd\n",
+     ["urn:mace:example.org:entitlement:library-resources:read"]),
+    ("dn: cn=a,dc=example\r\neduPersonEntitlement: urn:example:abc-def-g\r\n hi-jkl-m\r\n no\r\ncn: a\r\n",
+     ["urn:example:abc-def-ghi-jkl-mno"]),
+    ("# entry\nobjectClass: top\ndescription: held by urn:example:group:admi\n ns since 2020\n",
+     ["urn:example:group:admins"]),
+    ("dn: cn=a\nchangetype: modify\nadd: eduPersonEntitlement\neduPersonEntitlement;x-a: urn:example:aa\n bb\n-\n",
+     ["urn:example:aabb"]),
+]
 #: (text, the URNs read) of names folded over lines, and of lines that are no fold
 FOLDS = [
     ("   \"urn:example:params:long-\n   name:part\" [REF]", ["urn:example:params:long-name:part"]),
@@ -743,17 +756,7 @@ FOLDS = [
     ("Note: urn:example:yang:ietf-foo\n is used", ["urn:example:yang:ietf-foo"]),
     ("UID:urn:example:a-b\n  c\n", ["urn:example:a-b"]),
     ("UID:urn:example:a\nDTSTAMP:20060206T001121Z\n", ["urn:example:a"]),
-    # an LDIF line folded anywhere (RFC 2849 note 2): a line break and one
-    # space, in a record that names its dn, changetype or objectClass
-    ("dn: uid=jd,ou=people,dc=example,dc=org\nobjectClass: eduPerson\n"
-     "eduPersonEntitlement: urn:mace:example.org:entitlement:library-reso\n urces:read\nuid: jd\n",
-     ["urn:mace:example.org:entitlement:library-resources:read"]),
-    ("dn: cn=a,dc=example\r\neduPersonEntitlement: urn:example:abc-def-g\r\n hi-jkl-m\r\n no\r\ncn: a\r\n",
-     ["urn:example:abc-def-ghi-jkl-mno"]),
-    ("# entry\nobjectClass: top\ndescription: held by urn:example:group:admi\n ns since 2020\n",
-     ["urn:example:group:admins"]),
-    ("dn: cn=a\nchangetype: modify\nadd: eduPersonEntitlement\neduPersonEntitlement;x-a: urn:example:aa\n bb\n-\n",
-     ["urn:example:aabb"]),
+    *LDIF_FOLDS,
     # ... not a YAML plain scalar (it goes on with a blank), nor a line
     # after the record's end, after a line of another form, or indented
     ("description: urn:example:a:verylong\n continued text\n", ["urn:example:a:verylong"]),
@@ -869,12 +872,13 @@ def test_folds(text, expected):
     assert urns(text) == expected
 
 
-#: a line break with no "\\" before it (RFC 8792's "\\" must end its line)
-_LINE_END = re.compile(r"(?<!\\)(?=\r?\n)")
+#: a line break (CRLF, LF) with no "\\" before it (RFC 8792's "\\" must end its line)
+_LINE_END = re.compile(r"(?<![\\\r])(?=\r?\n)")
 
 
-#: (a blank before a content line's break is part of its value, RFC 5545 section 3.1)
-@pytest.mark.parametrize("text, expected", [row for row in FOLDS if row not in CONTENT_LINE_FOLDS])
+#: (a blank before the break of a content line or an LDIF line is part of its
+#: value: RFC 5545 section 3.1, RFC 2849 note 2)
+@pytest.mark.parametrize("text, expected", [row for row in FOLDS if row not in CONTENT_LINE_FOLDS + LDIF_FOLDS])
 def test_blanks_at_the_ends_of_lines_change_no_reading(text, expected):
     assert urns(_LINE_END.sub(" ", text)) == expected
     assert urns(_LINE_END.sub("\t ", text)) == expected
