@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from urnscan.runner import ScanConfig, run_scan, scan_input
 from urnscan.sinks.status import ERROR, SCANNED, SKIPPED_BINARY
 from urnscan.sources import InputRef
-from urnscan.sources.documents import PDF_MISSING, ContainerKind, container_kind, open_documents
+from urnscan.sources.documents import BINARY_CONTENT, PDF_MISSING, ContainerKind, container_kind, open_documents
 
 from .container_fixtures import (
     ar_bytes, b64, gzip_members, http_response, mbox, message, multipart, pdf, tar_bytes, warc_record, zip_bytes,
@@ -274,6 +274,16 @@ CASES = [
     ("le16.xml", _utf("utf-16-le", codecs.BOM_UTF16_LE), [(None, RFC), (None, ISBN)], None, 1, 0),
     ("be16.xml", _utf("utf-16-be", codecs.BOM_UTF16_BE), [(None, RFC), (None, ISBN)], None, 1, 0),
     ("le32.xml", _utf("utf-32-le", codecs.BOM_UTF32_LE), [(None, RFC), (None, ISBN)], None, 1, 0),
+    # XML with no byte-order mark: its first characters tell the encoding
+    # (XML 1.0 Appendix F.1), and the file is read, not skipped as binary
+    ("le16-nomark.xml", _utf("utf-16-le", b""), [(None, RFC), (None, ISBN)], None, 1, 0),
+    ("be16-nomark.xml", _utf("utf-16-be", b""), [(None, RFC), (None, ISBN)], None, 1, 0),
+    ("le32-nomark.xml", _utf("utf-32-le", b""), [(None, RFC), (None, ISBN)], None, 1, 0),
+    ("be32-nomark.xml", _utf("utf-32-be", b""), [(None, RFC), (None, ISBN)], None, 1, 0),
+    ("nomark.xml.gz", lambda: gzip.compress(_utf("utf-16-le", b"")(), mtime=0), [(None, RFC), (None, ISBN)],
+     None, 1, 0),
+    ("nomark.zip", lambda: zip_bytes([("ns.xml", _utf("utf-16-be", b"")())]), [("ns.xml", RFC), ("ns.xml", ISBN)],
+     "zip", 1, 0),
     ("plain.txt", lambda: f"From the list: {ISBN}\n".encode(), [(None, ISBN)], None, 1, 0),
 ]
 
@@ -318,6 +328,18 @@ def test_offsets_are_in_the_decoded_document(tmp_path):
     path.write_bytes(_qp_soft_break())
     _, hits = _scan(path)
     assert (hits[0].start, hits[0].end, hits[0].raw) == (4, 4 + len(NBN), NBN)
+
+
+@pytest.mark.parametrize("content", [
+    f"see {ISBN}\n".encode("utf-16-le"),  # text with no mark, XML's or a byte-order mark
+    f" <?xml version='1.0'?><a>{ISBN}</a>".encode("utf-16-le"),  # "<?" not first
+    f"<a>{ISBN}</a>".encode("utf-16-be"),  # "<" then no "?" in UTF-16
+], ids=["text", "blank-first", "element-first"])
+def test_utf16_without_a_mark_stays_binary(tmp_path, content):
+    path = tmp_path / "u.dat"
+    path.write_bytes(content)
+    status, hits = _scan(path)
+    assert hits == [] and status.reason == BINARY_CONTENT
 
 
 def test_utf16_offsets_count_utf8_bytes(tmp_path):

@@ -926,6 +926,7 @@ def _container_fixtures():
         t.addfile(info, io.BytesIO(b"urn:isbn:0451450523"))
     return [gzip.compress(b"urn:a:b", mtime=0), zipped.getvalue(), tarred.getvalue(), b"%PDF-1.4\n1 0 obj\n",
             b"junk\n%PDF-1.7\n1 0 obj urn:a:b", b"WARC/1.0\r\n", b"!<arch>\n", "urn:a:b".encode("utf-16"),
+            '<?xml version="1.0"?><a>urn:a:b</a>'.encode("utf-16-le"), "<a>urn:a:b</a>".encode("utf-32-be"),
             b"From a@b Mon Jan  1 00:00:00 2024\nSubject: urn:a:b\n\nx\n"]
 
 

@@ -320,8 +320,11 @@ nothing_to_find(const unsigned char *s, Py_ssize_t n)
     if (starts_with(s, n, "PK", 2) || starts_with(s, n, "WARC/", 5) || starts_with(s, n, "!<arch>\n", 8)
             || starts_with(s, n, "From ", 5) || may_open_message(s, n))
         return 0;
-    /* charsets.py bom_encoding(): UTF-16 and UTF-32 byte-order marks */
-    if (starts_with(s, n, "\xff\xfe", 2) || starts_with(s, n, "\xfe\xff", 2) || starts_with(s, n, "\0\0\xfe\xff", 4))
+    /* charsets.py bom_encoding(): UTF-16 and UTF-32 byte-order marks, and
+       XML's first bytes in either without one (XML_SIGNATURES) */
+    if (starts_with(s, n, "\xff\xfe", 2) || starts_with(s, n, "\xfe\xff", 2) || starts_with(s, n, "\0\0\xfe\xff", 4)
+            || starts_with(s, n, "\0\0\0<", 4) || starts_with(s, n, "<\0\0\0", 4)
+            || starts_with(s, n, "\0<\0?", 4) || starts_with(s, n, "<\0?\0", 4))
         return 0;
     /* extract/lookalike.py may_hold_suspects(): a fullwidth form's lead byte */
     if (memchr(s, 0xEF, (size_t)n) != NULL)

@@ -45,7 +45,7 @@ from .settings import number_setting
 from .scanner import DEFAULT_CHUNK_SIZE, ByteScanner, ScanOptions, urn_positions
 from .sinks.status import ERROR, SCANNED, SKIPPED, SKIPPED_BINARY, FileStatus
 from .sources import InputRef, expand_inputs, looks_binary
-from .sources.charsets import bom_encoding
+from .sources.charsets import XML_SIGNATURES, bom_encoding
 from .sources.codecs import detect_compression
 from .sources.documents import (AR_MAGIC, BINARY_CONTENT, MAIL_SUFFIXES, PDF_HEADER_REACH, ContainerKind,
                                 DocumentReader, container_kind, may_open_message, open_documents, skipped_summary)
@@ -235,9 +235,9 @@ def _small_plain_file(ref: InputRef, limit: int) -> Union[int, bytes, None]:
 #: the marks at the start of a file that make the scan read it otherwise:
 #: compressed (codecs.detect_compression), a zip file, a WARC file, an ar
 #: archive or an mbox archive (documents.container_kind), a UTF-16 or
-#: UTF-32 byte-order mark (charsets.bom_encoding)
+#: UTF-32 byte-order mark or XML's first bytes in either (charsets.bom_encoding)
 _OTHERWISE_READ = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"\x28\xb5\x2f\xfd", b"PK", b"WARC/", AR_MAGIC, b"From ",
-                   b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
+                   b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff") + tuple(s for s, _ in XML_SIGNATURES)
 
 
 def _plain_at_a_glance(data: bytes) -> bool:

@@ -10,7 +10,13 @@ UTF-8 on the way in, in bounded steps (an incremental decoder per stream):
   charset keeps the bytes as they are;
 * with no declared charset, a byte-order mark decides: UTF-32 LE/BE and
   UTF-16 LE/BE (Unicode 15.0, section 23.8, table 23-4) are transcoded,
-  the mark dropped; a UTF-8 mark is kept (offsets stay file offsets).
+  the mark dropped; a UTF-8 mark is kept (offsets stay file offsets);
+* with neither, an XML document's first character decides (XML 1.0,
+  Appendix F.1, detection without a byte-order mark): ``<?`` written in
+  UTF-16 LE/BE, or ``<`` in UTF-32 LE/BE, is transcoded from that
+  encoding (``<?xml version="1.0" encoding="UTF-16"?>`` saved without a
+  mark, as .NET's and Windows' writers can).  Other text whose bytes
+  alternate with NULs stays binary.
 
 Undecodable bytes become U+FFFD.  Offsets of hits in transcoded text count
 bytes of the UTF-8 text, not of the input.
@@ -29,14 +35,28 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16"),
     (codecs.BOM_UTF16_BE, "utf-16"),
 )
+#: XML 1.0 Appendix F.1: the first bytes of an XML document with no
+#: byte-order mark, in an encoding that is not ASCII-compatible ("<" in
+#: UTF-32, "<?" in UTF-16), and the codec that reads it
+XML_SIGNATURES = (
+    (b"\x00\x00\x00<", "utf-32-be"),
+    (b"<\x00\x00\x00", "utf-32-le"),
+    (b"\x00<\x00?", "utf-16-be"),
+    (b"<\x00?\x00", "utf-16-le"),
+)
 _KEPT = frozenset({"utf-8", "ascii"})
 
 
 def bom_encoding(head: bytes) -> Optional[str]:
     """``"utf-16"`` or ``"utf-32"`` when ``head`` starts with such a
-    byte-order mark (the codec then reads the mark), else None."""
+    byte-order mark (the codec then reads the mark); the codec of an XML
+    document without one whose first bytes say it (:data:`XML_SIGNATURES`);
+    else None."""
     for bom, name in _BOMS:
         if head.startswith(bom):
+            return name
+    for signature, name in XML_SIGNATURES:
+        if head.startswith(signature):
             return name
     return None
 
