@@ -57,6 +57,9 @@ def both(buf, start, stop):
     # a URL's percent-encoding
     (b"q=%22urn:a:b%22 s=a%20URN:a:b", 0, 29, [5, 22]),
     (b"%2urn:a:b %G0urn:a:b", 0, 20, []),
+    # a double-byte character's second byte (Shift_JIS "\x81u" is "「", "\x81A" "、")
+    (b"\x81uurn:a:b \x82\xf0\x81Aurn:a:c", 0, 21, [2, 14]),
+    (b"\x82\xcdBurn:a:b \xc3\x80Burn:a:c \x81" * 2 + b"Burn", 0, 22, []),
 ])
 def test_table(buf, start, stop, expected):
     assert both(buf, start, stop) == (expected, expected)

@@ -1738,6 +1738,46 @@ def test_break_opportunities_go_with_folding():
     assert [h.urn for h in scan_text(text, fold=False)] == ["urn:oid:1.2.840"]  # the markup ends it
 
 
+#: text in a double-byte encoding (Shift_JIS, Big5, GBK, UHC), whose
+#: characters' second bytes include ASCII's letters: "「" is 0x81 0x75 ("u")
+#: in Shift_JIS and 0xA1 0x75 in Big5, "、" 0x81 0x41 ("A"), "：" 0x81 0x46
+#: ("F"); a "urn:" after such a character starts a name (chars.after_double_byte)
+DOUBLE_BYTE_TEXT = [
+    ("「urn:isbn:0451450523」を参照".encode("shift_jis"), ["urn:isbn:0451450523"]),
+    ("例：urn:ietf:rfc:8141、urn:isbn:0451450523。".encode("shift_jis"), ["urn:ietf:rfc:8141", "urn:isbn:0451450523"]),
+    ("（urn:ietf:rfc:8141）を参照".encode("shift_jis"), ["urn:ietf:rfc:8141"]),
+    ("規格はurn:ietf:rfc:8141を参照".encode("shift_jis"), ["urn:ietf:rfc:8141"]),  # a second byte 0xCD
+    ("アイ「urn:isbn:0451450523」".encode("shift_jis"), ["urn:isbn:0451450523"]),  # second bytes 0x41, 0x43 before
+    ("「urn:isbn:0451450523」".encode("big5"), ["urn:isbn:0451450523"]),
+    ("參見：urn:ietf:rfc:8141，".encode("big5"), ["urn:ietf:rfc:8141"]),
+    ("號碼urn:isbn:0451450523".encode("gbk"), ["urn:isbn:0451450523"]),  # "碼" is 0xB4 0x61
+    # in EUC-JP and GB2312 a second byte is never ASCII: read as before
+    ("「urn:isbn:0451450523」".encode("euc_jp"), ["urn:isbn:0451450523"]),
+    ("参见urn:ietf:rfc:8141。".encode("gb2312"), ["urn:ietf:rfc:8141"]),
+    # a letter after a whole double-byte character, or after UTF-8, is a
+    # word's: "はBurn:" (0x82 0xCD "B"), "ÀBurn:", "Ωturn:"
+    ("はBurn:ietf:rfc:8141".encode("shift_jis"), []),
+    ("ÀBurn:ietf:rfc:8141".encode(), []),
+    ("Ωturn:x:y ĀSaturn:x:y".encode(), []),
+    (b"Saturn:x:y return:x:y", []),
+    # a long sentence of characters whose second bytes are not ASCII
+    # ("について" is 0x82 0xC9 0x82 0xC2 0x82 0xA2 0x82 0xC4), then a run of
+    # bytes 0x80-0xFF longer than the rule reads back (254)
+    (("これについては" * 8 + "「urn:isbn:0451450523」").encode("shift_jis"), ["urn:isbn:0451450523"]),
+    (b"x" + b"\x81" * 255 + b"Burn:ietf:rfc:8141", []),
+    (b"x" + b"\x81" * 253 + b"Burn:ietf:rfc:8141", ["urn:ietf:rfc:8141"]),
+]
+
+
+@pytest.mark.parametrize("data, expected", DOUBLE_BYTE_TEXT)
+def test_a_name_after_a_double_byte_character(data, expected):
+    hits = list(scan_bytes([data]))
+    assert [h.urn for h in hits] == expected
+    assert [data[h.start:h.end].decode() for h in hits] == expected
+    for size in (1, 3):
+        assert [h.urn for h in scan_bytes([data[i:i + size] for i in range(0, len(data), size)])] == expected
+
+
 @pytest.mark.parametrize("data", [
     "\uff55\uff52\uff4e\uff1aab".encode() + b"\xef\xbc(",  # a fullwidth form broken after its lead bytes
     "\uff55\uff52\uff4e\uff1aab".encode() + b"\xef\xbd",

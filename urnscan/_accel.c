@@ -110,6 +110,68 @@ after_percent(const unsigned char *s, Py_ssize_t p)
     return p >= 3 && s[p - 3] == '%' && is_hex(s[p - 2]) && is_hex(s[p - 1]);
 }
 
+/* whether s[0:n] is well-formed UTF-8 (Unicode 15.0, section 3.9, table
+   3-7), as Python's strict decoder reads it */
+static int
+well_formed_utf8(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i], lo = 0x80, hi = 0xBF;
+        Py_ssize_t len;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF)
+            len = 2;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0)
+                lo = 0xA0;
+            else if (c == 0xED)
+                hi = 0x9F;
+        }
+        else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0)
+                lo = 0x90;
+            else if (c == 0xF4)
+                hi = 0x8F;
+        }
+        else
+            return 0;
+        if (i + len > n || s[i + 1] < lo || s[i + 1] > hi)
+            return 0;
+        for (Py_ssize_t k = 2; k < len; k++)
+            if (s[i + k] < 0x80 || s[i + k] > 0xBF)
+                return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* chars.py after_double_byte(): the byte before p is the second byte of a
+   double-byte character (Shift_JIS, Big5, GBK, UHC): an odd run of bytes
+   0x80-0xFF, not UTF-8, of at most DOUBLE_BYTE_REACH bytes ends right
+   before it */
+#define DOUBLE_BYTE_REACH 254 /* chars.py: LOOKBACK (256) - 2 */
+static int
+after_double_byte(const unsigned char *s, Py_ssize_t p)
+{
+    if (p < 2 || s[p - 2] < 0x81 || s[p - 2] == 0xFF)
+        return 0;
+    Py_ssize_t q = p - 2;
+    Py_ssize_t floor = p - 1 - DOUBLE_BYTE_REACH > 0 ? p - 1 - DOUBLE_BYTE_REACH : 0;
+    while (q > floor && s[q - 1] >= 0x80)
+        q--;
+    if (q > 0 && s[q - 1] >= 0x80)
+        return 0;
+    if ((p - 1 - q) % 2 == 0)
+        return 0;
+    return !well_formed_utf8(s + q, p - 1 - q);
+}
+
 /* "urn:" (ASCII case folded) at p, at a token boundary, followed by a letter
    or digit or a line break, or by a blank inside a 1995 wrapper ("<URN:
    dns:...>", wrapper.py); the caller has checked the four bytes are inside
@@ -128,7 +190,7 @@ keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
                        after "\f" or "\f(" ("\fIurn:...", "\f(CWurn:...") */
                     || (p >= 3 && s[p - 3] == '\\' && s[p - 2] == 'f')
                     || (p >= 5 && s[p - 5] == '\\' && s[p - 4] == 'f' && s[p - 3] == '('));
-    coded = coded || (is_alnum[s[p - 1]] && (after_escape(s, p) || after_percent(s, p)));
+    coded = coded || (is_alnum[s[p - 1]] && (after_escape(s, p) || after_percent(s, p) || after_double_byte(s, p)));
     return (!is_boundary[s[p - 1]] || coded)
            && (p + 4 >= n || nid_start(s[p + 4]) || (s[p - 1] == '<' && (s[p + 4] == ' ' || s[p + 4] == '\t')));
 }

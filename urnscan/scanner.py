@@ -102,9 +102,10 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
     at = found[five]
     coded[five] |= (a[at - 5] == 0x5C) & (a[at - 4] == 0x66) & (a[at - 3] == 0x28)
     keep |= coded & tables[1][a[found - 1]] & (found >= 1)
-    # ... or for a string literal's escape ("\\nurn:", "\\u003curn:") or a
-    # URL's "%XX": extract.chars.after_code, asked one by one where a
-    # backslash or "%" stands in the six bytes before
+    # ... or for a string literal's escape ("\\nurn:", "\\u003curn:"), a
+    # URL's "%XX" or a double-byte character: extract.chars.after_code,
+    # asked one by one where a backslash or "%" stands in the six bytes
+    # before, or a byte 0x81-0xFF two before
     near = np.flatnonzero(~keep & (found >= 2))
     if len(near):
         at = found[near]
@@ -112,6 +113,7 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
         for back, mark in ((2, 0x5C), (3, 0x25), (4, 0x5C), (6, 0x5C)):
             reach = at >= back
             marked[reach] |= a[at[reach] - back] == mark
+        marked |= a[at - 2] >= 0x81  # a double-byte character's first byte (extract.chars.after_double_byte)
         for i, p in zip(near[marked].tolist(), at[marked].tolist()):
             keep[i] = buf[p - 1] in _ALNUM and after_code(buf, p)  # (as _urn_positions_find asks)
     # a NID starts with a letter or digit ("URN: a label" is prose), or

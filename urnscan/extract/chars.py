@@ -70,12 +70,48 @@ def after_percent(buf: bytes, p: int) -> bool:
     return p >= 3 and buf[p - 3] == 0x25 and buf[p - 2] in _HEX_DIGITS and buf[p - 1] in _HEX_DIGITS
 
 
+#: how long a run of bytes 0x80-0xFF :func:`after_double_byte` reads back
+#: (it and the byte before it are inside the LOOKBACK kept before "urn:")
+DOUBLE_BYTE_REACH = LOOKBACK - 2
+
+
+def after_double_byte(buf: bytes, p: int) -> bool:
+    """Whether the letter or digit before p is the second byte of a
+    double-byte character of Shift_JIS, Big5, GBK or Unified Hangul Code
+    (their second bytes include 0x40-0x7E: Shift_JIS's "「" is 0x81 0x75,
+    "、" 0x81 0x41, "：" 0x81 0x46; Big5's "「" 0xA1 0x75), so that a "urn:"
+    at p follows a character of a script written without spaces, not a
+    letter of a word: ``「urn:isbn:...」``.  It is so when the bytes 0x80-0xFF
+    just before it are an odd number (such a run starts at a character's
+    start, after an ASCII byte or a second byte, and holds whole
+    characters then a first byte) and are not UTF-8 (``Àburn:`` in UTF-8
+    stays a word).  A run longer than :data:`DOUBLE_BYTE_REACH` is not
+    looked at."""
+    if p < 2 or buf[p - 2] < 0x81 or buf[p - 2] == 0xFF:
+        return False
+    q = p - 2
+    floor = max(0, p - 1 - DOUBLE_BYTE_REACH)
+    while q > floor and buf[q - 1] >= 0x80:
+        q -= 1
+    if q > 0 and buf[q - 1] >= 0x80:
+        return False  # too long a run to read
+    if (p - 1 - q) % 2 == 0:
+        return False
+    try:
+        buf[q:p - 1].decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
 def after_code(buf: bytes, p: int) -> bool:
     """Whether the letter or digit before p is a code the text before it
     marks as one (a MARC subfield's, a roff font's, a string literal's
-    escape, a URL's percent-encoding): a "urn:" at p starts a value, though
-    a letter or digit stands before it."""
-    return after_subfield_code(buf, p) or after_font_change(buf, p) or after_escape(buf, p) or after_percent(buf, p)
+    escape, a URL's percent-encoding), or the second byte of a double-byte
+    character (:func:`after_double_byte`): a "urn:" at p starts a value,
+    though a letter or digit stands before it."""
+    return (after_subfield_code(buf, p) or after_font_change(buf, p) or after_escape(buf, p) or after_percent(buf, p)
+            or after_double_byte(buf, p))
 
 
 _DELIMITERS = frozenset(b"\x1f$")
