@@ -1360,6 +1360,20 @@ def test_code_literals_and_wrapped_names(text, expected):
     ("see urn:example:caf\u00e9 now", [("urn:example:caf\u00e9", False)]),
     ("(urn:example:na\u00efve)", [("urn:example:na\u00efve", False)]),
     ("https://h.example/r?u=urn:example:caf\u00e9&x=1", [("urn:example:caf\u00e9", False)]),
+    # ... also past U+052F: Vietnamese letters (Latin Extended Additional),
+    # polytonic Greek, the Latin ligatures of a PDF's text, and a combining
+    # mark after its letter in decomposed text
+    ("see urn:example:vi\u1ec7t-nam now", [("urn:example:vi\u1ec7t-nam", False)]),
+    ("urn:example:\u1f00\u03c1\u03c7\u03ae.", [("urn:example:\u1f00\u03c1\u03c7\u03ae", False)]),
+    ("urn:oasis:names:tc:opendocument:xmlns:o\ufb03ce:1.0 x",
+     [("urn:oasis:names:tc:opendocument:xmlns:o\ufb03ce:1.0", False)]),
+    ("see urn:example:cafe\u0301 now", [("urn:example:cafe\u0301", False)]),
+    ("urn:example:gro\u0308\u00dfe-1)", [("urn:example:gro\u0308\u00dfe-1", False)]),
+    # ... not letters of other scripts, nor signs named after no script
+    ("urn:isbn:0451450523\u05d0\u05d1", [("urn:isbn:0451450523", True)]),
+    ("urn:isbn:0451450523\u0e01\u0e02", [("urn:isbn:0451450523", True)]),
+    ("urn:example:100\u2126 x", [("urn:example:100", True)]),
+    ("urn:isbn:0451450523\u0531", [("urn:isbn:0451450523", True)]),
     # punctuation outside ASCII ends it
     ("urn:isbn:0451450523\u2014next", [("urn:isbn:0451450523", True)]),
     ("\u201curn:isbn:0451450523\u201d", [("urn:isbn:0451450523", True)]),

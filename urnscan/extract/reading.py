@@ -8,6 +8,7 @@ to this reading.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import List, NamedTuple, Optional, Tuple, Union
 
 from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
@@ -235,16 +236,36 @@ def letters_on(buf: bytes, e: int, limit: int, run_from) -> int:
             char = buf[e:e + n].decode("utf-8")
         except UnicodeDecodeError:
             return e
-        if not (char.isalnum() and (ord(char) < _WORD_SCRIPTS_END or FULLWIDTH_FIRST <= ord(char) <= FULLWIDTH_LAST)):
+        if not _goes_on_a_word(char):
             return e
         e = run_from(e + n)
     return e
 
 
 #: letters of the scripts that separate words with spaces, Latin, Greek and
-#: Cyrillic (U+0000-U+052F); a letter of a script written without spaces
-#: (Chinese, Japanese) after a URN starts the next word
+#: Cyrillic: their first blocks (U+0000-U+052F), and by name the rest of
+#: them (Latin Extended Additional's Vietnamese letters, U+1E00-U+1EFF,
+#: Greek Extended's, the Latin ligatures U+FB00-U+FB06 a PDF's text holds,
+#: "ﬁ"); a letter of a script written without spaces (Chinese, Japanese)
+#: after a URN starts the next word
 _WORD_SCRIPTS_END = 0x530
+_WORD_SCRIPTS = ("LATIN ", "GREEK ", "CYRILLIC ")
+#: the combining marks of those scripts (Unicode 15.0, section 7.9: the
+#: Combining Diacritical Marks, their Extended and Supplement blocks),
+#: which a decomposed text writes after a letter ("e" U+0301 for "é")
+_DIACRITICS = ((0x300, 0x370), (0x1AB0, 0x1B00), (0x1DC0, 0x1E00))
+
+
+def _goes_on_a_word(char: str) -> bool:
+    """Whether ``char``, outside ASCII, goes on the word it follows
+    (:func:`letters_on`): a letter or digit of the scripts written with
+    spaces between words, a combining mark of theirs, or a fullwidth
+    letter or digit."""
+    code = ord(char)
+    if char.isalnum():
+        return (code < _WORD_SCRIPTS_END or FULLWIDTH_FIRST <= code <= FULLWIDTH_LAST
+                or unicodedata.name(char, "").startswith(_WORD_SCRIPTS))
+    return any(lo <= code < hi for lo, hi in _DIACRITICS)
 
 
 def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
