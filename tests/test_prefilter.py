@@ -51,6 +51,7 @@ def both(buf, start, stop):
     (b'"\\tURN:a:b\\r\\nurn:a:c"', 0, 22, [3, 14]),
     (b'"\\u003curn:a:b\\u003e"', 0, 21, [7]),
     (b"'\\x3curn:a:b'", 0, 13, [5]),
+    (b"\\'84urn:a:b\\'93 \\'aburn:a:c", 0, 27, [4, 20]),  # RTF's "\'hh"
     # ... not when its backslash is escaped, nor a letter that is no such escape
     (b'"C:\\\\nurn:a:b"', 0, 14, []),
     (b"\\burn:a:b \\u03curn:a:b \\x3urn:a:b", 0, 33, []),

@@ -465,6 +465,14 @@ def test_code_awareness_can_be_turned_off():
     (r'printf("id:\turn:example:a\n");', ["urn:example:a"]),
     (r'{"ref": "\u003curn:ietf:rfc:2141\u003e"}', ["urn:ietf:rfc:2141"]),
     (r"x = 'see \x22urn:example:b\x22'", ["urn:example:b"]),
+    # RTF's "\'hh", a character of the code page by its value (RTF 1.9.1):
+    # quotes, a no-break space, Shift_JIS's "「" before the name
+    (r"{\rtf1\ansi\ansicpg1252 Siehe \'84urn:ietf:rfc:8141\'93.\par}", ["urn:ietf:rfc:8141"]),
+    (r"{\rtf1 Voir \'ab\'a0urn:isbn:0451450523\'a0\'bb.}", ["urn:isbn:0451450523"]),
+    (r"{\rtf1\ansicpg932 \u12300\'81\'75urn:isbn:0451450523\u12301\'81\'76}", ["urn:isbn:0451450523"]),
+    # ... not an escaped backslash's, nor a "'" and two hex digits alone
+    (r"{\rtf1 \\'84urn:ietf:rfc:8141}", []),
+    ("it's 'aburn:x:y' and l'84urn:x:y", []),
     # ... not after an escaped backslash ("C:\\nurn:" is "C:\" and a word)
     (r'"C:\\nurn:example:a"', []),
     # ... a letter before "urn:" without the escape is a word ("Iurn:"), and

@@ -85,8 +85,8 @@ is_hex(unsigned char c)
 }
 
 /* chars.py after_escape(): the byte before p ends a string literal's
-   escape ("\n", "\t", "\r", "\f", "\v", "\uXXXX", "\xXX") whose
-   backslash is not itself escaped */
+   escape ("\n", "\t", "\r", "\f", "\v", "\uXXXX", "\xXX") or RTF's
+   "\'hh" whose backslash is not itself escaped */
 static int
 after_escape(const unsigned char *s, Py_ssize_t p)
 {
@@ -96,7 +96,7 @@ after_escape(const unsigned char *s, Py_ssize_t p)
     else if (p >= 6 && s[p - 6] == '\\' && s[p - 5] == 'u' && is_hex(s[p - 4]) && is_hex(s[p - 3])
              && is_hex(s[p - 2]) && is_hex(s[p - 1]))
         at = p - 6;
-    else if (p >= 4 && s[p - 4] == '\\' && s[p - 3] == 'x' && is_hex(s[p - 2]) && is_hex(s[p - 1]))
+    else if (p >= 4 && s[p - 4] == '\\' && (s[p - 3] == 'x' || s[p - 3] == '\'') && is_hex(s[p - 2]) && is_hex(s[p - 1]))
         at = p - 4;
     else
         return 0;

@@ -43,19 +43,26 @@ def after_font_change(buf: bytes, p: int) -> bool:
 #: line break (JSON, RFC 8259 section 7; C; JavaScript; Python; Java)
 _BLANK_ESCAPES = frozenset(b"nrtfv")
 _HEX_DIGITS = frozenset(b"0123456789ABCDEFabcdef")
+#: what stands between a backslash and two hex digits: "x" (C, Python),
+#: "'" (RTF)
+_HEX_MARKS = frozenset(b"x'")
 
 
 def after_escape(buf: bytes, p: int) -> bool:
     r"""Whether the letter or digit before p ends an escape of a string
     literal -- ``\n``, ``\t``, ``\r``, ``\f``, ``\v``, ``\uXXXX``
     (JSON, RFC 8259 section 7: ``"\u003curn:...\u003e"`` as Go's encoder
-    writes a "<") or ``\xXX`` -- whose backslash is not itself escaped, so
-    that a "urn:" at p starts a word of the string's text: ``"See\nurn:ietf:rfc:2141"``."""
+    writes a "<") or ``\xXX`` -- or RTF's ``\'hh``, a character of the
+    document's code page by its value (RTF 1.9.1, "Special characters":
+    ``\'84urn:...\'93`` is a German quote, ``\'ab\'a0urn:`` a French one
+    with its no-break space, ``\'81\'75urn:`` Shift_JIS's "「") -- whose
+    backslash is not itself escaped, so that a "urn:" at p starts a word of
+    the string's text: ``"See\nurn:ietf:rfc:2141"``."""
     if p >= 2 and buf[p - 2] == 0x5C and buf[p - 1] in _BLANK_ESCAPES:
         at = p - 2
     elif p >= 6 and buf[p - 6] == 0x5C and buf[p - 5] == 0x75 and all(c in _HEX_DIGITS for c in buf[p - 4:p]):
         at = p - 6
-    elif p >= 4 and buf[p - 4] == 0x5C and buf[p - 3] == 0x78 and all(c in _HEX_DIGITS for c in buf[p - 2:p]):
+    elif p >= 4 and buf[p - 4] == 0x5C and buf[p - 3] in _HEX_MARKS and all(c in _HEX_DIGITS for c in buf[p - 2:p]):
         at = p - 4
     else:
         return False
