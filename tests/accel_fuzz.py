@@ -73,6 +73,14 @@ def views(rng: random.Random, buf: bytes):
     yield memoryview(exact(buf))[k:], buf[k:]  # a view ending where its allocation ends
 
 
+def _marked(buf: bytes, mark: bytes, start: int, stop: int) -> int:
+    """next_marked_urn's answer, found with bytes.find."""
+    at = buf.find(mark, max(start, 3), stop)
+    while at >= 0 and buf[at - 3:at].lower() != b"urn":
+        at = buf.find(mark, at + 1, stop)
+    return at
+
+
 def main(path: str, count: int) -> None:
     accel = load(path)
     rng = random.Random(20240521)
@@ -99,6 +107,12 @@ def main(path: str, count: int) -> None:
             for cut in {0, 1, n // 2, n}:
                 assert accel.looks_binary(exact(buf[:cut])) is looks_binary_py(buf[:cut]), buf[:cut]
                 checked += 1
+            for start in (e for e in edges if e >= 0):
+                for stop in (e for e in edges | {2 ** 63 - 1} if e >= 0):
+                    for mark in (b"\\:", b"%3"):
+                        got, want = accel.next_marked_urn(given, mark, start, stop), _marked(buf, mark, start, stop)
+                        assert got == want, (buf, mark, start, stop, got, want)
+                        checked += 1
         checked += check_reads(accel, rng, whole)
         checked += check_scans(accel, rng, whole)
         checked += check_columns(accel, rng, whole)

@@ -126,6 +126,35 @@ def test_positions_agree_on_every_window_end(buf, data):
         assert accel.urn_positions(buf, start, stop) == urn_positions_py(buf, start, stop)
 
 
+def marked_urn_py(buf: bytes, mark: bytes, start: int, stop: int) -> int:
+    """next_marked_urn's answer, found with bytes.find: the mark after a
+    "urn" in any case, the whole mark before stop."""
+    at = buf.find(mark, max(start, 3), stop)
+    while at >= 0 and buf[at - 3:at].lower() != b"urn":
+        at = buf.find(mark, at + 1, stop)
+    return at
+
+
+#: what the marks after "urn" look like, and their near misses
+MARKED = st.lists(st.one_of(PIECES, st.sampled_from([b"\\:", b"\\", b"%3", b"%3A", b"%", b"UrN", b"urn\\:a",
+                                                     b"uRn%3a"])), max_size=60).map(b"".join)
+
+
+@settings(deadline=None, max_examples=1000)
+@given(MARKED, st.sampled_from([b"\\:", b"%3"]), EDGES, EDGES)
+@example(b"urn\\:", b"\\:", 0, 5)
+@example(b"urn\\:", b"\\:", 0, 4)  # the mark must end before stop
+@example(b"rn%3", b"%3", 0, 4)
+def test_marked_urn_search_agrees(buf, mark, start, stop):
+    if start < 0 or stop < 0:
+        with pytest.raises(ValueError):
+            accel.next_marked_urn(buf, mark, start, stop)
+        return
+    expected = marked_urn_py(buf, mark, start, stop)
+    for b in as_types(buf):
+        assert accel.next_marked_urn(b, mark, start, stop) == expected
+
+
 def test_positions_reject_what_is_not_a_buffer():
     for bad in ("urn:a", 12, None):
         with pytest.raises(TypeError):

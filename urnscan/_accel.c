@@ -338,6 +338,58 @@ urn_before_mark(const unsigned char *s, Py_ssize_t n, const char *mark, Py_ssize
     return 0;
 }
 
+PyDoc_STRVAR(next_marked_urn_doc,
+"next_marked_urn($module, buf, mark, start, stop, /)\n--\n\n"
+"The first index i in [start, stop) at which buf holds mark (not empty),\n"
+"the whole of it before stop, right after a \"urn\" in any case, or -1:\n"
+"the search of extract.chars.next_prefix (\"urn%3A\", \"urn\\\\:\"), whose\n"
+"every answer has such a \"urn\" before it.  start and stop are not\n"
+"negative.");
+
+static PyObject *
+next_marked_urn(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    Py_ssize_t start, stop, found = -1;
+    Py_buffer view, mark;
+
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "next_marked_urn expected 4 arguments, got %zd", nargs);
+        return NULL;
+    }
+    if (index_arg(args[2], &start) < 0 || index_arg(args[3], &stop) < 0)
+        return NULL;
+    if (start < 0 || stop < 0) {
+        PyErr_SetString(PyExc_ValueError, "next_marked_urn: start and stop must not be negative");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(args[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (PyObject_GetBuffer(args[1], &mark, PyBUF_SIMPLE) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
+    const unsigned char *s = view.buf, *m = mark.buf;
+    Py_ssize_t len = mark.len;
+    if (stop > view.len)
+        stop = view.len;
+    if (start < 3)
+        start = 3;  /* no "urn" fits before */
+    for (Py_ssize_t i = start; len > 0 && i <= stop - len; i++) {  /* (start may be PY_SSIZE_T_MAX) */
+        const unsigned char *q = memchr(s + i, m[0], (size_t)(stop - len + 1 - i));
+        if (q == NULL)
+            break;
+        i = q - s;
+        if (memcmp(q, m, (size_t)len) == 0 && (q[-3] | 0x20) == 'u' && (q[-2] | 0x20) == 'r'
+                && (q[-1] | 0x20) == 'n') {
+            found = i;
+            break;
+        }
+    }
+    PyBuffer_Release(&mark);
+    PyBuffer_Release(&view);
+    return PyLong_FromSsize_t(found);
+}
+
 /* documents.py may_open_message(): s[0:n] starts with a header field that
    opens a mail message -- any "X-" field, or one of these names (ASCII
    case folded) -- then ":" */
@@ -2887,6 +2939,7 @@ static PyMethodDef accel_methods[] = {
     {"looks_binary", (PyCFunction)looks_binary, METH_O, looks_binary_doc},
     {"context_snippet", (PyCFunction)(void (*)(void))context_snippet, METH_FASTCALL, context_snippet_doc},
     {"count_breaks", (PyCFunction)(void (*)(void))count_breaks, METH_VARARGS | METH_KEYWORDS, count_breaks_doc},
+    {"next_marked_urn", (PyCFunction)(void (*)(void))next_marked_urn, METH_FASTCALL, next_marked_urn_doc},
     {"plain_reads", (PyCFunction)(void (*)(void))plain_reads, METH_FASTCALL, plain_reads_doc},
     {"place_rows", (PyCFunction)(void (*)(void))place_rows, METH_FASTCALL, place_rows_doc},
     {"int32_offsets", (PyCFunction)int32_offsets, METH_O, int32_offsets_doc},
