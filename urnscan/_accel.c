@@ -310,32 +310,44 @@ starts_with(const unsigned char *s, Py_ssize_t n, const char *mark, Py_ssize_t l
     return n >= len && memcmp(s, mark, (size_t)len) == 0;
 }
 
-/* "urn" in any case right before a mark -- a prefix whose ":" is encoded
-   or escaped: extract/chars.py next_prefix() as extract/encoded.py
-   may_hold_encoded() ("urn%3A", mark "%3a") and extract/escaped.py
-   may_hold_escaped() ("urn\\:", mark "\\:") call it; a letter of the mark
-   matches in either case */
-static int
-urn_before_mark(const unsigned char *s, Py_ssize_t n, const char *mark, Py_ssize_t len)
+/* the first i in [start, stop - len] at which s holds the mark (len > 0,
+   its first byte no letter; with fold, a letter of the mark in either
+   case) right after "urn" in any case, or -1: a prefix whose ":" is
+   encoded or escaped, as extract/chars.py next_prefix() looks for it
+   (extract/encoded.py "urn%3A", extract/escaped.py "urn\\:") */
+static Py_ssize_t
+marked_urn(const unsigned char *s, Py_ssize_t start, Py_ssize_t stop, const unsigned char *mark, Py_ssize_t len,
+           int fold)
 {
-    for (Py_ssize_t i = 3; i + len <= n; i++) {
-        const unsigned char *q = memchr(s + i, mark[0], (size_t)(n - len + 1 - i));
+    if (start < 3)
+        start = 3;  /* no "urn" fits before */
+    for (Py_ssize_t i = start; len > 0 && i <= stop - len; i++) {  /* (start may be PY_SSIZE_T_MAX) */
+        const unsigned char *q = memchr(s + i, mark[0], (size_t)(stop - len + 1 - i));
         if (q == NULL)
-            return 0;
+            return -1;
         i = q - s;
         Py_ssize_t j = 1;
         while (j < len) {
-            unsigned char c = q[j], m = (unsigned char)mark[j];
-            if (m >= 'a' && m <= 'z')
+            unsigned char c = q[j], m = mark[j];
+            if (fold && m >= 'a' && m <= 'z')
                 c |= 0x20;
             if (c != m)
                 break;
             j++;
         }
         if (j == len && (q[-3] | 0x20) == 'u' && (q[-2] | 0x20) == 'r' && (q[-1] | 0x20) == 'n')
-            return 1;
+            return i;
     }
-    return 0;
+    return -1;
+}
+
+/* marked_urn() anywhere in s[0:n], a letter of the mark in either case:
+   extract/encoded.py may_hold_encoded() (mark "%3a") and
+   extract/escaped.py may_hold_escaped() (mark "\\:") */
+static int
+urn_before_mark(const unsigned char *s, Py_ssize_t n, const char *mark, Py_ssize_t len)
+{
+    return marked_urn(s, 3, n, (const unsigned char *)mark, len, 1) >= 0;
 }
 
 PyDoc_STRVAR(next_marked_urn_doc,
@@ -368,23 +380,9 @@ next_marked_urn(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyBuffer_Release(&view);
         return NULL;
     }
-    const unsigned char *s = view.buf, *m = mark.buf;
-    Py_ssize_t len = mark.len;
     if (stop > view.len)
         stop = view.len;
-    if (start < 3)
-        start = 3;  /* no "urn" fits before */
-    for (Py_ssize_t i = start; len > 0 && i <= stop - len; i++) {  /* (start may be PY_SSIZE_T_MAX) */
-        const unsigned char *q = memchr(s + i, m[0], (size_t)(stop - len + 1 - i));
-        if (q == NULL)
-            break;
-        i = q - s;
-        if (memcmp(q, m, (size_t)len) == 0 && (q[-3] | 0x20) == 'u' && (q[-2] | 0x20) == 'r'
-                && (q[-1] | 0x20) == 'n') {
-            found = i;
-            break;
-        }
-    }
+    found = marked_urn(view.buf, start, stop, mark.buf, mark.len, 0);
     PyBuffer_Release(&mark);
     PyBuffer_Release(&view);
     return PyLong_FromSsize_t(found);
