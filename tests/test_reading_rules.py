@@ -855,6 +855,11 @@ FOLDS = [
      ["urn:iso:std:iso:9999:-1:ed-1:en:"]),
     ("   urn:example:a: goes on\n   key:\n   Some key: x\n", ["urn:example:a:"]),
     ("k: urn:example:a: c\nj: d\n", ["urn:example:a:"]),
+    # ... nor beside a registration template's or a header's field (a capitalised word), nor before words
+    ("   urn:iso:std:iso:9999:-1:ed-1:en: corresponds to\n   Note: the edition in English.\n",
+     ["urn:iso:std:iso:9999:-1:ed-1:en:"]),
+    ("   urn:example:ns: Registered\n   Contact: IESG\n", ["urn:example:ns:"]),
+    ("   urn:example:ns: a prefix\n   key: value\n", ["urn:example:ns:"]),
     # in a quoted reply, across an empty line of the reply and under RFC 8792's "\\", its marks passed over
     # when the URN's line carries as many (RFC 3676 section 4.5)
     ("> The name is\n>\n>    urn:example:hash:sha-256:\n>\n>    3q2-7wAbc_1\n", ["urn:example:hash:sha-256:3q2-7wAbc_1"]),

@@ -53,7 +53,9 @@ def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
     if end < w < hi and buf[w] not in b"\r\n":
         if _hanging_definition(buf, w, hi, indent, depth):
             return Rule.TRIM_TERM
-        return Rule.YAML_KEY if not depth and _beside_entry(buf, ls, ls + indent, end, hi) else None
+        if depth or _DATA_VALUE.match(buf, w, min(hi, w + _LINE_LIMIT)) is None:
+            return None  # words after the ":": a prefix before prose (RFC 5141), not a key's value
+        return Rule.YAML_KEY if _beside_entry(buf, ls, ls + indent, end, hi) else None
     nl = line_break_after(buf, w, hi)
     if nl < 0:
         return None
@@ -76,8 +78,15 @@ def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
 #: an entry of a block mapping with its value on its line (YAML 1.2
 #: section 8.2.2, "key: value"), maybe a sequence's item ("- "): a plain
 #: key without blanks (it may hold ":" not followed by a blank, as a URN
-#: does), ":", blanks and the value
-_ENTRY_WITH_VALUE = re.compile(rb"(?:- )?[^\s:#'\"\[\]{},](?:[^\s:]|:(?=[^\s]))*:[ \t]+[^\s#]")
+#: does), ":", blanks and the value; the key a URN or starting as a data
+#: file's do (a lower-case letter, a digit, "_", "$", "@", "."), not a
+#: capitalised word, the field of a registration template or a header
+#: beside prose ("Note: ...", "Contact: ...")
+_ENTRY_WITH_VALUE = re.compile(rb"(?:- )?(?:[Uu][Rr][Nn]:|[a-z0-9_$@.])(?:[^\s:]|:(?=[^\s]))*:[ \t]+[^\s#]")
+#: the value of a data file's entry, after the key's ":" and blanks: a flow
+#: collection, a quoted scalar, or one token to the end of the line (a
+#: sentence, "corresponds to", is prose after a prefix's ":")
+_DATA_VALUE = re.compile(rb"[\[{'\"]|[^\s#]+[ \t]*(?:#|\r|\n|\Z)")
 
 
 def _beside_entry(buf: bytes, ls: int, k: int, end: int, hi: int) -> bool:
