@@ -322,7 +322,7 @@ def _scan_whole(ref: InputRef, data: bytes, config: ScanConfig, emit: _Emitted,
     if looks_binary(data):  # (it reads the first block only)
         return FileStatus(ref.path, SKIPPED_BINARY, BINARY_CONTENT, 0, None, None, skipped_documents=1)
     if (urn_positions(data, 0, len(data)) or may_hold_suspects(data, 0, len(data))
-            or may_hold_escaped(data, 0, len(data))
+            or (config.options.fold and may_hold_escaped(data, 0, len(data)))
             or (config.options.percent and may_hold_encoded(data, 0, len(data)))):
         found = _keep(ByteScanner(ref.path, config.options).whole(data), config.valid_only)
         if found:

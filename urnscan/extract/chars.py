@@ -181,6 +181,12 @@ RUNS = {profile: _run(rep) for profile, rep in _REPERTOIRE.items()}
 WRAPPED_RUNS = {profile: _run(rep + " \t\r\n") for profile, rep in _REPERTOIRE.items()}
 #: seed 000 section 2.4: the literal RFC 2141 extent
 LITERAL_RUN = RUNS["rfc2141"]
+#: the prefix of a string literal: Objective-C's "@", C's and C++'s "L",
+#: "u", "u8" and "U" (``@"urn:ietf:params:xml:ns:" @"xmpp-stanzas"``),
+#: Python's string and bytes prefixes but "f" (Python Language Reference
+#: section 2.4.1: "r", "u", "b" and "br"/"rb" in either case; an
+#: f-string's rest is a template)
+LITERAL_PREFIX = rb"@|L|u8?|U|[bB][rR]?|[rR][bB]?"
 
 
 def class_body(run: "re.Pattern[bytes]") -> bytes:

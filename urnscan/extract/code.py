@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .chars import LITERAL_PREFIX
+
 
 #: printf and SQL placeholders: "%s", "%5.2f", "%(name)s", "%1$s", "%02d",
 #: C's length modifiers ("%lu", "%08lx", "%zu"), Go's verbs ("%v", "%+v",
@@ -269,7 +271,7 @@ def concatenated(buf: bytes, closer_at: int, hi: int, opener_at: int = -1) -> bo
 #: tab, a quote: Java's, C#'s, Go's, JavaScript's, Python's string escapes)
 #: or a "urn:" of its own; what is concatenated is outside the string's
 #: text (``"urn:example:a" + "\n"``), which is whole
-_WHOLE_BEFORE = re.compile(rb"[ \t]*(?:\+\+?|\.\.?|\|\|)[ \t]*(?:(?:\r\n?|\n)[ \t]*)?(?:@|L|u8?|U|[bB][rR]?|[rR][bB]?)?"
+_WHOLE_BEFORE = re.compile(rb"[ \t]*(?:\+\+?|\.\.?|\|\|)[ \t]*(?:(?:\r\n?|\n)[ \t]*)?(?:" + LITERAL_PREFIX + rb")?"
                            rb"['\"](?:[ \t]|\\[nrt'\"]|[uU][rR][nN]:)")
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from typing import List, NamedTuple, Optional, Tuple, Union
 
-from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, LOOKBACK, ONE_LINE_CLOSE, URL_START, blanks_end,
-                    line_break_after, line_start, one_line_indent)
+from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, LITERAL_PREFIX, LOOKBACK, ONE_LINE_CLOSE, URL_START,
+                    blanks_end, line_break_after, line_start, one_line_indent)
 from .pairing import Opener, pair_rule, paired_run
 from .quoting import past_quote_marks
 from .rules import Rule
@@ -448,14 +448,11 @@ PAGE_BREAK_LIMIT = 1024
 #: break continues the line in C macros, Ruby and Python), and at most one
 #: concatenation operator on either line: "+" (Java, C#, JavaScript, Go),
 #: "." (PHP, Perl), ".." (Lua), "++" (Erlang, Haskell), "<>" (Elixir)
-#: the prefix of a string literal: Objective-C's "@", C's and C++'s "L",
-#: "u", "u8" and "U" (``@"urn:ietf:params:xml:ns:" @"xmpp-stanzas"``),
-#: Python's string and bytes prefixes but "f" (Python Language Reference
-#: section 2.4.1: "r", "u", "b" and "br"/"rb" in either case;
+#: the prefix of a string literal (chars.LITERAL_PREFIX:
 #: ``b'xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:'
-#: b'CommonBasicComponents-2">'``; an f-string's rest is a template);
-#: only after something between it and the literal before
-_LITERAL_PREFIX = re.compile(rb"@|L|u8?|U|[bB][rR]?|[rR][bB]?")
+#: b'CommonBasicComponents-2">'``), only after something between it and
+#: the literal before
+_LITERAL_PREFIX = re.compile(LITERAL_PREFIX)
 _ADJACENT = re.compile(rb"[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?"
                        rb"(?:\\?(?:\r\n?|\n)[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?)?")
 

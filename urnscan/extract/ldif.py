@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from .chars import LOOKBACK
+from .chars import LOOKBACK, line_break_after
 
 #: an attrval-spec's head at a line's start (RFC 2849: AttributeDescription
 #: then ":", "::" before base64, ":<" before a URL), or a comment
@@ -59,15 +59,12 @@ def in_ldif_record(buf: bytes, p: int) -> bool:
     return False
 
 
-
 def folded_ldif_line(buf: bytes, e: int, hi: int) -> bool:
     """Whether the line ends at ``e`` and the next starts with one space
     and more text, but for a URN of its own (a value holds one name; one
     folded at a blank between two goes on with the blank): a continuation
     of the line as LDIF's, the compiled reading's cue to leave the
     candidate to the rules."""
-    if e >= hi or buf[e] not in b"\r\n":
-        return False
-    q = e + (2 if buf.startswith(b"\r\n", e) else 1)
-    return (q + 1 < hi and buf[q] == 0x20 and buf[q + 1] not in b" \t\r\n"
+    q = line_break_after(buf, e, hi)
+    return (0 <= q and q + 1 < hi and buf[q] == 0x20 and buf[q + 1] not in b" \t\r\n"
             and buf[q + 1:q + 5].lower() != b"urn:")
