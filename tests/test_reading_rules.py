@@ -137,6 +137,8 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "the form urn:example:*kind*:1 where",
     # regular expressions
     "re.compile(r'^urn:example:id:(\\d+)$')",
+    "pattern = (a|^urn:example:id)",
+    "x|^urn:example:a|",
     "if ($urn =~ /urn:example:id:(\\S+)/i)",
     "pattern = \"urn:example:.*\"",
     "m = re.match('(?:urn:example:x:)?(.+)', s)",
@@ -509,6 +511,9 @@ def test_code_awareness_can_be_turned_off():
     ("f('urn:example:a:', x)", ["urn:example:a:"]),
     ('out << "urn:example:abc" << id;', ["urn:example:abc"]),
     ('std::cout << "urn:example:a:" << std::endl;', ["urn:example:a:"]),
+    # "^" separating an HL7 v2 field's components is no pattern's anchor
+    ("PID|1||12345^^^urn:oid:2.16.840.1.113883.19.5^ISO||Doe^John", ["urn:oid:2.16.840.1.113883.19.5"]),
+    ("OBX|1|CE|^urn:oid:1.2.3^ISO|\rOBX|2|CE|x^urn:oid:1.2.4^L|", ["urn:oid:1.2.3", "urn:oid:1.2.4"]),
 ])
 def test_code_rules_leave_names_alone(text, expected):
     assert urns(text) == expected
@@ -694,7 +699,14 @@ FOLDS = [
     ("   urn:example:yang:module-one:\n      sub:two\n", ["urn:example:yang:module-one:sub:two"]),
     ("ns=\"urn:example:yang:ipv4-unicas\\\n    t-routing\">", ["urn:example:yang:ipv4-unicast-routing"]),
     ("   urn:example:sha-256:\n\n   3q2-7wAbc_1\n", ["urn:example:sha-256:3q2-7wAbc_1"]),
+    # ... the example's last line, its block or string closed after it
+    ("<pre>\n   urn:example:sha-256:\n\n   3q2-7wAbc_1</pre>\n", ["urn:example:sha-256:3q2-7wAbc_1"]),
+    ("&lt;pre&gt;   urn:example:sha-256:\n\n   3q2-7wAbc_1&lt;/pre&gt;\n", ["urn:example:sha-256:3q2-7wAbc_1"]),
+    ('"   urn:example:sha-256:\n\n   3q2-7wAbc_1"\n', ["urn:example:sha-256:3q2-7wAbc_1"]),
+    ("   urn:example:sha-256:\n\n   3q2-7wAbc_1</pre> and more\n", ["urn:example:sha-256:"]),
+    ("   urn:example:sha-256:\n\n   3q2-7wAbc_1) and more\n", ["urn:example:sha-256:"]),
     # never across an empty line into a heading or a sentence
+    ("   urn:example:params:xml:ns:\n\n   Introduction</h2>\n", ["urn:example:params:xml:ns:"]),
     ("   urn:example:params:xml:ns:\n\nAbstract\n\n   This document", ["urn:example:params:xml:ns:"]),
     ("   urn:example:params:xml:ns:\n\n   Introduction\n", ["urn:example:params:xml:ns:"]),
     ("   urn:example:params:xml:ns:\n\n   The text goes on.\n", ["urn:example:params:xml:ns:"]),
@@ -922,6 +934,11 @@ STRAY_BLANKS = [
                                                    "urn:example:cancer:stomach: 2010")]),
     ("    <namespace>\n      urn:example:params:xml:ns:yang: ietf-lsp-ping\n    </namespace>\n",
      [("urn:example:params:xml:ns:yang:ietf-lsp-ping", "urn:example:params:xml:ns:yang: ietf-lsp-ping")]),
+    # ... also where a page shows the markup as text (an RFC's HTML rendering)
+    ("    &lt;namespace&gt;\n      urn:example:params:xml:ns:yang: ietf-lsp-ping\n    &lt;/namespace&gt;\n",
+     [("urn:example:params:xml:ns:yang:ietf-lsp-ping", "urn:example:params:xml:ns:yang: ietf-lsp-ping")]),
+    ("&lt;td&gt;urn:example:cancer:stomach: 2010&lt;/td&gt;", [("urn:example:cancer:stomach:2010",
+                                                             "urn:example:cancer:stomach: 2010")]),
     # more words, a placeholder, a URN or URL of its own, no closer right
     # after the rest, or a reply's ">" instead of a tag: the ":" ends it
     ('msg = "urn:example:a:b: must not be empty"', [("urn:example:a:b:", "urn:example:a:b:")]),
@@ -931,6 +948,8 @@ STRAY_BLANKS = [
     ('"urn:example:a:b: http://example.com/"', [("urn:example:a:b:", "urn:example:a:b:")]),
     ("see urn:example:a:b: c here", [("urn:example:a:b:", "urn:example:a:b:")]),
     ("<p>Use urn:example:a:b: prefix</p>", [("urn:example:a:b:", "urn:example:a:b:")]),
+    ("&lt;p&gt;Use urn:example:a:b: prefix&lt;/p&gt;", [("urn:example:a:b:", "urn:example:a:b:")]),
+    ("&gt; urn:example:a:b: c\n&gt; &lt;/p&gt;\n", [("urn:example:a:b:", "urn:example:a:b:")]),
     ("> urn:example:a:b: c\n> </p>\n", [("urn:example:a:b:", "urn:example:a:b:")]),
     ('"urn:example:a:b: c\nd"', [("urn:example:a:b:", "urn:example:a:b:")]),
     # a tag further back than a candidate's look-back is not read
@@ -1649,6 +1668,15 @@ def test_markup_splits_go_with_folding():
      [("URN:x-dns-2:library.bigstate.edu:aj17-mcc", "URN:x-dns-2: library.bigstate.edu: aj17-mcc",
        ("wrap:1995", "fold:wrapper"))]),
     ("<URN:\tdns:a:b>", [("URN:dns:a:b", "URN:\tdns:a:b", ("wrap:1995", "fold:wrapper"))]),
+    # ... also written as a page showing text with markup writes it (a
+    # mail archive's HTML, an RFC's HTML rendering)
+    ("e.g., &lt;URN: Schemeid: Authorityid:Elementid&gt;\n",
+     [("URN:Schemeid:Authorityid:Elementid", "URN: Schemeid: Authorityid:Elementid", ("wrap:1995", "fold:wrapper"))]),
+    ("&lt;URN:\n  dns:a:b&gt;", [("URN:dns:a:b", "URN:\n  dns:a:b", ("wrap:1995", "fold:wrapper"))]),
+    ("see &lt;urn:example:a:b&gt; there", [("urn:example:a:b", "urn:example:a:b", ("wrap:1995",))]),
+    ("&lt;URN: a label&gt; x", []),
+    ("&lt;URN:IANA:foo bar&gt;", [("URN:IANA:foo", "URN:IANA:foo", ())]),
+    ("&lt;URN: dns:a:b", []),
     # ... but a blank after anything else is prose or code, and words are no name
     ("<URN:IANA:foo bar>", [("URN:IANA:foo", "URN:IANA:foo", ())]),
     ("see <URN: IANA: See section 3> x", []),

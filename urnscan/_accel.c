@@ -172,6 +172,14 @@ after_double_byte(const unsigned char *s, Py_ssize_t p)
     return !well_formed_utf8(s + q, p - 1 - q);
 }
 
+/* wrapper.py escaped_wrapper_at(): "&lt;" right before "urn:", a 1995
+   wrapper as a page showing text with markup writes it ("&lt;URN: a: b&gt;") */
+static inline int
+after_escaped_lt(const unsigned char *s, Py_ssize_t p)
+{
+    return p >= 4 && s[p - 4] == '&' && s[p - 3] == 'l' && s[p - 2] == 't' && s[p - 1] == ';';
+}
+
 /* "urn:" (ASCII case folded) at p, at a token boundary, followed by a letter
    or digit or a line break, or by a blank inside a 1995 wrapper ("<URN:
    dns:...>", wrapper.py); the caller has checked the four bytes are inside
@@ -192,7 +200,8 @@ keep_at(const unsigned char *s, Py_ssize_t n, Py_ssize_t p)
                     || (p >= 5 && s[p - 5] == '\\' && s[p - 4] == 'f' && s[p - 3] == '('));
     coded = coded || (is_alnum[s[p - 1]] && (after_escape(s, p) || after_percent(s, p) || after_double_byte(s, p)));
     return (!is_boundary[s[p - 1]] || coded)
-           && (p + 4 >= n || nid_start(s[p + 4]) || (s[p - 1] == '<' && (s[p + 4] == ' ' || s[p + 4] == '\t')));
+           && (p + 4 >= n || nid_start(s[p + 4])
+               || ((s[p - 1] == '<' || after_escaped_lt(s, p)) && (s[p + 4] == ' ' || s[p + 4] == '\t')));
 }
 
 /* the offset of the first "urn:" that keep_at() keeps whose ":" is at an
@@ -1691,6 +1700,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         stream_skip_to(st, s, p);
         url = token_embedded(&st->token);
     }
+    if (before == ';' && after_escaped_lt(s, p))
+        return 0;  /* maybe an escaped 1995 wrapper: reading.py reads it (wrapper.py) */
     if (before != '<' && without_nid(s, p, hi))
         return 2;
     if (urn_at(s, p + 4, hi))

@@ -25,6 +25,7 @@ from .extract import (BOUNDARY_BYTES, LOOKBACK, WRAPPER_LIMIT, Reading, StreamCo
 from .extract.encoded import DECODE_PERCENT, encoded_urns
 from .extract.escaped import escaped_urns
 from .extract.lookalike import merge, suspected_urns
+from .extract.wrapper import escaped_wrapper_at
 from .context import context_snippet
 from .errors import SourceError
 from .judge import UrnJudge
@@ -118,11 +119,17 @@ def _after_boundary(np, buf: bytes, found) -> List[int]:
             keep[i] = buf[p - 1] in _ALNUM and after_code(buf, p)  # (as _urn_positions_find asks)
     # a NID starts with a letter or digit ("URN: a label" is prose), or
     # the URN breaks after "urn:", or a blank follows it inside a 1995
-    # wrapper ("<URN: dns:...>", extract/wrapper.py)
+    # wrapper ("<URN: dns:...>", "&lt;URN: dns:...&gt;", extract/wrapper.py)
     after = found + 4
     inside = after < len(a)
     follows = a[after[inside]]
-    wrapped = ((follows == 0x20) | (follows == 0x09)) & (a[found[inside] - 1] == 0x3C)
+    at = found[inside]
+    opened = a[at - 1] == 0x3C
+    escaped = np.flatnonzero((a[at - 1] == 0x3B) & (at >= 4))  # "&lt;" (extract/wrapper.py)
+    if len(escaped):
+        e = at[escaped]
+        opened[escaped] = (a[e - 2] == 0x74) & (a[e - 3] == 0x6C) & (a[e - 4] == 0x26)
+    wrapped = ((follows == 0x20) | (follows == 0x09)) & opened
     keep[inside] &= tables[1][follows] | wrapped
     return found[keep].tolist()
 
@@ -150,7 +157,8 @@ def _urn_positions_find(buf: bytes, start: int, end: int) -> List[int]:
             if n > 4 and buf[4] in _NID_START:
                 out.append(0)
         elif ((buf[p - 1] not in _BOUNDARY or (buf[p - 1] in _ALNUM and after_code(buf, p)))
-              and (p + 4 >= n or buf[p + 4] in _NID_START or (buf[p - 1] == 0x3C and buf[p + 4] in b" \t"))):
+              and (p + 4 >= n or buf[p + 4] in _NID_START
+                   or ((buf[p - 1] == 0x3C or escaped_wrapper_at(buf, p)) and buf[p + 4] in b" \t"))):
             out.append(p)
         i = find(b"urn:", i + 4)
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .chars import LITERAL_PREFIX
+from .chars import ALNUM, LITERAL_PREFIX, line_start
 
 
 #: printf and SQL placeholders: "%s", "%5.2f", "%(name)s", "%1$s", "%02d",
@@ -162,8 +162,10 @@ def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> b
     JavaScript regular-expression literal holding it."""
     if p > lo:
         before = buf[p - 1]
-        if before == 0x5E or (before == 0x3A and p - 3 >= lo and buf[p - 3:p] == b"(?:"):
-            return True  # "^urn:...", "(?:urn:..."
+        if before == 0x5E and not _component_separator(buf, p - 1, lo):
+            return True  # "^urn:..."
+        if before == 0x3A and p - 3 >= lo and buf[p - 3:p] == b"(?:":
+            return True  # "(?:urn:..."
         if before in _PERL_DELIMITERS and _PERL_OPERATOR.search(buf, max(lo, p - 8), p) is not None:
             return True  # "s/urn:ietf:params:xml:/ietf:/", "$ns =~ /urn:.../"
         if before == 0x2F and regex_literal_at(buf, p, lo, end, hi):
@@ -179,6 +181,28 @@ def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> b
     if last == 0x24 and (end >= hi or buf[end] in b"'\"/)"):
         return True  # "...$'": an anchor
     return last == 0x28  # a group opened: "urn:ietf:id:(\\S+)"
+
+
+def _component_separator(buf: bytes, c: int, lo: int) -> bool:
+    """Whether the "^" at c separates the components of an HL7 v2 field
+    (HL7 v2.5 section 2.5.4: ``12345^^^urn:oid:2.16.840.1.113883.19.5^ISO``)
+    rather than anchoring a pattern: another "^", or a letter or digit,
+    comes right before it, where no pattern has an anchor; or the "|"
+    opening the field, on a line that starts as a segment does (``PID|``:
+    a three-character segment ID, section 2.5.2)."""
+    if c <= lo:
+        return False
+    before = buf[c - 1]
+    if before == 0x5E or before in ALNUM:
+        return True
+    if before != 0x7C:
+        return False
+    ls = line_start(buf, c)
+    return ls is not None and ls >= lo and _SEGMENT_START.match(buf, ls, c) is not None
+
+
+#: an HL7 v2 segment's ID and the field separator after it (HL7 v2.5 section 2.5.2)
+_SEGMENT_START = re.compile(rb"[A-Z][A-Z0-9]{2}\|")
 
 
 #: where ECMAScript reads a "/" as the start of a regular-expression

@@ -36,7 +36,7 @@ from .params import may_end_at_parameter
 from .reading import Candidate, OverLong, Rejected, finish, read_at, without_nid
 from .rules import Rule
 from .trim import TRAILING_RULES, TRIMMABLE
-from .wrapper import WRAPPER_LIMIT
+from .wrapper import WRAPPER_LIMIT, escaped_wrapper_at
 
 #: the characters before "urn:" the plain path takes: no opener whose
 #: closer a URN may hold, no pattern syntax, no "<" wrapper
@@ -228,7 +228,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                         continue
             elif url is None and before >= 0:
                 m = None
-                if before in plain_before:
+                if before in plain_before and not (before == 0x3B and escaped_wrapper_at(buf, p)):
                     # what follows the run is looked at past the cap, so
                     # the run is measured first (one of thousands of list
                     # items on a line was read up to the window, each)
@@ -278,7 +278,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                                 pos = p + 1
                                 continue
             if cand is None:
-                if without_nid(buf, p, hi):
+                if without_nid(buf, p, hi) and not (before == 0x3B and escaped_wrapper_at(buf, p)):
                     pos = p + 1
                     continue
                 cand = read_at(buf, p, hi, profile=profile, reading=reading, cap=cap, context=url)

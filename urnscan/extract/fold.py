@@ -106,7 +106,7 @@ def stray_blank(buf: bytes, p: int, e: int, hi: int, run, opener: Optional[Opene
     w = blanks_end(buf, e, hi)
     if w == e or w >= hi or buf[w] not in ALNUM:
         return None
-    t = paired_run(buf, w, hi, run, opener)[0]
+    t = _before_escaped_end_tag(buf, w, paired_run(buf, w, hi, run, opener)[0])
     if t >= hi or buf[w:w + 4].lower() == b"urn:" or URL_START.match(buf, w, t):
         return None
     if opener is Opener.DOUBLE_QUOTE or opener is Opener.SINGLE_QUOTE:
@@ -117,9 +117,10 @@ def stray_blank(buf: bytes, p: int, e: int, hi: int, run, opener: Optional[Opene
 
 
 def _element_text_before(buf: bytes, p: int) -> bool:
-    """Whether the text before ``buf[p]`` is a tag's closing ``>`` (after
-    a tag name's letter or an attribute's quote; a ``>`` alone is a quoted
-    reply's mark), then blanks, on the same line or the one before."""
+    """Whether the text before ``buf[p]`` is a tag's closing ``>`` or
+    ``&gt;`` (after a tag name's letter or an attribute's quote; a ``>``
+    alone is a quoted reply's mark), then blanks, on the same line or the
+    one before."""
     floor = max(0, p - LOOKBACK)  # what the streaming scanner keeps before a candidate
     i = p
     while i > floor and buf[i - 1] in HSPACE:
@@ -128,17 +129,35 @@ def _element_text_before(buf: bytes, p: int) -> bool:
         i -= 2 if i - 1 > floor and buf[i - 2:i] == b"\r\n" else 1
         while i > floor and buf[i - 1] in HSPACE:
             i -= 1
-    return i - 1 > floor and buf[i - 1] == 0x3E and (buf[i - 2] in ALNUM or buf[i - 2] in b"\"'")
+    if i - 4 > floor and buf[i - 4:i] == ESCAPED_TAG_CLOSE:
+        i -= 3  # a page showing the markup as text: "&lt;namespace&gt;"
+    elif i - 1 <= floor or buf[i - 1] != 0x3E:
+        return False
+    return buf[i - 2] in ALNUM or buf[i - 2] in b"\"'"
+
+
+#: a tag's ">" and an end tag's "</" as a page showing markup as text
+#: writes them (HTML's and XML's predefined entities, XML section 4.6: an
+#: RFC's XML example in its HTML rendering)
+ESCAPED_TAG_CLOSE = b"&gt;"
+ESCAPED_END_TAG = b"&lt;/"
+
+
+def _before_escaped_end_tag(buf: bytes, q: int, t: int) -> int:
+    """The end of the run ``buf[q:t]`` at an escaped end tag inside it
+    (``2010&lt;/td&gt;``: a reference ends a name, entity.py), else t."""
+    escaped = buf.find(ESCAPED_END_TAG, q, t)
+    return escaped if escaped > q else t
 
 
 def _end_tag_after(buf: bytes, t: int, hi: int) -> bool:
-    """Whether an end tag ``</`` follows ``buf[t]`` after blanks, on the
-    same line or the next."""
+    """Whether an end tag ``</`` (or ``&lt;/``) follows ``buf[t]`` after
+    blanks, on the same line or the next."""
     q = blanks_end(buf, t, hi)
     nl = line_break_after(buf, q, hi)
     if nl >= 0:
         q = blanks_end(buf, nl, hi)
-    return buf[q:q + 2] == b"</"
+    return buf[q:q + 2] == b"</" or buf[q:q + 5] == ESCAPED_END_TAG
 
 
 def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[Opener], in_query: bool):
@@ -191,7 +210,10 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
     if token[:4].lower() == b"urn:" or URL_START.match(token):
         return None  # the next line starts a URN or a URL of its own
     if across_blank:
-        return (e, (q, t), Rule.FOLD_BLANK) if alone and _lone_name(token) else None
+        t = _before_escaped_end_tag(buf, q, t)
+        token = buf[q:t]
+        ends = alone or _closes_its_line(buf, t, hi)
+        return (e, (q, t), Rule.FOLD_BLANK) if ends and _lone_name(token) else None
     first = token[0]
     if first == 0x3A:  # a break just before ":" (the continuation is ":name")
         ok = last in ALNUM and len(token) > 1 and token[1] in ALNUM and closes and not _outdented(buf, start, q - nl)
@@ -582,6 +604,21 @@ def _lone_name(token: bytes) -> bool:
     than letters, and does not end in sentence punctuation."""
     return (token[0] in ALNUM and b":" not in token and not token.isalpha()
             and token[-1] not in _SENTENCE_END and _LIST_NUMBER.fullmatch(token) is None)
+
+
+#: what may close a value right after its last line's text: a quote, a
+#: bracket, or an end tag (``</pre>``, ``&lt;/code&gt;``)
+_LINE_CLOSER = re.compile(rb"[\"'`)\]}]|</[A-Za-z][A-Za-z0-9]{0,15}>|&lt;/[A-Za-z][A-Za-z0-9]{0,15}&gt;")
+
+
+def _closes_its_line(buf: bytes, t: int, hi: int) -> bool:
+    """Whether the line goes on after ``buf[t]`` with a closer alone (an
+    example's last line in a ``<pre>`` block or a string: ``...-w</pre>``)."""
+    m = _LINE_CLOSER.match(buf, t, hi)
+    if m is None:
+        return False
+    w = blanks_end(buf, m.end(), hi)
+    return w >= hi or buf[w] in EOL
 
 
 def _rfc8792(buf: bytes, start: int, e: int, hi: int, run, last: int):

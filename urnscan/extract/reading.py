@@ -32,7 +32,7 @@ from .pairing import Opener, closed_at, delimiter_closer, opener_before, pair_ru
 from .escapes import JSON_SLASH, ROFF_HYPHEN, escaped_run, segments_without
 from .rules import JOINING, Rule
 from .trim import TRIMMABLE, trim
-from .wrapper import empty_element_name, wrapped
+from .wrapper import empty_element_name, escaped_wrapper_at, wrapped
 
 
 
@@ -86,8 +86,9 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
     if p and buf[p - 1] in BOUNDARY_BYTES and not (buf[p - 1] in ALNUM and after_code(buf, p)):
         return None  # "return:", "Saturn:", "x.urn:"
     opener = opener_before(buf, p, 0)
-    if opener is Opener.ANGLE:
-        found = wrapped(buf, p, hi, profile)
+    escaped = opener is None and escaped_wrapper_at(buf, p)
+    if opener is Opener.ANGLE or escaped:
+        found = wrapped(buf, p, hi, profile, escaped)
         if found is not None:
             end, joined, folded = found
             if reading.code and (b"..." in joined or (MAY_HOLD_PLACEHOLDER.search(joined) is not None

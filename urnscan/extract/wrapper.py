@@ -12,17 +12,39 @@ from .quoting import past_quote_marks
 WRAPPER_LIMIT = 2048  # characters between "<urn:" and ">" for a wrapper
 
 
-def wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Tuple[int, bytes, bool]]:
+#: the wrapper's "<" and ">" as a page showing text with markup writes them
+#: (``&lt;URN: a: b&gt;``: a mail archive's HTML, XML section 4.6)
+ESCAPED_OPEN = b"&lt;"
+ESCAPED_CLOSE = b"&gt;"
+
+
+def escaped_wrapper_at(buf: bytes, p: int) -> bool:
+    """Whether the ``urn:`` at p follows an escaped ``<`` (``&lt;``)."""
+    return p >= 4 and buf[p - 4:p] == ESCAPED_OPEN
+
+
+def wrapped(buf: bytes, p: int, hi: int, profile: str,
+            escaped: bool = False) -> Optional[Tuple[int, bytes, bool]]:
     """``(end, urn, folded)`` for the wrapper whose ``urn:`` is at p, or
     ``None``.  White space in a wrapper folds it over lines, or follows a
     ":" (``<URN: Schemeid: Authorityid:Elementid>`` in the minutes of the
     time); a blank after anything else inside a line (``'<urn:uuid:' +
-    uuid() + '>'``) is code or prose, not a wrapper."""
+    uuid() + '>'``) is code or prose, not a wrapper.  ``escaped``: the
+    wrapper is written ``&lt;...&gt;``, and its first ``&gt;`` closes it."""
     limit = min(hi, p + WRAPPER_LIMIT)
+    if escaped:
+        close = buf.find(ESCAPED_CLOSE, p, limit)
+        if close < 0:
+            return None
+        limit = close
     run = WRAPPED_RUNS[profile]
     e = run.match(buf, p, limit).end()
     pieces = []
     at = p
+    if escaped:
+        if e != limit:
+            return None  # a character no wrapper holds before the "&gt;"
+        return _as_wrapped(buf[p:e], e)
     while e < limit and buf[e] == 0x3E:
         # a ">" starting a line inside a quoted reply is the line's quote
         # mark, as on the wrapper's own line, not the wrapper's end
@@ -37,7 +59,13 @@ def wrapped(buf: bytes, p: int, hi: int, profile: str) -> Optional[Tuple[int, by
         e = run.match(buf, at, limit).end()
     if e >= limit or buf[e] != 0x3E:  # no ">" before an excluded character
         return None
-    raw = b"".join(pieces) + buf[at:e] if pieces else buf[p:e]
+    return _as_wrapped(b"".join(pieces) + buf[at:e] if pieces else buf[p:e], e)
+
+
+def _as_wrapped(raw: bytes, e: int) -> Optional[Tuple[int, bytes, bool]]:
+    """``(e, urn, folded)`` for a wrapper holding ``raw`` and closed at
+    ``e``, or None when white space is where no wrapper has it, or it
+    holds no name."""
     joined = raw.translate(None, b" \t\r\n")
     if len(joined) != len(raw) and not _white_space_allowed(raw):
         return None
