@@ -698,6 +698,17 @@ FOLDS = [
     ("   \"urn:example:params:long-\n   name:part\" [REF]", ["urn:example:params:long-name:part"]),
     ("   urn:example:yang:module-one:\n      sub:two\n", ["urn:example:yang:module-one:sub:two"]),
     ("ns=\"urn:example:yang:ipv4-unicas\\\n    t-routing\">", ["urn:example:yang:ipv4-unicast-routing"]),
+    # a NID broken after one of its hyphens, up to its 32 characters
+    ('   <foo xmlns="urn:schemas-example-\n   org:service:Switch:1"/>\n', ["urn:schemas-example-org:service:Switch:1"]),
+    ("   URI: urn:schemas-\r\n   example-org:device:Light:1\r\n", ["urn:schemas-example-org:device:Light:1"]),
+    ("   see urn:aaaaaaaaaaaaaaaaaaaaaaaaaaaaa-\n   bbbb:c\n", []),
+    ("   see urn:schemas-\n   and more\n", []),
+    ("   see urn:x-\n   urn:example:a here\n", ["urn:example:a"]),
+    # an OID's next arc, a version's next digit and part, after a "."
+    ("   is urn:oid:2.16.840.1.113883.4.\n   642 and it is registered.\n", ["urn:oid:2.16.840.1.113883.4.642"]),
+    ("   is urn:example:names:tc:SAML:2.\n   0:metadata and it is registered.\n",
+     ["urn:example:names:tc:SAML:2.0:metadata"]),
+    ("   is urn:example:rfc:2141.\n   2141 is where it is defined.\n", ["urn:example:rfc:2141"]),
     ("   urn:example:sha-256:\n\n   3q2-7wAbc_1\n", ["urn:example:sha-256:3q2-7wAbc_1"]),
     # ... the example's last line, its block or string closed after it
     ("<pre>\n   urn:example:sha-256:\n\n   3q2-7wAbc_1</pre>\n", ["urn:example:sha-256:3q2-7wAbc_1"]),

@@ -1676,6 +1676,13 @@ without_nid(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi)
     Py_ssize_t limit = hi - i > 2 * NID_SCAN_LIMIT ? i + 2 * NID_SCAN_LIMIT : hi;
     while (i < limit && (is_alnum[s[i]] || s[i] == '-'))
         i++;
+    if (i < limit && s[i - 1] == '-') {
+        /* reading.py _BROKEN_NID: a NID cut after a hyphen at the end of
+           its line ("urn:schemas-" then "upnp-org:..."), _after_nid_break() */
+        Py_ssize_t b = blanks_end(s, i, hi);
+        if (b < hi && (s[b] == '\r' || s[b] == '\n'))
+            return 0;
+    }
     return i < limit && s[i] != ':' && s[i] != '&';
 }
 

@@ -497,8 +497,12 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool, padde
             return False  # "2." or "3)" starting a numbered list item
         if buf[e - 2:e - 1].isdigit() and token[:1].isdigit():
             # a dotted number (an OID) broken after "."; a number alone
-            # followed by words starts a sentence ("2141.\n 2141 defines")
-            return closes or b"." in token
+            # followed by words starts a sentence ("2141.\n 2141 defines"),
+            # but not the next arc of a number dotted before the break
+            # ("urn:oid:2.16.840.1.113883.4." / "642 and ..."), nor a
+            # version's next digit before the name's next part ("SAML:2." /
+            # "0:metadata and ...")
+            return closes or b"." in token or b":" in token or (word.isdigit() and _dotted_before(buf, e - 1))
     if closes or b":" in word:
         return True
     if last == 0x3A and word.isdigit() and not _LIST_NUMBER.fullmatch(token):
@@ -508,6 +512,18 @@ def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool, padde
     # a name, or a capitalised one the sentence ends with ("...:2.0:" /
     # "Error.  The" -- a new sentence would have ended the line before)
     return _NAME_WORD.fullmatch(word) is not None or (punctuated and word[:1].isupper())
+
+
+def _dotted_before(buf: bytes, d: int) -> bool:
+    """Whether the "." at d ends a dotted number of two or more parts that
+    starts the name's last part, after its ":" (an OID's arcs)."""
+    c = buf.rfind(b":", max(0, d - _DOTTED_REACH), d)
+    return c >= 0 and _DOTTED_NUMBER.fullmatch(buf, c + 1, d) is not None
+
+
+#: a dotted number of two or more parts, and how far back its ":" is looked for
+_DOTTED_NUMBER = re.compile(rb"[0-9]+(?:\.[0-9]+)+")
+_DOTTED_REACH = 128
 
 
 #: what follows the term of a definition list (RFC 7322 hanging lists)

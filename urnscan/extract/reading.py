@@ -107,6 +107,9 @@ def _read(buf: bytes, p: int, hi: int, profile: str, reading: Reading, cap: int,
     if nid is None:
         if reading.fold and p + 4 < hi and buf[p + 4] in EOL:
             return _after_scheme_break(buf, p, hi, profile, reading, cap, context)
+        broken = _BROKEN_NID.match(buf, p + 4, min(hi, p + 4 + NID_SCAN_LIMIT)) if reading.fold else None
+        if broken is not None:
+            return _after_nid_break(buf, p, broken.end(1), hi, profile, reading, cap, context)
         nid = _nid_with_reference(buf, p, hi)
         if nid is None:
             return None  # (a "-" written as a character reference goes on to the rules of finish())
@@ -197,6 +200,8 @@ def without_nid(buf: bytes, p: int, hi: int) -> bool:
         return False
     if p + 4 < hi and buf[p + 4] in EOL:
         return _no_name_after_break(buf, p, hi)
+    if _BROKEN_NID.match(buf, p + 4, min(hi, p + 4 + NID_SCAN_LIMIT)) is not None:
+        return False  # (_after_nid_break)
     return _nid_with_reference(buf, p, hi) is None
 
 
@@ -305,6 +310,42 @@ def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Read
     end = found.end + lo + shift
     rules = (fold.value,) + tuple(r for r in found.rules if r != fold.value)
     return found._replace(start=p, end=end, folded=True, literal=buf[p:p + 4].decode("ascii"),
+                          raw=buf[p:end].decode("utf-8", "replace"), rules=rules)
+
+
+#: the first part of a NID that a line break after one of its hyphens cuts
+#: ("urn:schemas-upnp-" then "org:service:WANIPConnection:2": RFC formatters
+#: break after a hyphen)
+_BROKEN_NID = re.compile(rb"([A-Za-z0-9][A-Za-z0-9-]*-)[ \t]*(?:\r\n?|\n)")
+#: the longest NID (RFC 8141 section 2: 2 to 32 characters)
+NID_MAX = 32
+
+
+def _after_nid_break(buf: bytes, p: int, h: int, hi: int, profile: str, reading: Reading, cap: int,
+                     context: Optional[Rule]) -> Found:
+    """A URN whose NID a line break cuts after a hyphen (``urn:schemas-``
+    then ``upnp-org:device:MediaRenderer:1``): read as if the next line's
+    text, past its indentation, followed the hyphen, then placed back where
+    it stands (``fold:rfc``); ``h`` is where the line's part ends, past
+    its hyphen.  None unless the next line starts with the rest of a NID,
+    its ":" and a NSS, the whole NID no longer than a NID may be, and the
+    next line is not a URN of its own."""
+    q = blanks_end(buf, line_break_after(buf, blanks_end(buf, h, hi), hi), hi)
+    rest = NID_TOKEN.match(buf, q, min(hi, q + NID_SCAN_LIMIT))
+    if rest is None or buf[q:q + 4].lower() == b"urn:" or (h - p - 4) + (rest.end() - 1 - q) > NID_MAX:
+        return None
+    lo = max(0, p - LOOKBACK)
+    joined = buf[lo:h] + buf[q:min(hi, q + cap + _FOLD_SLACK)]
+    shift = q - h
+    found = _read(joined, p - lo, len(joined), profile, reading, cap, context)
+    if found is None or type(found) is OverLong:
+        return found if found is None else OverLong(p)
+    if type(found) is Rejected:
+        return Rejected(found.end + lo + shift)
+    end = found.end + lo + shift
+    fold = Rule.FOLD_RFC.value
+    rules = (fold,) + tuple(r for r in found.rules if r != fold)
+    return found._replace(start=p, end=end, folded=True, literal=buf[p:h].decode("ascii"),
                           raw=buf[p:end].decode("utf-8", "replace"), rules=rules)
 
 
