@@ -764,6 +764,12 @@ FOLDS = [
      ["urn:example:cap:candidate:1.0"]),
     ("   | :c  | urn:example:cap:candidate |\n   |     | and more                  |\n",
      ["urn:example:cap:candidate"]),
+    # ... or anywhere, when its text fills the cell: a formatter's break of
+    # a word longer than its column (but a name short of its border ends)
+    ("   | urn:example:ac: | RFC 9999 |\n   | classes:PasswordP |          |\n   | rotected:Ext      |          |\n",
+     ["urn:example:ac:classes:PasswordProtected:Ext"]),
+    ("   | urn:example:ac:classes:a | RFC 9999 |\n   | Note                     |          |\n",
+     ["urn:example:ac:classes:a"]),
     # ... and the cells right of a folded one are read too
     ("   | urn:example:yang:ietf- | urn:example:yang:ietf-ip-2 |\n   | ip                     |                           |\n",
      ["urn:example:yang:ietf-ip", "urn:example:yang:ietf-ip-2"]),

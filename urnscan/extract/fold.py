@@ -49,6 +49,9 @@ _NAME_LAST = ALNUM | frozenset(b"-._~:/%#?@")
 CLOSERS = frozenset(b"\"'<>)]}`|\\")
 _TABLE_LAST = frozenset(b":-./")
 _TABLE_ROW_LIMIT = 512
+#: what the rest of a name broken inside a word holds, and a word alone in
+#: the next row of its cell does not
+_HARD_BREAK_REST = frozenset(b":./")
 _LIST_NUMBER = re.compile(rb"[0-9]{1,3}[.)]")
 #: a capitalised word and its colon at the start of a line: the label of a
 #: field (an IANA registration template's "Description:", "Reference:",
@@ -672,7 +675,11 @@ def _table(buf: bytes, a: int, e: int, w: int, hi: int, run, after_name: bool):
     with the same borders; broken after a separator (":-./"), or --
     ``after_name``: its cell ends in a letter or digit -- before one, the
     next row's cell starting with it (``| ...:confirmed |`` over
-    ``| -commit:1.0 |``)."""
+    ``| -commit:1.0 |``), or anywhere when the text fills its cell, one
+    blank at most before the border, as a formatter breaks a word longer
+    than its column, and the rest holds a separator (``| classes:Password
+    ProtectedTransp |`` over ``| ort:Extension |``; a name as wide as its
+    column fills its cell too, and a word may be alone under it)."""
     ls = line_start(buf, a)
     if ls is None:
         return None
@@ -682,10 +689,12 @@ def _table(buf: bytes, a: int, e: int, w: int, hi: int, run, after_name: bool):
         return None
     nl = line_break_after(buf, eol, hi)
     q = nl + (a - ls)
+    hard_break = False  # a word broken where the cell ends, its rest holding a separator
     if after_name and q + 1 < hi and buf[q] in _TABLE_LAST:
         first = buf[q + 1]
     else:
-        first = buf[q] if q < hi and not after_name else -1
+        hard_break = after_name and w - e <= 1
+        first = buf[q] if q < hi and (not after_name or hard_break) else -1
     if first not in ALNUM or buf[q:q + 4].lower() == b"urn:":
         return None  # (the next row's cell starts a URN of its own)
     row, next_row = buf[ls:a], buf[nl:q]
@@ -700,4 +709,6 @@ def _table(buf: bytes, a: int, e: int, w: int, hi: int, run, after_name: bool):
     w2 = blanks_end(buf, t, hi)
     if w2 >= hi or buf[w2] != 0x7C:
         return None
+    if hard_break and not any(c in _HARD_BREAK_REST for c in buf[q:t]):
+        return None  # a word of its own under a name as wide as its column ("Note")
     return e, (q, t), Rule.FOLD_TABLE
