@@ -784,6 +784,10 @@ FOLDS = [
     ("> > Consider <URN:IANA:parc.xerox.com:\n> >   masinter/papers/urn-functional-req>; the",
      ["URN:IANA:parc.xerox.com:masinter/papers/urn-functional-req"]),
     ("> For example <URN:hdl:cnri.dlib/dec-\n> ember95> is a handle.", ["URN:hdl:cnri.dlib/dec-ember95"]),
+    # ... written "&gt;" where a mail archive's HTML page shows the mail
+    ("<PRE>\n&gt; see urn:example:yang:ietf-\n&gt; interfaces for it\n</PRE>", ["urn:example:yang:ietf-interfaces"]),
+    ("&gt; &gt; urn:example:hash:sha-256:\n&gt; &gt;\n&gt; &gt; 3q2-7wAbc_1\n", ["urn:example:hash:sha-256:3q2-7wAbc_1"]),
+    ("&gt; see urn:example:yang:ietf-\n&gt; &gt; interfaces\n", ["urn:example:yang:ietf-"]),
     # ... not past marks of another depth, nor into a quoted reply
     ("> see urn:example:yang:ietf-\n> > interfaces\n", ["urn:example:yang:ietf-"]),
     ("see urn:example:yang:ietf-\n> interfaces\n", ["urn:example:yang:ietf-"]),

@@ -23,7 +23,7 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, LITERAL_PREFIX, LOOKBACK, ONE_LINE_CLOSE, URL_START,
                     blanks_end, line_break_after, line_start, one_line_indent)
 from .pairing import Opener, pair_rule, paired_run
-from .quoting import past_quote_marks
+from .quoting import ESCAPED_MARK, past_quote_marks
 from .rules import Rule
 
 Segment = Tuple[int, int]
@@ -263,7 +263,7 @@ def _past_marks(buf: bytes, start: int, q: int, hi: int) -> int:
     and the blanks after them, when the line holding ``start`` carries as
     many (an empty line of the reply is its marks alone); q where the line
     carries none; -1 where the two lines carry different marks."""
-    if q >= hi or buf[q] != 0x3E:
+    if q >= hi or (buf[q] != 0x3E and not buf.startswith(ESCAPED_MARK, q)):
         return q
     past = past_quote_marks(buf, start, line_start(buf, q), hi)
     return -1 if past is None else blanks_end(buf, past, hi)

@@ -1,6 +1,6 @@
 """Quoted replies in mail: every line of a quoted passage starts with
 ``>`` marks, one per level of quoting (``> ``, ``> > ``, ``>>``; RFC 3676
-section 4.5 names the convention).  A URN folded inside such a passage goes
+section 4.5 names the convention; ``&gt; `` in a mail archive's HTML).  A URN folded inside such a passage goes
 on past the marks of its next line when they are the marks its own line
 starts with."""
 from __future__ import annotations
@@ -11,8 +11,10 @@ from typing import Optional, Tuple
 from .chars import EOL, blanks_end, line_break_after, line_start
 
 #: the marks of a quoted line: ">" repeated, each followed by at most one
-#: blank, after the line's indentation
-_MARKS = re.compile(rb"[ \t]*(?:>[ \t]?)+")
+#: blank, after the line's indentation; "&gt;" where a page shows the mail
+#: as text (a mail archive's HTML escapes them, XML section 4.6)
+_MARKS = re.compile(rb"[ \t]*(?:(?:>|&gt;)[ \t]?)+")
+ESCAPED_MARK = b"&gt;"
 #: how long the marks of one line may be
 _MARKS_REACH = 32
 
@@ -20,7 +22,10 @@ _MARKS_REACH = 32
 def _depth(buf: bytes, i: int, hi: int) -> tuple:
     """(number of ">" marks, their end) of the line starting at i."""
     m = _MARKS.match(buf, i, min(hi, i + _MARKS_REACH))
-    return (0, i) if m is None else (m.group().count(b">"), m.end())
+    if m is None:
+        return 0, i
+    marks = m.group()
+    return marks.count(b">") + marks.count(ESCAPED_MARK), m.end()
 
 
 def past_quote_marks(buf: bytes, start: int, nl: Optional[int], hi: int) -> Optional[int]:
