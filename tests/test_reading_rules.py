@@ -137,6 +137,7 @@ def test_pairing_names_its_rule_and_can_be_turned_off():
     "the form urn:example:*kind*:1 where",
     # regular expressions
     "re.compile(r'^urn:example:id:(\\d+)$')",
+    "re.compile('urn:example:id[^1]+')",
     "pattern = (a|^urn:example:id)",
     "x|^urn:example:a|",
     "if ($urn =~ /urn:example:id:(\\S+)/i)",
@@ -416,6 +417,7 @@ def test_code_awareness_can_be_turned_off():
     # link's text, a footnote's mark
     ("link:https://nbn-resolving.org/urn:nbn:de:101:1-2020[URN]", ["urn:nbn:de:101:1-2020"]),
     ("see urn:isbn:0451450523[3] and more", ["urn:isbn:0451450523"]),
+    ("see urn:isbn:0451450523[^1] and urn:ietf:rfc:8141[^rfc-note].", ["urn:isbn:0451450523", "urn:ietf:rfc:8141"]),
     # ... nor one after the "," or ";" ending a value: the next value of a
     # record or an array
     ("683567713,Aa,vd18#10198547/urn#urn:nbn:de:gbv:3:1-114513,[],lat,['AB 71 B 3/g, 23'],582",

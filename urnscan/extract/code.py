@@ -69,6 +69,11 @@ _HIGHLIGHTED_INTERPOLATION = b'</span><span class="si">'
 #: a range ("97[89][0-9]{10}", "[a-fA-F]"), a negation ("[^:]"), or a
 #: quantifier or another class after it ("[xX]?", "[89][")
 _CHARACTER_CLASS = re.compile(rb"\[(?:\^|[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9]|[^\]\s]{1,40}\][*+?{\[])")
+#: a footnote's reference in Markdown (GitHub's, PHP Markdown Extra's):
+#: "[^" and a label of letters, digits, "-" and "_" -- where a negated
+#: class of a pattern holds a mark or an escape ("[^:]", "[^\\s]") -- and no
+#: quantifier after the "]"
+_FOOTNOTE = re.compile(rb"\[\^[A-Za-z0-9][A-Za-z0-9_-]{0,31}\](?![*+?{])")
 #: the text ends where a template's "<nss>" begins
 _TEMPLATE_LAST = frozenset(b":/=-(")
 #: a run ending in one of these ends a value of a list: what follows opens the next
@@ -266,6 +271,8 @@ def is_template(buf: bytes, text: bytes, end: int, hi: int) -> bool:
         if (text[-1] not in _TEMPLATE_LAST and buf[end + 1:end + 2].isalnum()
                 and _CHARACTER_CLASS.match(buf, end, min(hi, end + 64)) is None):
             return False  # "...:1-2020[URN]", an AsciiDoc link's text; "...:0451450523[3]", a footnote's mark
+        if text[-1] not in _TEMPLATE_LAST and _FOOTNOTE.match(buf, end, min(hi, end + 64)) is not None:
+            return False  # "urn:example:a[^1]": a Markdown footnote's reference, not a negated class
     if after in _OPEN_AFTER:
         return True
     if after == 0x3C and text[-1] in _TEMPLATE_LAST:
