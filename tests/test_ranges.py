@@ -215,3 +215,21 @@ def scan_range_pieces_list(rng, options):
     pieces = []
     end = scan_range_pieces(rng, options, None, pieces.append, HIT_PIECES.encode)
     return pieces, end
+
+
+@pytest.mark.parametrize("lines_before, line_start", [(0, 0), (7, 120), (1 << 40, (1 << 33) + 5)])
+def test_both_piece_shapes_relocate_alike(lines_before, line_start):
+    """A range's hits made absolute: the record batch's columns are those
+    of the hits one by one, also for a slice of a batch."""
+    from urnscan.pieces import ARROW_PIECES, HIT_PIECES
+
+    data = b"x urn:example:a y\nurn:example:b\n  z urn:example:c:d\n" * 3
+    hits = [h._replace(start=h.start + line_start) for h in scan_bytes([data])]
+    assert {h.line for h in hits} > {1}
+    expected = HIT_PIECES.relocate(hits, lines_before, line_start)
+    for piece in (ARROW_PIECES.encode(hits), ARROW_PIECES.encode(hits).slice(2)):
+        got = ARROW_PIECES.relocate(piece, lines_before, line_start)
+        first = len(hits) - piece.num_rows
+        assert got.column("line").to_pylist() == [h.line for h in expected[first:]]
+        assert got.column("col").to_pylist() == [h.column for h in expected[first:]]
+        assert got.column("start").to_pylist() == [h.start for h in expected[first:]]

@@ -640,6 +640,30 @@ def test_worker_pool_reports_a_dead_worker_and_goes_on():
         pool.close()
 
 
+def _blob(send, size):
+    send(b"x" * size)
+
+
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_GETPIPE_SZ"), reason="pipe capacity is Linux's")
+def test_results_come_through_a_pipe_of_a_megabyte():
+    """A piece of a few MB crosses the pipe in reads of its capacity: the
+    pool asks for 1 MiB (RESULT_PIPE_BYTES), and what crosses is whole."""
+    import fcntl
+
+    from urnscan.workers import RESULT_PIPE_BYTES, WorkerPool
+
+    pool = WorkerPool(1)
+    try:
+        assert [len(m) for m in pool.messages(pool.submit(_blob, 3 << 20))] == [3 << 20]
+        pipe = pool._workers[0].results._reader.fileno()
+        with open("/proc/sys/fs/pipe-max-size") as f:
+            if int(f.read()) < RESULT_PIPE_BYTES and os.geteuid() != 0:
+                pytest.skip("this system lets no user have a pipe of 1 MiB")
+        assert fcntl.fcntl(pipe, fcntl.F_GETPIPE_SZ) == RESULT_PIPE_BYTES
+    finally:
+        pool.close()
+
+
 _PREPARED = []
 
 

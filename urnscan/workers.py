@@ -37,6 +37,11 @@ import threading
 from collections import deque
 from typing import Any, Callable, Deque, Iterator, List, NamedTuple, Optional
 
+try:
+    import fcntl
+except ImportError:  # (Windows)
+    fcntl = None
+
 #: results a worker may have waiting for the reader before it blocks
 DEFAULT_MAX_MESSAGES = 8
 #: tasks submitted to one worker and not yet read back (done or not: the
@@ -207,10 +212,32 @@ def _worker_main(parent_pid: int, tasks, results, done) -> None:
     results.join_thread()
 
 
+#: the capacity asked for the pipe a worker's results come through (Linux:
+#: ``fcntl(F_SETPIPE_SZ)``, up to /proc/sys/fs/pipe-max-size, 1 MiB by
+#: default): a piece of a few MB crosses a 64 KiB pipe in as many reads and
+#: switches between writer and reader; 48 MB of pieces cost the reader
+#: 0.10-0.13 s of CPU through 64 KiB and 0.07 s through 1 MiB
+RESULT_PIPE_BYTES = 1 << 20
+
+
+def _enlarge_pipe(connection) -> None:
+    """Ask for :data:`RESULT_PIPE_BYTES` of capacity for the pipe of
+    ``connection``; where that cannot be (another system, a user over
+    the kernel's limits), the pipe stays as it is."""
+    setting = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    if setting is None:
+        return
+    try:
+        fcntl.fcntl(connection.fileno(), setting, RESULT_PIPE_BYTES)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 class _Worker:
     def __init__(self, ctx, max_messages: int):
         self.tasks = ctx.Queue()
         self.results = ctx.Queue(max_messages)
+        _enlarge_pipe(getattr(self.results, "_writer", None))
         #: tasks this worker has done (it counts them; the reader only reads)
         self.done = ctx.RawValue("q", 0)
         self.process = ctx.Process(target=_worker_main, args=(os.getpid(), self.tasks, self.results, self.done),
