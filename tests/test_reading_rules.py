@@ -920,8 +920,8 @@ def test_folds(text, expected):
     assert urns(text) == expected
 
 
-#: a line break (CRLF, LF) with no "\\" before it (RFC 8792's "\\" must end its line)
-_LINE_END = re.compile(r"(?<![\\\r])(?=\r?\n)")
+#: a line break (CRLF, LF): blanks before it, also after RFC 8792's "\\"
+_LINE_END = re.compile(r"(?<!\r)(?=\r?\n)")
 
 
 #: (a blank before the break of a content line or an LDIF line is part of its
@@ -962,6 +962,11 @@ STRAY_BLANKS = [
      [("urn:example:params:xml:ns:yang:ietf-lsp-ping", "urn:example:params:xml:ns:yang: ietf-lsp-ping")]),
     ("&lt;td&gt;urn:example:cancer:stomach: 2010&lt;/td&gt;", [("urn:example:cancer:stomach:2010",
                                                              "urn:example:cancer:stomach: 2010")]),
+    # ... and in a quoted reply, every line carrying the same marks
+    ("> <namespace>\n>   urn:example:params:xml:ns:yang: ietf-lsp-ping\n> </namespace>\n",
+     [("urn:example:params:xml:ns:yang:ietf-lsp-ping", "urn:example:params:xml:ns:yang: ietf-lsp-ping")]),
+    ("&gt; &gt; &lt;ns&gt;\n&gt; &gt;   urn:example:yang: ietf-ip\n&gt; &gt; &lt;/ns&gt;\n",
+     [("urn:example:yang:ietf-ip", "urn:example:yang: ietf-ip")]),
     # more words, a placeholder, a URN or URL of its own, no closer right
     # after the rest, or a reply's ">" instead of a tag: the ":" ends it
     ('msg = "urn:example:a:b: must not be empty"', [("urn:example:a:b:", "urn:example:a:b:")]),
@@ -974,6 +979,9 @@ STRAY_BLANKS = [
     ("&lt;p&gt;Use urn:example:a:b: prefix&lt;/p&gt;", [("urn:example:a:b:", "urn:example:a:b:")]),
     ("&gt; urn:example:a:b: c\n&gt; &lt;/p&gt;\n", [("urn:example:a:b:", "urn:example:a:b:")]),
     ("> urn:example:a:b: c\n> </p>\n", [("urn:example:a:b:", "urn:example:a:b:")]),
+    ("<p>\n> urn:example:a:b: c\n> </p>\n", [("urn:example:a:b:", "urn:example:a:b:")]),
+    ("> <p>\n>   urn:example:a:b: c\n</p>\n", [("urn:example:a:b:", "urn:example:a:b:")]),
+    ("> <p>\n> > urn:example:a:b: c\n> > </p>\n", [("urn:example:a:b:", "urn:example:a:b:")]),
     ('"urn:example:a:b: c\nd"', [("urn:example:a:b:", "urn:example:a:b:")]),
     # a tag further back than a candidate's look-back is not read
     ("<ns>" + " " * 300 + "urn:example:a:b: c</ns>", [("urn:example:a:b:", "urn:example:a:b:")]),

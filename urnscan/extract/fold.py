@@ -23,7 +23,7 @@ from typing import List, NamedTuple, Optional, Tuple, Union
 from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, LITERAL_PREFIX, LOOKBACK, ONE_LINE_CLOSE, URL_START,
                     blanks_end, line_break_after, line_start, one_line_indent)
 from .pairing import Opener, pair_rule, paired_run
-from .quoting import ESCAPED_MARK, past_quote_marks
+from .quoting import ESCAPED_MARK, marks_of, past_quote_marks
 from .rules import Rule
 
 Segment = Tuple[int, int]
@@ -128,8 +128,17 @@ def _element_text_before(buf: bytes, p: int) -> bool:
     i = p
     while i > floor and buf[i - 1] in HSPACE:
         i -= 1
+    ls = line_start(buf, p)
+    depth = 0
+    if ls is not None and ls >= floor:
+        depth, text = marks_of(buf, ls, p)
+        if depth and text >= i:
+            i = ls  # a quoted reply's marks alone before the name: the tag may end the line before
     if i > floor and buf[i - 1] in EOL:
         i -= 2 if i - 1 > floor and buf[i - 2:i] == b"\r\n" else 1
+        before = line_start(buf, i)
+        if depth and (before is None or marks_of(buf, before, i)[0] != depth):
+            return False  # a line with other marks than the name's
         while i > floor and buf[i - 1] in HSPACE:
             i -= 1
     if i - 4 > floor and buf[i - 4:i] == ESCAPED_TAG_CLOSE:
@@ -159,7 +168,12 @@ def _end_tag_after(buf: bytes, t: int, hi: int) -> bool:
     q = blanks_end(buf, t, hi)
     nl = line_break_after(buf, q, hi)
     if nl >= 0:
-        q = blanks_end(buf, nl, hi)
+        ls = line_start(buf, t)
+        depth = marks_of(buf, ls, t)[0] if ls is not None else 0
+        marks, q = marks_of(buf, nl, hi)
+        if marks != depth:
+            return False  # a quoted reply's line under an unquoted one, or the other way round
+        q = blanks_end(buf, q, hi)
     return buf[q:q + 2] == b"</" or buf[q:q + 5] == ESCAPED_END_TAG
 
 
@@ -647,7 +661,7 @@ def _rfc8792(buf: bytes, start: int, e: int, hi: int, run, last: int):
     quote marks when they are the URN's line's."""
     if last not in _NAME_LAST:
         return None  # "+ \\", ", \\": a code line continuation
-    nl = line_break_after(buf, e + 1, hi)
+    nl = line_break_after(buf, blanks_end(buf, e + 1, hi), hi)  # (blanks an editor or a mail left after it)
     if nl < 0:
         return None
     q = _past_marks(buf, start, blanks_end(buf, nl, hi), hi)
