@@ -224,7 +224,7 @@ def _enlarge_pipe(connection) -> None:
     """Ask for :data:`RESULT_PIPE_BYTES` of capacity for the pipe of
     ``connection``; where that cannot be (another system, a user over
     the kernel's limits), the pipe stays as it is."""
-    setting = getattr(fcntl, "F_SETPIPE_SZ", None) if fcntl is not None else None
+    setting = getattr(fcntl, "F_SETPIPE_SZ", None)  # (None without fcntl, or off Linux)
     if setting is None:
         return
     try:

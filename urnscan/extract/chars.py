@@ -10,6 +10,11 @@ from ..accel import COMPILED
 #: bytes looked at before a candidate for the rules that read its line
 #: (YAML keys, table rows, openers): the streaming scanner keeps them
 LOOKBACK = 256
+#: "<" and ">" as a page showing text with markup writes them (XML section
+#: 4.6: a mail archive's HTML, an RFC's HTML rendering): a 1995 wrapper's
+#: brackets, a tag's, a quoted reply's marks
+ESCAPED_LT = b"&lt;"
+ESCAPED_GT = b"&gt;"
 NID_SCAN_LIMIT = 64  # a NID-shaped token longer than this is no NID (max 32)
 INDENT_LIMIT = 128  # blanks read at a line start or end
 

@@ -203,6 +203,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
             # thousands of list items is not read to its end from each)
             hi = n if p > n - window else p + window
             before = buf[p - 1] if p else -1
+            escaped = before == 0x3B and escaped_wrapper_at(buf, p)  # "&lt;urn:": read_at reads it (wrapper.py)
             if before in token_stop:
                 context.restart(base + p)  # a token starts at p: not inside a URL
                 url = None
@@ -228,7 +229,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                         continue
             elif url is None and before >= 0:
                 m = None
-                if before in plain_before and not (before == 0x3B and escaped_wrapper_at(buf, p)):
+                if before in plain_before and not escaped:
                     # what follows the run is looked at past the cap, so
                     # the run is measured first (one of thousands of list
                     # items on a line was read up to the window, each)
@@ -278,7 +279,7 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                                 pos = p + 1
                                 continue
             if cand is None:
-                if without_nid(buf, p, hi) and not (before == 0x3B and escaped_wrapper_at(buf, p)):
+                if without_nid(buf, p, hi) and not escaped:
                     pos = p + 1
                     continue
                 cand = read_at(buf, p, hi, profile=profile, reading=reading, cap=cap, context=url)

@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from typing import List, NamedTuple, Optional, Tuple, Union
 
-from .chars import (ALNUM, ALPHA, EOL, HSPACE, INDENT_LIMIT, LITERAL_PREFIX, LOOKBACK, ONE_LINE_CLOSE, URL_START,
-                    blanks_end, line_break_after, line_start, one_line_indent)
+from .chars import (ALNUM, ALPHA, EOL, ESCAPED_GT, ESCAPED_LT, HSPACE, INDENT_LIMIT, LITERAL_PREFIX, LOOKBACK,
+                    ONE_LINE_CLOSE, URL_START, blanks_end, line_break_after, line_start, one_line_indent)
 from .pairing import Opener, pair_rule, paired_run
-from .quoting import ESCAPED_MARK, marks_of, past_quote_marks
+from .quoting import marks_of, past_quote_marks
 from .rules import Rule
 
 Segment = Tuple[int, int]
@@ -141,18 +141,15 @@ def _element_text_before(buf: bytes, p: int) -> bool:
             return False  # a line with other marks than the name's
         while i > floor and buf[i - 1] in HSPACE:
             i -= 1
-    if i - 4 > floor and buf[i - 4:i] == ESCAPED_TAG_CLOSE:
+    if i - 4 > floor and buf[i - 4:i] == ESCAPED_GT:
         i -= 3  # a page showing the markup as text: "&lt;namespace&gt;"
     elif i - 1 <= floor or buf[i - 1] != 0x3E:
         return False
     return buf[i - 2] in ALNUM or buf[i - 2] in b"\"'"
 
 
-#: a tag's ">" and an end tag's "</" as a page showing markup as text
-#: writes them (HTML's and XML's predefined entities, XML section 4.6: an
-#: RFC's XML example in its HTML rendering)
-ESCAPED_TAG_CLOSE = b"&gt;"
-ESCAPED_END_TAG = b"&lt;/"
+#: an end tag's "</" as a page showing markup as text writes it
+ESCAPED_END_TAG = ESCAPED_LT + b"/"
 
 
 def _before_escaped_end_tag(buf: bytes, q: int, t: int) -> int:
@@ -277,7 +274,7 @@ def _past_marks(buf: bytes, start: int, q: int, hi: int) -> int:
     and the blanks after them, when the line holding ``start`` carries as
     many (an empty line of the reply is its marks alone); q where the line
     carries none; -1 where the two lines carry different marks."""
-    if q >= hi or (buf[q] != 0x3E and not buf.startswith(ESCAPED_MARK, q)):
+    if q >= hi or (buf[q] != 0x3E and not buf.startswith(ESCAPED_GT, q)):
         return q
     past = past_quote_marks(buf, start, line_start(buf, q), hi)
     return -1 if past is None else blanks_end(buf, past, hi)

@@ -8,13 +8,12 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
-from .chars import EOL, blanks_end, line_break_after, line_start
+from .chars import ESCAPED_GT, EOL, blanks_end, line_break_after, line_start
 
 #: the marks of a quoted line: ">" repeated, each followed by at most one
 #: blank, after the line's indentation; "&gt;" where a page shows the mail
 #: as text (a mail archive's HTML escapes them, XML section 4.6)
 _MARKS = re.compile(rb"[ \t]*(?:(?:>|&gt;)[ \t]?)+")
-ESCAPED_MARK = b"&gt;"
 #: how long the marks of one line may be
 _MARKS_REACH = 32
 
@@ -25,7 +24,7 @@ def _depth(buf: bytes, i: int, hi: int) -> tuple:
     if m is None:
         return 0, i
     marks = m.group()
-    return marks.count(b">") + marks.count(ESCAPED_MARK), m.end()
+    return marks.count(b">") + marks.count(ESCAPED_GT), m.end()
 
 
 def past_quote_marks(buf: bytes, start: int, nl: Optional[int], hi: int) -> Optional[int]:

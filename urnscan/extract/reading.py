@@ -296,11 +296,19 @@ def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Read
         fold = Rule.FOLD_BLANK
     if q >= hi or NID_TOKEN.match(buf, q, min(hi, q + NID_SCAN_LIMIT)) is None or buf[q:q + 4].lower() == b"urn:":
         return None
+    return _read_across(buf, p, p + 4, q, hi, fold, profile, reading, cap, context)
+
+
+def _read_across(buf: bytes, p: int, cut: int, q: int, hi: int, fold: Rule, profile: str, reading: Reading,
+                 cap: int, context: Optional[Rule]) -> Found:
+    """The candidate at p read as if the text from q (the next line's, past
+    its indentation) followed ``buf[p:cut]``, then placed back where it
+    stands: its span from p over the break, ``literal`` the first line's
+    part, ``fold`` its first rule."""
     lo = max(0, p - LOOKBACK)
-    tail_end = min(hi, q + cap + _FOLD_SLACK)
-    joined = buf[lo:p + 4] + buf[q:tail_end]
-    vp, shift = p - lo, q - (p + 4)
-    found = _read(joined, vp, len(joined), profile, reading, cap, context)
+    joined = buf[lo:cut] + buf[q:min(hi, q + cap + _FOLD_SLACK)]
+    shift = q - cut
+    found = _read(joined, p - lo, len(joined), profile, reading, cap, context)
     if found is None:
         return None
     if type(found) is OverLong:
@@ -309,7 +317,7 @@ def _after_scheme_break(buf: bytes, p: int, hi: int, profile: str, reading: Read
         return Rejected(found.end + lo + shift)
     end = found.end + lo + shift
     rules = (fold.value,) + tuple(r for r in found.rules if r != fold.value)
-    return found._replace(start=p, end=end, folded=True, literal=buf[p:p + 4].decode("ascii"),
+    return found._replace(start=p, end=end, folded=True, literal=buf[p:cut].decode("ascii"),
                           raw=buf[p:end].decode("utf-8", "replace"), rules=rules)
 
 
@@ -334,19 +342,7 @@ def _after_nid_break(buf: bytes, p: int, h: int, hi: int, profile: str, reading:
     rest = NID_TOKEN.match(buf, q, min(hi, q + NID_SCAN_LIMIT))
     if rest is None or buf[q:q + 4].lower() == b"urn:" or (h - p - 4) + (rest.end() - 1 - q) > NID_MAX:
         return None
-    lo = max(0, p - LOOKBACK)
-    joined = buf[lo:h] + buf[q:min(hi, q + cap + _FOLD_SLACK)]
-    shift = q - h
-    found = _read(joined, p - lo, len(joined), profile, reading, cap, context)
-    if found is None or type(found) is OverLong:
-        return found if found is None else OverLong(p)
-    if type(found) is Rejected:
-        return Rejected(found.end + lo + shift)
-    end = found.end + lo + shift
-    fold = Rule.FOLD_RFC.value
-    rules = (fold,) + tuple(r for r in found.rules if r != fold)
-    return found._replace(start=p, end=end, folded=True, literal=buf[p:h].decode("ascii"),
-                          raw=buf[p:end].decode("utf-8", "replace"), rules=rules)
+    return _read_across(buf, p, h, q, hi, Rule.FOLD_RFC, profile, reading, cap, context)
 
 
 #: a line holding one token (after its indentation)

@@ -6,21 +6,15 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
-from .chars import LITERAL_RUN, NID_TOKEN, WRAPPED_RUNS, line_start
+from .chars import ESCAPED_GT, ESCAPED_LT, LITERAL_RUN, NID_TOKEN, WRAPPED_RUNS, line_start
 from .quoting import past_quote_marks
 
 WRAPPER_LIMIT = 2048  # characters between "<urn:" and ">" for a wrapper
 
 
-#: the wrapper's "<" and ">" as a page showing text with markup writes them
-#: (``&lt;URN: a: b&gt;``: a mail archive's HTML, XML section 4.6)
-ESCAPED_OPEN = b"&lt;"
-ESCAPED_CLOSE = b"&gt;"
-
-
 def escaped_wrapper_at(buf: bytes, p: int) -> bool:
     """Whether the ``urn:`` at p follows an escaped ``<`` (``&lt;``)."""
-    return p >= 4 and buf[p - 4:p] == ESCAPED_OPEN
+    return p >= 4 and buf[p - 4:p] == ESCAPED_LT
 
 
 def wrapped(buf: bytes, p: int, hi: int, profile: str,
@@ -33,7 +27,7 @@ def wrapped(buf: bytes, p: int, hi: int, profile: str,
     wrapper is written ``&lt;...&gt;``, and its first ``&gt;`` closes it."""
     limit = min(hi, p + WRAPPER_LIMIT)
     if escaped:
-        close = buf.find(ESCAPED_CLOSE, p, limit)
+        close = buf.find(ESCAPED_GT, p, limit)
         if close < 0:
             return None
         limit = close
