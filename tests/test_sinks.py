@@ -567,6 +567,40 @@ def test_last_partial_batch_is_written_on_close(tmp_path):
     assert [md.row_group(i).num_rows for i in range(md.num_row_groups)] == [4, 4, 3]
 
 
+@pytest.mark.parametrize("convert_rows,batch_rows,n,groups", [
+    (3, 7, 0, []),
+    (3, 7, 1, [1]),
+    (3, 7, 6, [6]),
+    (3, 7, 7, [7]),
+    (3, 7, 8, [7, 1]),
+    (3, 7, 22, [7, 7, 7, 1]),
+    (7, 3, 10, [3, 3, 3, 1]),
+    (4, 8, 16, [8, 8]),
+    (1, 1, 3, [1, 1, 1]),
+])
+def test_files_table_rows_converted_as_they_come_keep_their_row_groups(tmp_path, monkeypatch, convert_rows,
+                                                                          batch_rows, n, groups):
+    from urnscan.sinks import parquet
+
+    monkeypatch.setattr(parquet, "FILES_CONVERT_ROWS", convert_rows)
+    out = tmp_path / "f.parquet"
+    statuses = [("scanned", None), ("skipped-binary", "binary"), ("error", "gone")]
+    rows = [FileStatus(f"dir/{i}.txt", *statuses[i % 3], i, None, None, i % 5, i % 2) for i in range(n)]
+    with ParquetSink(str(out), params=PARAMS, batch_rows=batch_rows) as sink:
+        for i, row in enumerate(rows):
+            sink.add_file_status(row)
+            # converted a few at a time, written a row group at a time
+            assert len(sink._files_buffer) < convert_rows
+            assert sink.files_rows == (i + 1) // batch_rows * batch_rows
+    md = pq.ParquetFile(tmp_path / "f.files.parquet").metadata
+    assert [md.row_group(i).num_rows for i in range(md.num_row_groups)] == groups
+    table = pq.read_table(tmp_path / "f.files.parquet")
+    assert table.column("source").to_pylist() == [r.source for r in rows]
+    assert table.column("status").to_pylist() == [r.status for r in rows]
+    assert table.column("reason").to_pylist() == [r.reason for r in rows]
+    assert table.column("bytes").to_pylist() == [r.bytes for r in rows]
+
+
 @pytest.mark.parametrize("as_batches", [False, True])
 def test_row_groups_are_bounded_by_the_text_of_their_hits(tmp_path, as_batches):
     """A row group ends at ``batch_rows`` hits or once its hits hold about
