@@ -551,6 +551,32 @@ def test_hits_come_back_in_bounded_pieces(tmp_path, codec):
     assert max(pieces) <= PIECE_ROWS
 
 
+@pytest.mark.parametrize("text", [
+    "urn:isbn:0451450523",
+    "see urn:ietf:rfc:2141 and <urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6>, urn:isbn:123 (bad)",
+    " ".join(f"urn:example:{i}:caf\u00e9" for i in range(3000)),
+], ids=["one", "mixed", "many"])
+def test_a_piece_crosses_processes_as_it_left(text):
+    """A record batch sent by a worker (``wire``) is unpickled as the same
+    batch, schema and its documentation included; a list of hits as it is."""
+    import pickle
+
+    from urnscan import scan_text
+    from urnscan.pieces import STREAMED_ROWS
+
+    hits = list(scan_text(text))
+    batch = ARROW_PIECES.encode(hits)
+    wired = ARROW_PIECES.wire(batch)
+    back = pickle.loads(pickle.dumps(wired, pickle.HIGHEST_PROTOCOL))
+    assert type(back) is type(batch) and back.equals(batch)
+    assert back.schema.equals(batch.schema, check_metadata=True)
+    assert ARROW_PIECES.rows(back) == len(hits) and ARROW_PIECES.valid(back) == sum(h.valid for h in hits)
+    # a small piece pickled as its IPC stream, not column by column
+    streamed = b"_batch_of_stream" in pickle.dumps(wired, pickle.HIGHEST_PROTOCOL)
+    assert streamed == (len(hits) < STREAMED_ROWS)
+    assert pickle.loads(pickle.dumps(HIT_PIECES.wire(list(hits)))) == list(hits)
+
+
 def _long_urns(n, first=0):
     return b"".join(b"see urn:example:%06d:" % i + b"abcdefghij" * 400 + b"\n" for i in range(first, first + n))
 

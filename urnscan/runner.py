@@ -369,16 +369,21 @@ class _PieceSender:
         buf = self.buf
         for hit in hits:
             if buf.add(hit):
-                self.send((_HITS, self.codec.encode(buf.take())))
+                self._send()
 
     def flush(self) -> None:
         if self.buf.hits:
-            self.send((_HITS, self.codec.encode(self.buf.take())))
+            self._send()
+
+    def _send(self) -> None:
+        codec = self.codec
+        self.send((_HITS, codec.wire(codec.encode(self.buf.take()))))
 
 
 def _task_range(send, rng: Range, config: ScanConfig, arrow: bool) -> None:
     codec = ARROW_PIECES if arrow else HIT_PIECES
-    end = scan_range_pieces(rng, config.options, rng.path, lambda piece: send((_HITS, piece)), codec.encode)
+    end = scan_range_pieces(rng, config.options, rng.path, lambda piece: send((_HITS, codec.wire(piece))),
+                            codec.encode)
     send((_END, end))
 
 
