@@ -179,12 +179,13 @@ def test_the_package_face_is_the_modules_own_objects():
 CORE_IMPORTS = [
     # module, the package modules it may import (anywhere in it, functions included)
     ("_abnf", set()),
+    ("lazyre", set()),
     ("errors", set()),
-    ("model", {"_abnf"}),
-    ("diagnosis", {"_abnf", "model"}),
-    ("syntax", {"_abnf", "diagnosis", "errors", "model"}),
-    ("equivalence", {"model", "syntax"}),
-    ("batch", {"_abnf", "model", "syntax"}),
+    ("model", {"_abnf", "lazyre"}),
+    ("diagnosis", {"_abnf", "lazyre", "model"}),
+    ("syntax", {"_abnf", "diagnosis", "errors", "lazyre", "model"}),
+    ("equivalence", {"lazyre", "model", "syntax"}),
+    ("batch", {"_abnf", "lazyre", "model", "syntax"}),
 ]
 
 
@@ -221,11 +222,38 @@ def test_the_grammars_compile_on_first_use():
 
 @pytest.mark.parametrize("text", ["urn:example:a", "urn:example:a?=b#c", "URN:ex:%2c", "urn:", "x urn:a:b"])
 def test_a_lazy_pattern_is_the_compiled_pattern(text):
+    import pickle
     import re
 
     from urnscan import _abnf
+    from urnscan.lazyre import LazyPattern
 
-    for source in (_abnf.RFC8141_NAMESTRING, _abnf.RFC2141_URN, _abnf.DRAFT1995_URN):
-        lazy, compiled = _abnf.Lazy(source), re.compile(source)
-        assert [m and m.span() for m in (lazy.fullmatch(text), lazy.search(text))] == \
-            [m and m.span() for m in (compiled.fullmatch(text), compiled.search(text))]
+    for source, flags in ((_abnf.RFC8141_NAMESTRING, 0), (_abnf.RFC2141_URN, 0), (_abnf.DRAFT1995_URN, re.I)):
+        lazy, compiled = LazyPattern(source, flags), re.compile(source, flags)
+        assert (lazy.pattern, lazy.flags) == (source, flags) and not vars(lazy)  # read, not compiled
+        again = pickle.loads(pickle.dumps(lazy))
+        for pattern in (lazy, again):
+            assert [m and m.span() for m in (pattern.fullmatch(text), pattern.search(text))] == \
+                [m and m.span() for m in (compiled.fullmatch(text), compiled.search(text))]
+            assert pattern.sub("-", text) == compiled.sub("-", text) and pattern.groups == compiled.groups
+    with pytest.raises(AttributeError):
+        LazyPattern("a").__deepcopy__
+
+
+def test_importing_the_command_compiles_no_pattern():
+    """The patterns of the reading rules, the sources and the sinks are
+    compiled where they are first used: a run that meets no URN compiles
+    none of them."""
+    code = ("import re, sys\n"
+            "compiled = []\n"
+            "original = re._compile\n"
+            "def counting(pattern, flags):\n"
+            "    caller = sys._getframe(2).f_globals.get('__name__', '')\n"
+            "    if caller.startswith('urnscan'):\n"
+            "        compiled.append(caller)\n"
+            "    return original(pattern, flags)\n"
+            "re._compile = counting\n"
+            "import urnscan.cli.scan\n"
+            "print(len(compiled), sorted(set(compiled)))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[0] == "0", out.stdout

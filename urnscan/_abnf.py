@@ -1,8 +1,9 @@
 """The seeds' grammars as named regular-expression strings.
 
 Each rule is a string built from smaller named strings, next to the section
-of the seed it transcribes.  Nothing is compiled here (:class:`Lazy` compiles
-a rule where it is used, on first use, so that importing costs nothing);
+of the seed it transcribes.  Nothing is compiled here
+(:class:`urnscan.lazyre.LazyPattern` compiles a rule where it is used, on
+first use, so that importing costs nothing);
 the ``*_CHARS`` strings are regex character-class bodies, and
 :func:`char_set` reads one as the set of characters it admits, so the
 character-by-character checks use the very sets the grammar does.
@@ -14,7 +15,6 @@ Seeds: 000 = RFC 2141, 001 = draft-ietf-urnbis-rfc2141bis-urn-20 (RFC 8141),
 002 = draft-ietf-urnbis-rfc2141bis-urn-03 (2012), 004 =
 draft-ietf-uri-urn-syntax-00 (1995).
 """
-import re
 
 
 # --- RFC 5234 core rules and RFC 3986 building blocks --------------------
@@ -197,18 +197,3 @@ def _class_char(char_class: str, i: int):
     if char_class[i] == "\\":
         return char_class[i + 1], i + 2
     return char_class[i], i + 1
-
-
-class Lazy:
-    """A regular expression compiled on its first use: its methods
-    (``fullmatch``, ``search``, ``sub``, ...) are the compiled pattern's."""
-
-    def __init__(self, pattern: str, flags: int = 0):
-        self.pattern = pattern
-        self.flags = flags
-
-    def __getattr__(self, name: str):
-        # called once per method: the compiled pattern's bound method is kept
-        method = getattr(re.compile(self.pattern, self.flags), name)
-        setattr(self, name, method)
-        return method

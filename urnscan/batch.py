@@ -13,11 +13,12 @@ import enum
 from typing import Iterable, List, Optional, Tuple
 
 from . import _abnf
+from .lazyre import LazyPattern
 from .model import DEFAULT_PROFILE, Profile, upper_percent
 from .syntax import check_profile, validate
 
-_RFC8141 = _abnf.Lazy(_abnf.RFC8141_NAMESTRING)
-_RFC8141_SIMPLE = _abnf.Lazy(_abnf.RFC8141_SIMPLE)
+_RFC8141 = LazyPattern(_abnf.RFC8141_NAMESTRING)
+_RFC8141_SIMPLE = LazyPattern(_abnf.RFC8141_SIMPLE)
 
 
 def _judge_rfc8141(s: str) -> Tuple[bool, Optional[str]]:

@@ -16,10 +16,11 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from . import _abnf
 from .model import ERROR, WARNING, Finding, Profile, Severity, Urn
+from .lazyre import LazyPattern
 
-_PCT = re.compile(_abnf.PCT_ENCODED)
-_INFORMAL_NID = re.compile(_abnf.RFC8141_INFORMAL_NID)
-_KEYWD_DIRECTIVE = re.compile(f"{_abnf.DRAFT2012_DIRECTIVE}")
+_PCT = LazyPattern(_abnf.PCT_ENCODED)
+_INFORMAL_NID = LazyPattern(_abnf.RFC8141_INFORMAL_NID)
+_KEYWD_DIRECTIVE = LazyPattern(f"{_abnf.DRAFT2012_DIRECTIVE}")
 
 # the grammar's character classes as sets, for the diagnostic walk
 _ALNUM = _abnf.char_set(_abnf.ALPHANUM)

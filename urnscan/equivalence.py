@@ -13,6 +13,7 @@ from typing import Optional
 
 from .model import DEFAULT_PROFILE, canonical_of, key_of, upper_percent
 from .syntax import parse
+from .lazyre import LazyPattern
 
 __all__ = ["canonical", "equivalence_key", "display_form", "confusable_in_display",
            "canonical_of", "key_of", "upper_percent"]
@@ -58,7 +59,7 @@ def display_form(s: str) -> str:
     return _DISPLAY_RUN.sub(_display_run, s)
 
 
-_DISPLAY_RUN = re.compile(r"(?:%[89A-Fa-f][0-9A-Fa-f])+")
+_DISPLAY_RUN = LazyPattern(r"(?:%[89A-Fa-f][0-9A-Fa-f])+")
 
 
 def _display_run(m: "re.Match[str]") -> str:

@@ -7,6 +7,7 @@ from collections import namedtuple
 from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional
 
 from . import _abnf
+from .lazyre import LazyPattern
 from .equivalence import canonical_of, key_of
 from .model import DEFAULT_PROFILE, URN_FIELD, Finding, Hit, Profile
 from .syntax import _checked, _judge, _nid_has_error, _nid_verdict, _valid, check_profile
@@ -130,7 +131,7 @@ def _of_namespace(head: tuple, key: str, nid: str, findings: tuple, status, regi
 
 #: the profiles whose verdict on a plain name (_abnf.PLAIN_URN) is its NID's
 _PLAIN_PROFILES = frozenset({Profile.RFC8141, Profile.RFC2141})
-_PLAIN = _abnf.Lazy(_abnf.PLAIN_URN)
+_PLAIN = LazyPattern(_abnf.PLAIN_URN)
 #: (NID as written, profile, id of the registry) -> what a plain name with
 #: that NID is judged: valid under the profile, under RFC 2141, under RFC
 #: 8141, the NID's findings under the profile, the NID lower-cased, its

@@ -17,10 +17,10 @@ used by the pure core and by the edges alike.
 from __future__ import annotations
 
 import enum
-import re
 from typing import NamedTuple, Optional, Tuple
 
 from . import _abnf
+from .lazyre import LazyPattern
 
 
 class Profile(enum.StrEnum):
@@ -124,7 +124,7 @@ class Urn(NamedTuple):
 # a triplet with a lower-case hex digit: the only ones case normalisation
 # changes (a name already upper-case, the usual case, is passed over without
 # a replacement per triplet)
-_PCT_LOWER = re.compile(f"%(?:[a-f][{_abnf.HEXDIG}]|[0-9A-F][a-f])")
+_PCT_LOWER = LazyPattern(f"%(?:[a-f][{_abnf.HEXDIG}]|[0-9A-F][a-f])")
 
 
 def upper_percent(s: str) -> str:

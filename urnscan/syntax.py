@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import Tuple
 
 from . import _abnf
+from .lazyre import LazyPattern
 from .diagnosis import FINDING_CODES, diagnose, finding, nid_notes, nss_error_beyond_grammar, rules_beyond_abnf
 from .errors import ProfileError, UrnError
 from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Finding, Profile, Urn, Verdict
@@ -21,18 +22,18 @@ from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Finding, Profile, 
 __all__ = ["FINDING_CODES", "check_profile", "validate", "parse", "is_valid"]
 
 _GRAMMAR = {
-    Profile.RFC8141: _abnf.Lazy(_abnf.RFC8141_NAMESTRING),
-    Profile.RFC2141: _abnf.Lazy(_abnf.RFC2141_URN),
-    Profile.DRAFT2012: _abnf.Lazy(_abnf.DRAFT2012_URN),
-    Profile.DRAFT1995: _abnf.Lazy(_abnf.DRAFT1995_URN),
+    Profile.RFC8141: LazyPattern(_abnf.RFC8141_NAMESTRING),
+    Profile.RFC2141: LazyPattern(_abnf.RFC2141_URN),
+    Profile.DRAFT2012: LazyPattern(_abnf.DRAFT2012_URN),
+    Profile.DRAFT1995: LazyPattern(_abnf.DRAFT1995_URN),
 }
 # Fast paths: a string these match is valid under the profile's grammar
 # with no components and no percent-encoding (the NID rules still apply).
 _SIMPLE = {
-    Profile.RFC8141: _abnf.Lazy(_abnf.RFC8141_SIMPLE),
-    Profile.RFC2141: _abnf.Lazy(_abnf.RFC2141_SIMPLE),
+    Profile.RFC8141: LazyPattern(_abnf.RFC8141_SIMPLE),
+    Profile.RFC2141: LazyPattern(_abnf.RFC2141_SIMPLE),
 }
-_WS_1995 = _abnf.Lazy("[" + _abnf.DRAFT1995_WHITESPACE + "]+")
+_WS_1995 = LazyPattern("[" + _abnf.DRAFT1995_WHITESPACE + "]+")
 
 
 def check_profile(profile: str) -> Profile:

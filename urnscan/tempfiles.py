@@ -16,10 +16,11 @@ import contextlib
 import os
 import re
 from typing import Iterator, Optional
+from .lazyre import LazyPattern
 
 #: how the name of every temporary file ends
 TEMP_SUFFIX = ".tmp"
-_NAME = re.compile(rf"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{{8}}{re.escape(TEMP_SUFFIX)}\Z")
+_NAME = LazyPattern(rf"\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{{8}}{re.escape(TEMP_SUFFIX)}\Z")
 
 
 def temp_name_pattern(name: str) -> str:

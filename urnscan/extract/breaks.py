@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from typing import Callable, List, Optional, Tuple
+from ..lazyre import LazyPattern
 
 #: the invisible characters a page puts inside a long name where a line
 #: may break: SOFT HYPHEN (U+00AD, shown only at a break) and ZERO WIDTH
@@ -18,9 +19,9 @@ from typing import Callable, List, Optional, Tuple
 BREAK_CHARACTERS = frozenset((0xAD, 0x200B))
 #: ``<wbr>``, ``<wbr/>`` or ``<wbr />`` (any case), or a break character in
 #: UTF-8 (what every document is transcoded to)
-_BREAK = re.compile(b"|".join([rb"<[Ww][Bb][Rr] ?/?>"]
+_BREAK = LazyPattern(b"|".join([rb"<[Ww][Bb][Rr] ?/?>"]
                               + [re.escape(chr(c).encode()) for c in sorted(BREAK_CHARACTERS)]))
-_URN_SCHEME = re.compile(rb"[Uu][Rr][Nn]:")
+_URN_SCHEME = LazyPattern(rb"[Uu][Rr][Nn]:")
 #: start and end tags of the phrasing elements that a word processor's
 #: HTML wraps around the words its speller or a change of language marks
 #: (``<span class=SpellE>``, ``<span lang=EN-US>``, ``</span>``, an
@@ -34,12 +35,12 @@ _INLINE_TAG = (rb"</?(?:[Ss][Pp][Aa][Nn]|[Ff][Oo][Nn][Tt]|[Aa]|[Bb]|[Ss][Tt][Rr]
                rb"(?:[ \t\r\n](?:[^<>\"']|\"[^<>\"]*\"|'[^<>']*'){0,%d})?>" % 400)
 #: a run of them: at most 8, each at most 400 bytes long
 _INLINE_TAG_RUN = b"(?:" + _INLINE_TAG + b"){1,8}"
-_INLINE_TAGS = re.compile(_INLINE_TAG_RUN)
+_INLINE_TAGS = LazyPattern(_INLINE_TAG_RUN)
 #: such a run closing a word of a name, the name going on after it with
 #: ":" and a letter or digit (``urn:nbn:de:<span class=SpellE>gbv</span>:3:1-114513``):
 #: what the fast paths leave to the reading rules
 WORD_CLOSED_BEFORE_COLON = _INLINE_TAG_RUN + b":[A-Za-z0-9]"
-_WORD_CLOSED = re.compile(WORD_CLOSED_BEFORE_COLON)
+_WORD_CLOSED = LazyPattern(WORD_CLOSED_BEFORE_COLON)
 
 
 def over_markup(buf: bytes, e: int, hi: int) -> int:

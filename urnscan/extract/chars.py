@@ -6,6 +6,7 @@ from typing import Callable, Optional
 
 from .. import _abnf
 from ..accel import COMPILED
+from ..lazyre import LazyPattern
 
 #: bytes looked at before a candidate for the rules that read its line
 #: (YAML keys, table rows, openers): the streaming scanner keeps them
@@ -130,14 +131,14 @@ def after_code(buf: bytes, p: int) -> bool:
 _DELIMITERS = frozenset(b"\x1f$")
 #: a line of MARC's mnemonic text (MarcEdit's .mrk, "MARC breaker"): "=",
 #: the tag or LDR, two spaces ("=856  40$uhttp://...$xResolving-System")
-_MNEMONIC_LINE = re.compile(rb"=(?:LDR|[0-9A-Za-z]{3})  ")
+_MNEMONIC_LINE = LazyPattern(rb"=(?:LDR|[0-9A-Za-z]{3})  ")
 #: a subfield's delimiter and code in such a line
-_MNEMONIC_SUBFIELD = re.compile(rb"\$[a-z0-9]")
+_MNEMONIC_SUBFIELD = LazyPattern(rb"\$[a-z0-9]")
 
 
 #: a subfield's delimiter and code where the value before it starts with
 #: its own ("$0urn:..."): PICA+ codes are letters of either case and digits
-_SUBFIELD = re.compile(rb"\$[A-Za-z0-9]")
+_SUBFIELD = LazyPattern(rb"\$[A-Za-z0-9]")
 
 
 def mnemonic_subfield_at(buf: bytes, p: int, lo: int, hi: int) -> int:
@@ -162,9 +163,9 @@ HSPACE = frozenset(b" \t")
 #: what ends the token a "urn:" is part of (white space, quotes, brackets)
 TOKEN_STOP = frozenset(b" \t\r\n\"'<>()[]{}|\\^`")
 
-NID_TOKEN = re.compile(rb"[A-Za-z0-9][A-Za-z0-9-]*:")
-HSPACE_RUN = re.compile(rb"[ \t]*")
-URL_START = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://")
+NID_TOKEN = LazyPattern(rb"[A-Za-z0-9][A-Za-z0-9-]*:")
+HSPACE_RUN = LazyPattern(rb"[ \t]*")
+URL_START = LazyPattern(rb"[A-Za-z][A-Za-z0-9+.-]*://")
 
 _REPERTOIRE = {
     "rfc8141": _abnf.RFC8141_REPERTOIRE,
@@ -174,9 +175,9 @@ _REPERTOIRE = {
 }
 
 
-def _run(repertoire: str) -> "re.Pattern[bytes]":
+def _run(repertoire: str) -> LazyPattern:
     # the _abnf repertoires are character-class bodies ("A-Za-z0-9\\-._~...")
-    return re.compile(b"[" + repertoire.encode("ascii") + b"]*")
+    return LazyPattern(b"[" + repertoire.encode("ascii") + b"]*")
 
 
 #: per profile: a run of the characters an URN may hold (seed 000 section

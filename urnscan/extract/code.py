@@ -7,28 +7,27 @@ pieces of a name that the program builds or matches, not as a name.
 """
 from __future__ import annotations
 
-import re
-
 from .chars import ALNUM, LITERAL_PREFIX, line_start
+from ..lazyre import LazyPattern
 
 
 #: printf and SQL placeholders: "%s", "%5.2f", "%(name)s", "%1$s", "%02d",
 #: C's length modifiers ("%lu", "%08lx", "%zu"), Go's verbs ("%v", "%+v",
 #: "%q", "%T") -- but never a percent-encoding ("%2F", RFC 3986 section 2.1)
-_PRINTF = re.compile(rb"%(?:\([A-Za-z_][A-Za-z0-9_]*\)|[0-9]+\$)?[-+ #0]*[0-9]*(?:\.[0-9]+)?"
-                     rb"(?:hh|h|ll|l|L|q|j|z|t)?[sdifuxXoeEgGcrvqTtpbS]")
-_PCT = re.compile(rb"%[0-9A-Fa-f]{2}")
-_WIDTH = re.compile(rb"%0[1-9](?:hh|h|ll|l|z|j|t)?[dxXsuo]")
+_PRINTF = LazyPattern(rb"%(?:\([A-Za-z_][A-Za-z0-9_]*\)|[0-9]+\$)?[-+ #0]*[0-9]*(?:\.[0-9]+)?"
+                      rb"(?:hh|h|ll|l|L|q|j|z|t)?[sdifuxXoeEgGcrvqTtpbS]")
+_PCT = LazyPattern(rb"%[0-9A-Fa-f]{2}")
+_WIDTH = LazyPattern(rb"%0[1-9](?:hh|h|ll|l|z|j|t)?[dxXsuo]")
 #: Erlang's io_lib:format directives: "~s", "~ts", "~p", and any with a
 #: field width or precision ("~8.16.0b", "~.16b")
-_ERLANG_FORMAT = re.compile(rb"~t?[spw](?![A-Za-z0-9])|~[0-9]*\.[0-9]*(?:\.[0-9]*)?[A-Za-z]|~[0-9]+[A-Za-z]")
+_ERLANG_FORMAT = LazyPattern(rb"~t?[spw](?![A-Za-z0-9])|~[0-9]*\.[0-9]*(?:\.[0-9]*)?[A-Za-z]|~[0-9]+[A-Za-z]")
 #: shell, Perl, PHP and template-engine variables: "$name", "$1" where a
 #: part of the name starts ("urn:isbn:$isbn", "item-$id"), "${x}",
 #: "$(cmd)", "@VERSION@" (autoconf substitutions); a "$" after a letter
 #: or digit is a character of the name (RFC 3615's "urn:swift:type:fin$103",
 #: RFC 8141 section 2's sub-delims)
-_VARIABLE = re.compile(rb"(?<![A-Za-z0-9])\$[A-Za-z_0-9]|\$[{(]|@[A-Za-z_][A-Za-z0-9_]*@")
-_BRACED_VARIABLE = re.compile(rb"\$[{(]")
+_VARIABLE = LazyPattern(rb"(?<![A-Za-z0-9])\$[A-Za-z_0-9]|\$[{(]|@[A-Za-z_][A-Za-z0-9_]*@")
+_BRACED_VARIABLE = LazyPattern(rb"\$[{(]")
 #: a fragment that is a JSON Pointer (RFC 6901 section 6: "#/$defs/bar")
 #: names members, and JSON Schema's keywords start with "$" (draft 2020-12
 #: section 8.2.4: "$defs"): a "$" that starts one of its reference tokens
@@ -38,26 +37,26 @@ _POINTER_START = b"#/"
 #: up what the reader fills in (Markdown's or AsciiDoc's emphasis:
 #: "urn:pubid:...:rng:*information-type*.rng:*version*"): the part starts
 #: and ends at the name's delimiters
-_STARRED_WORD = re.compile(rb"(?<![^:/.=])\*[A-Za-z][A-Za-z0-9_-]*\*(?![^:/.])")
+_STARRED_WORD = LazyPattern(rb"(?<![^:/.=])\*[A-Za-z][A-Za-z0-9_-]*\*(?![^:/.])")
 #: regular-expression syntax inside the run: ".*", ".+", "(?P<", "(?:"
-_REGEX_INSIDE = re.compile(rb"\.[*+]|\(\?")
+_REGEX_INSIDE = LazyPattern(rb"\.[*+]|\(\?")
 #: an escape right after the run: "\d", "\w", "\S", "\.", "\(" ...
 _REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]", "\\(lq" are quotes
 #: ... but "\(" before what no troff character name starts with (its
 #: names are two letters or digits, "\(lq", "\(12"): "\([A-z0-9]+,"
-_ESCAPED_PARENTHESIS = re.compile(rb"\((?![A-Za-z0-9]{2})")
+_ESCAPED_PARENTHESIS = LazyPattern(rb"\((?![A-Za-z0-9]{2})")
 #: ... and roff's escapes that begin as a regular expression's do: a
 #: defined string ("\*(C'", the closing quote pod2man writes after a
 #: C<...> code span; "\*[name]") and a size change ("\s-1", "\s0")
 #: (groff(7), "Escape sequences")
-_ROFF_ESCAPE = re.compile(rb"\*(?:\([!-~]{2}|\[[!-~]{1,32}\])|s[-+]?[0-9]")
+_ROFF_ESCAPE = LazyPattern(rb"\*(?:\([!-~]{2}|\[[!-~]{1,32}\])|s[-+]?[0-9]")
 #: Perl's match, substitution and transliteration operators right before
 #: the URN, their delimiter last ("s/", "qr{", "m#", "=~ /")
 _PERL_DELIMITERS = frozenset(b"/{#|!")
-_PERL_OPERATOR = re.compile(rb"(?:(?<![A-Za-z0-9_$@%&])(?:s|m|qr|tr|y)|[=!]~[ \t]*)[/{#|!]\Z")
+_PERL_OPERATOR = LazyPattern(rb"(?:(?<![A-Za-z0-9_$@%&])(?:s|m|qr|tr|y)|[=!]~[ \t]*)[/{#|!]\Z")
 #: an RFC's citation of a reference ("[RFC4791]", "[I-D.ietf-x-y]",
 #: "[W3C.REC-xml-20081126]", RFC 7322 section 4.8.6)
-_CITATION = re.compile(rb"\[(?:RFC[0-9]{1,5}|BCP[0-9]{1,4}|STD[0-9]{1,4}|I-D\.[A-Za-z0-9.-]+|[A-Z][A-Z0-9]+\.[A-Za-z0-9.-]+)\]")
+_CITATION = LazyPattern(rb"\[(?:RFC[0-9]{1,5}|BCP[0-9]{1,4}|STD[0-9]{1,4}|I-D\.[A-Za-z0-9.-]+|[A-Z][A-Z0-9]+\.[A-Za-z0-9.-]+)\]")
 #: what starts a placeholder or a pattern right after the run:
 #: "{x}", "${x}", "#{x}", "[0-9]", "[x]"
 _OPEN_AFTER = frozenset(b"{[")
@@ -68,12 +67,12 @@ _HIGHLIGHTED_INTERPOLATION = b'</span><span class="si">'
 #: a regular expression's character class after a name's letter or digit:
 #: a range ("97[89][0-9]{10}", "[a-fA-F]"), a negation ("[^:]"), or a
 #: quantifier or another class after it ("[xX]?", "[89][")
-_CHARACTER_CLASS = re.compile(rb"\[(?:\^|[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9]|[^\]\s]{1,40}\][*+?{\[])")
+_CHARACTER_CLASS = LazyPattern(rb"\[(?:\^|[^\]\s]{0,40}?[A-Za-z0-9]-[A-Za-z0-9]|[^\]\s]{1,40}\][*+?{\[])")
 #: a footnote's reference in Markdown (GitHub's, PHP Markdown Extra's):
 #: "[^" and a label of letters, digits, "-" and "_" -- where a negated
 #: class of a pattern holds a mark or an escape ("[^:]", "[^\\s]") -- and no
 #: quantifier after the "]"
-_FOOTNOTE = re.compile(rb"\[\^[A-Za-z0-9][A-Za-z0-9_-]{0,31}\](?![*+?{])")
+_FOOTNOTE = LazyPattern(rb"\[\^[A-Za-z0-9][A-Za-z0-9_-]{0,31}\](?![*+?{])")
 #: the text ends where a template's "<nss>" begins
 _TEMPLATE_LAST = frozenset(b":/=-(")
 #: a run ending in one of these ends a value of a list: what follows opens the next
@@ -81,13 +80,13 @@ _SEPARATOR_LAST = frozenset(b",;")
 #: a TeX control word ("\thesisurn", LaTeX3's "\g_x_tl") or a roff font
 #: change ("\fI"): two letters at least, not a one-letter escape of a
 #: string ("\n", "\t") nor roff's "\-" and "\(hy"
-_CONTROL_WORD = re.compile(rb"\\[A-Za-z][A-Za-z_@]")
+_CONTROL_WORD = LazyPattern(rb"\\[A-Za-z][A-Za-z_@]")
 #: ... and only after these: a "/" that a macro follows ends a URL's path
 #: ("https://xmpp.org/protocols/urn:xmpp:time/\MessageBreak" in a LaTeX
 #: message), not a name that the macro goes on with
 _MACRO_AFTER = frozenset(b":-=")
 #: "<" escaped ("&lt;", "&#60;", "&#x3c;") before a placeholder's name
-_ESCAPED_PLACEHOLDER = re.compile(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
+_ESCAPED_PLACEHOLDER = LazyPattern(rb"&(?:lt|#0*60|#[xX]0*3[cC]);[A-Za-z0-9_]")
 
 #: a keyword of SPARQL that starts what follows a triple pattern's "."
 #: inside a group graph pattern (SPARQL 1.1 Query section 19.8, rules
@@ -117,11 +116,11 @@ CONCATENATION = (rb"(?:\$[A-Za-z_{(]|[ \t]*(?:\+\+?(?!\+)|\.\.(?!\.)|\.[ \t]*\$|
                  rb"|%[ \t]*[(A-Za-z_])"
                  rb"|[ \t]+\.[ \t]*(?:\r\n?|\n)?[ \t]*(?:(?![A-Za-z_][A-Za-z0-9_.-]*:(?!:))(?!" + SPARQL_KEYWORD + rb")"
                  rb"[A-Za-z_($]|['\"][^<\s'\"]))")
-_CONCATENATION = re.compile(CONCATENATION)
+_CONCATENATION = LazyPattern(CONCATENATION)
 
 
 #: the characters without which :func:`has_placeholder` finds none
-MAY_HOLD_PLACEHOLDER = re.compile(rb"[%$@~*]|##")
+MAY_HOLD_PLACEHOLDER = LazyPattern(rb"[%$@~*]|##")
 
 
 def has_placeholder(text: bytes) -> bool:
@@ -207,7 +206,7 @@ def _component_separator(buf: bytes, c: int, lo: int) -> bool:
 
 
 #: an HL7 v2 segment's ID and the field separator after it (HL7 v2.5 section 2.5.2)
-_SEGMENT_START = re.compile(rb"[A-Z][A-Z0-9]{2}\|")
+_SEGMENT_START = LazyPattern(rb"[A-Z][A-Z0-9]{2}\|")
 
 
 #: where ECMAScript reads a "/" as the start of a regular-expression
@@ -216,7 +215,7 @@ _SEGMENT_START = re.compile(rb"[A-Z][A-Z0-9]{2}\|")
 _REGEX_LITERAL_AFTER = frozenset(b"(,=:[!&|?{};")
 #: a literal's flags (ECMA-262 section 22.2.3.1) and what may follow it:
 #: a method call, a separator, a closing bracket or the end of the line
-_REGEX_FLAGS = re.compile(rb"[dgimsuvy]{0,8}(?:[.,;)\]}\r\n]|\Z)")
+_REGEX_FLAGS = LazyPattern(rb"[dgimsuvy]{0,8}(?:[.,;)\]}\r\n]|\Z)")
 #: how far back the punctuator before the literal is looked for
 _PUNCTUATOR_REACH = 16
 
@@ -302,7 +301,7 @@ def concatenated(buf: bytes, closer_at: int, hi: int, opener_at: int = -1) -> bo
 #: tab, a quote: Java's, C#'s, Go's, JavaScript's, Python's string escapes)
 #: or a "urn:" of its own; what is concatenated is outside the string's
 #: text (``"urn:example:a" + "\n"``), which is whole
-_WHOLE_BEFORE = re.compile(rb"[ \t]*(?:\+\+?|\.\.?|\|\|)[ \t]*(?:(?:\r\n?|\n)[ \t]*)?(?:" + LITERAL_PREFIX + rb")?"
+_WHOLE_BEFORE = LazyPattern(rb"[ \t]*(?:\+\+?|\.\.?|\|\|)[ \t]*(?:(?:\r\n?|\n)[ \t]*)?(?:" + LITERAL_PREFIX + rb")?"
                            rb"['\"](?:[ \t]|\\[nrt'\"]|[uU][rR][nN]:)")
 
 
@@ -310,12 +309,12 @@ _WHOLE_BEFORE = re.compile(rb"[ \t]*(?:\+\+?|\.\.?|\|\|)[ \t]*(?:(?:\r\n?|\n)[ \
 #: value of a call of it concatenated (``std::string("urn:x:") + id``,
 #: ``str('urn:x:') + id``), or C++'s and Ruby's "<<" appending to it
 #: what is no literal and no end of line
-_CONTINUED_CALL = re.compile(rb"[ \t]*\)?[ \t]*(?:\+(?!\+)|<<(?![ \t]*(?:std::)?endl\b|[ \t]*[\"']))")
+_CONTINUED_CALL = LazyPattern(rb"[ \t]*\)?[ \t]*(?:\+(?!\+)|<<(?![ \t]*(?:std::)?endl\b|[ \t]*[\"']))")
 #: before the literal: the first argument of a concatenating call (Rust's
 #: ``concat!(``, SQL's and Java's ``CONCAT(``), after which another
 #: argument that is no literal goes on with it
-_CONCAT_CALL = re.compile(rb"(?i:concat)!?[ \t]{0,8}\([ \t]{0,8}\Z")
-_NEXT_ARGUMENT = re.compile(rb"[ \t]*,[ \t]*[$A-Za-z_]")
+_CONCAT_CALL = LazyPattern(rb"(?i:concat)!?[ \t]{0,8}\([ \t]{0,8}\Z")
+_NEXT_ARGUMENT = LazyPattern(rb"[ \t]*,[ \t]*[$A-Za-z_]")
 
 
 def continued_prefix(buf: bytes, opener_at: int, closer_at: int, hi: int) -> bool:

@@ -4,14 +4,14 @@ URNs, nor is a name cut off by an ellipsis inside its quotes
 (trimmed)."""
 from __future__ import annotations
 
-import re
+from ..lazyre import LazyPattern
 
 ELLIPSIS = "\u2026".encode()
 #: a name whose NSS is dotted numbers: an OID's arcs (RFC 3061 section 2,
 #: ``urn:oid:2.16.840``), which an ellipsis after it goes on with -- the
 #: name written is cut off (``OIDs like urn:oid:2.16.840...``), not a
 #: whole name before a sentence's ellipsis
-_DOTTED_NUMBERS = re.compile(rb"[Uu][Rr][Nn]:[A-Za-z0-9-]{1,32}:[0-9]+(?:\.[0-9]+)+")
+_DOTTED_NUMBERS = LazyPattern(rb"[Uu][Rr][Nn]:[A-Za-z0-9-]{1,32}:[0-9]+(?:\.[0-9]+)+")
 
 
 def elided(text: bytes, buf: bytes, end: int) -> bool:

@@ -35,21 +35,22 @@ from .chars import ALNUM, next_prefix
 from .code import has_placeholder
 from .reading import Candidate
 from .rules import Rule
+from ..lazyre import LazyPattern
 
 #: the prefix, a NID (RFC 8141 section 2: 2 to 32 letters, digits and
 #: hyphens) and its encoded ":" -- bounded, looked for at each prefix
-_START = re.compile(rb"[uU][rR][nN]%3[aA][A-Za-z0-9][A-Za-z0-9-]{0,31}%3[aA][A-Za-z0-9\-._~%:]")
+_START = LazyPattern(rb"[uU][rR][nN]%3[aA][A-Za-z0-9][A-Za-z0-9-]{0,31}%3[aA][A-Za-z0-9\-._~%:]")
 #: what a URL's path segment or parameter value holds of a URN (a "/" or
 #: "@" of the URN is encoded with it, "%2F", "%40": a "/" ends the segment,
 #: an "@" the user part of "sip:urn%3Auuid%3A...@example.com")
-_RUN = re.compile(rb"[A-Za-z0-9\-._~%:]*")
+_RUN = LazyPattern(rb"[A-Za-z0-9\-._~%:]*")
 #: blanks that indent the next line of a folded run
-_INDENT = re.compile(rb"\r?\n[ \t]*")
+_INDENT = LazyPattern(rb"\r?\n[ \t]*")
 #: a placeholder that the run stops before: the URN is a template's
 #: (``.../urn%3Ali%3Ajob%3A{job_id}``, as :func:`.code.is_template` reads one)
 _PLACEHOLDER_NEXT = frozenset(b"{<[$")
 #: ``%XX`` (two hex digits)
-_ESCAPE = re.compile(rb"%([0-9A-Fa-f]{2})")
+_ESCAPE = LazyPattern(rb"%([0-9A-Fa-f]{2})")
 #: the characters a ``%XX`` is decoded to: RFC 8141 section 2's pchar
 #: (unreserved, sub-delims, ":" and "@"), "/", "?", "#" and "%" itself
 _URN_CHARACTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?#%")

@@ -30,10 +30,11 @@ import re
 from typing import Optional, Tuple
 
 from .breaks import BREAK_CHARACTERS
+from ..lazyre import LazyPattern
 
 #: a character reference (XML section 4.1), named or numeric
 REFERENCE_PATTERN = rb"&(?:[A-Za-z][A-Za-z0-9]{1,7}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"
-REFERENCE = re.compile(REFERENCE_PATTERN)
+REFERENCE = LazyPattern(REFERENCE_PATTERN)
 _AMPERSAND = frozenset({b"&amp;", b"&#38;", b"&#x26;", b"&#X26;"})
 _NAME_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/")
 

@@ -28,25 +28,25 @@ inside a path (after "/").
 """
 from __future__ import annotations
 
-import re
 from typing import List, Tuple
 
 from .chars import ALNUM, next_prefix
 from .code import has_placeholder
 from .reading import Candidate
 from .rules import Rule
+from ..lazyre import LazyPattern
 
 #: the prefix, a NID and its escaped ":", then a letter or digit -- bounded
-_START = re.compile(rb"[uU][rR][nN]\\:[A-Za-z0-9][A-Za-z0-9-]{0,31}\\:[A-Za-z0-9]")
+_START = LazyPattern(rb"[uU][rR][nN]\\:[A-Za-z0-9][A-Za-z0-9-]{0,31}\\:[A-Za-z0-9]")
 #: a run of URN characters (RFC 8141 section 2: pchar, "/", "?", "#"; no
 #: quote, which closes a literal around it) and the escapes read; a "," or
 #: ";" before the next ``urn\\:`` ends it, a list's separator (cut:list)
-_RUN = re.compile(rb"(?:[A-Za-z0-9\-._~!$()*+=:@/?#%]|[,;](?![uU][rR][nN]\\:)|\\[:=#!])*")
+_RUN = LazyPattern(rb"(?:[A-Za-z0-9\-._~!$()*+=:@/?#%]|[,;](?![uU][rR][nN]\\:)|\\[:=#!])*")
 #: an escape read: its backslash left out
-_ESCAPE = re.compile(rb"\\([:=#!])")
+_ESCAPE = LazyPattern(rb"\\([:=#!])")
 #: a logical line continued: a backslash, the line break, the next line's
 #: leading blanks (java.util.Properties, load(Reader))
-_CONTINUED = re.compile(rb"\\\r?\n[ \t\f]*")
+_CONTINUED = LazyPattern(rb"\\\r?\n[ \t\f]*")
 #: what runs into a "urn" before it: a word, a mark of a path or a pattern
 _RUNS_INTO = ALNUM | frozenset(b"\\/^%_-.+")
 #: a placeholder or a character class right after the run: a template's

@@ -37,6 +37,7 @@ from .reading import Candidate, OverLong, Rejected, finish, read_at, without_nid
 from .rules import Rule
 from .trim import TRAILING_RULES, TRIMMABLE
 from .wrapper import WRAPPER_LIMIT, escaped_wrapper_at
+from ..lazyre import LazyPattern
 
 #: the characters before "urn:" the plain path takes: no opener whose
 #: closer a URN may hold, no pattern syntax, no "<" wrapper
@@ -76,12 +77,12 @@ _NOTHING_FOLLOWS = (rb"(?!(?:\r\n?|\n) (?![Uu][Rr][Nn]:)[^ \t\r\n])"
 #: which reading._url_fold runs): an RFC 8792 "\\", a table's "|", or a
 #: line break after a character a fold may follow or before "-", ":", "&"
 #: or ".", past quote marks, or before a protocol trace's mark
-_MAY_FOLD_IN_URL = re.compile(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)"
-                              rb"|[ \t]*(?:\r\n?|\n)[ \t>]*(?:[-:&.]|[A-Z]:[ \t<])")
+_MAY_FOLD_IN_URL = LazyPattern(rb"\\|[ \t]*\||(?<=[-:./?=])[ \t]*(?:\r\n?|\n)"
+                               rb"|[ \t]*(?:\r\n?|\n)[ \t>]*(?:[-:&.]|[A-Z]:[ \t<])")
 
 
 #: blanks, then a line break
-_LINE_ENDS = re.compile(rb"[ \t]*[\r\n]")
+_LINE_ENDS = LazyPattern(rb"[ \t]*[\r\n]")
 
 
 def _without(body: bytes, chars: bytes) -> bytes:

@@ -17,7 +17,6 @@ sentence:
 """
 from __future__ import annotations
 
-import re
 from typing import List, NamedTuple, Optional, Tuple, Union
 
 from .chars import (ALNUM, ALPHA, EOL, ESCAPED_GT, ESCAPED_LT, HSPACE, INDENT_LIMIT, LITERAL_PREFIX, LOOKBACK,
@@ -25,6 +24,7 @@ from .chars import (ALNUM, ALPHA, EOL, ESCAPED_GT, ESCAPED_LT, HSPACE, INDENT_LI
 from .pairing import Opener, pair_rule, paired_run
 from .quoting import marks_of, past_quote_marks
 from .rules import Rule
+from ..lazyre import LazyPattern
 
 Segment = Tuple[int, int]
 
@@ -52,11 +52,11 @@ _TABLE_ROW_LIMIT = 512
 #: what the rest of a name broken inside a word holds, and a word alone in
 #: the next row of its cell does not
 _HARD_BREAK_REST = frozenset(b":./")
-_LIST_NUMBER = re.compile(rb"[0-9]{1,3}[.)]")
+_LIST_NUMBER = LazyPattern(rb"[0-9]{1,3}[.)]")
 #: a capitalised word and its colon at the start of a line: the label of a
 #: field (an IANA registration template's "Description:", "Reference:",
 #: "XML:"; a mail or HTTP header's), not the rest of a name broken before it
-_LABEL = re.compile(rb"[A-Z][A-Za-z]*:")
+_LABEL = LazyPattern(rb"[A-Z][A-Za-z]*:")
 _SENTENCE_END = b".,;:!?"
 
 
@@ -266,7 +266,7 @@ def continuation(buf: bytes, start: int, e: int, hi: int, run, opener: Optional[
 #: section 2.1.3; ISO C 6.4.9): the next line is code, or a comment of its
 #: own, not the rest of a name (``# references start with urn:uuid:`` then
 #: ``outcome_refs = [...]``)
-_LINE_COMMENT = re.compile(rb"[ \t]*(?:#|//)")
+_LINE_COMMENT = LazyPattern(rb"[ \t]*(?:#|//)")
 
 
 def _past_marks(buf: bytes, start: int, q: int, hi: int) -> int:
@@ -473,10 +473,10 @@ _FOLD_LAST = frozenset(b"-:./")
 #: feed, the next page's header line and empty lines; copies without the
 #: form feed keep the rest, a header then starting "RFC N" or
 #: "Internet-Draft" (RFC 7322 section 4.1.1; "INTERNET-DRAFT" in the 1990s)
-_PAGE_BREAK = re.compile(rb"(?:[ \t]*(?:\r\n?|\n)){0,8}[^\r\n\f]{1,120}\[Page [0-9]{1,4}\][ \t]*(?:\r\n?|\n)"
-                         rb"(?:\f(?:[ \t]*(?:\r\n?|\n))?[^\r\n\f]{1,120}"
-                         rb"|(?:[ \t]*(?:\r\n?|\n)){0,3}(?:RFC [0-9]{1,5}|Internet-Draft|INTERNET[- ]DRAFT) [^\r\n\f]{1,120})"
-                         rb"(?:\r\n?|\n)(?:[ \t]*(?:\r\n?|\n)){0,8}")
+_PAGE_BREAK = LazyPattern(rb"(?:[ \t]*(?:\r\n?|\n)){0,8}[^\r\n\f]{1,120}\[Page [0-9]{1,4}\][ \t]*(?:\r\n?|\n)"
+                          rb"(?:\f(?:[ \t]*(?:\r\n?|\n))?[^\r\n\f]{1,120}"
+                          rb"|(?:[ \t]*(?:\r\n?|\n)){0,3}(?:RFC [0-9]{1,5}|Internet-Draft|INTERNET[- ]DRAFT) [^\r\n\f]{1,120})"
+                          rb"(?:\r\n?|\n)(?:[ \t]*(?:\r\n?|\n)){0,8}")
 PAGE_BREAK_LIMIT = 1024
 
 #: between two string literals that make one string: blanks and at most
@@ -488,9 +488,9 @@ PAGE_BREAK_LIMIT = 1024
 #: ``b'xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:'
 #: b'CommonBasicComponents-2">'``), only after something between it and
 #: the literal before
-_LITERAL_PREFIX = re.compile(LITERAL_PREFIX)
-_ADJACENT = re.compile(rb"[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?"
-                       rb"(?:\\?(?:\r\n?|\n)[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?)?")
+_LITERAL_PREFIX = LazyPattern(LITERAL_PREFIX)
+_ADJACENT = LazyPattern(rb"[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?"
+                        rb"(?:\\?(?:\r\n?|\n)[ \t]*(?:(?:\+\+?|\.\.?|<>)[ \t]*)?)?")
 
 
 def _name_piece(buf: bytes, e: int, last: int, token: bytes, closes: bool, padded: bool) -> bool:
@@ -536,7 +536,7 @@ def _dotted_before(buf: bytes, d: int) -> bool:
 
 
 #: a dotted number of two or more parts, and how far back its ":" is looked for
-_DOTTED_NUMBER = re.compile(rb"[0-9]+(?:\.[0-9]+)+")
+_DOTTED_NUMBER = LazyPattern(rb"[0-9]+(?:\.[0-9]+)+")
 _DOTTED_REACH = 128
 
 
@@ -551,14 +551,14 @@ _TERM_PADDING = frozenset((b"  ", b" \t", b"\t\t", b"\t "))
 #: "sha256") -- RFC formatters and 72-column
 #: text break a long URN after ":" or "/", and its last part is such a
 #: name more often than not; "e.g." and "and/or" are words
-_NAME_WORD = re.compile(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"
-                        rb"|(?=[A-Za-z./]*[-_0-9])[A-Za-z0-9]+(?:[-_/.][A-Za-z0-9]+)+"
-                        rb"|[a-z]+[0-9]+[a-z0-9]*")
+_NAME_WORD = LazyPattern(rb"[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]*)+"
+                         rb"|(?=[A-Za-z./]*[-_0-9])[A-Za-z0-9]+(?:[-_/.][A-Za-z0-9]+)+"
+                         rb"|[a-z]+[0-9]+[a-z0-9]*")
 
 
 #: the mark starting each line of a protocol trace in RFC artwork: "C:"
 #: (client) and "S:" (server) in EPP, RFC 5730 section 2
-_TRACE_MARK = re.compile(rb"[ \t]*([A-Z]):(?=[ \t<])")
+_TRACE_MARK = LazyPattern(rb"[ \t]*([A-Z]):(?=[ \t<])")
 
 
 def _past_trace_mark(buf: bytes, start: int, q: int, hi: int) -> int:
@@ -614,7 +614,7 @@ def _query_goes_on(buf: bytes, e: int, last: int, token: bytes, closes: bool) ->
 
 #: the rest of a base64url value (a JWK thumbprint, RFC 9278) broken for
 #: display: its letters and digits, "-" and "_", with a digit in them
-_BASE64URL = re.compile(rb"(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]+")
+_BASE64URL = LazyPattern(rb"(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]+")
 
 
 def _broken_value(token: bytes) -> bool:
@@ -638,7 +638,7 @@ def _lone_name(token: bytes) -> bool:
 
 #: what may close a value right after its last line's text: a quote, a
 #: bracket, or an end tag (``</pre>``, ``&lt;/code&gt;``)
-_LINE_CLOSER = re.compile(rb"[\"'`)\]}]|</[A-Za-z][A-Za-z0-9]{0,15}>|&lt;/[A-Za-z][A-Za-z0-9]{0,15}&gt;")
+_LINE_CLOSER = LazyPattern(rb"[\"'`)\]}]|</[A-Za-z][A-Za-z0-9]{0,15}>|&lt;/[A-Za-z][A-Za-z0-9]{0,15}&gt;")
 
 
 def _closes_its_line(buf: bytes, t: int, hi: int) -> bool:

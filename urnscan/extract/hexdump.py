@@ -13,17 +13,16 @@ twin (``in_hexdump_column``); tests/test_accel.py holds them equal.
 """
 from __future__ import annotations
 
-import re
-
 from .chars import line_start
+from ..lazyre import LazyPattern
 
 #: how far after its line's start a dump's text column may begin
 HEXDUMP_REACH = 128
 #: from a line's start: its indentation, an offset of 2 to 8 hexadecimal
 #: digits (and ":"), then four or more groups of exactly 2 or 4 digits, one
 #: to three blanks apart, the last of them followed by two blanks or more
-_DUMP_HEAD = re.compile(rb"[ \t]*+[0-9A-Fa-f]{2,8}+(?![0-9A-Fa-f]):?"
-                        rb"(?:[ \t]{1,3}(?:[0-9A-Fa-f]{4}|[0-9A-Fa-f]{2})(?=[ \t])){4,}?[ \t]{2}")
+_DUMP_HEAD = LazyPattern(rb"[ \t]*+[0-9A-Fa-f]{2,8}+(?![0-9A-Fa-f]):?"
+                         rb"(?:[ \t]{1,3}(?:[0-9A-Fa-f]{4}|[0-9A-Fa-f]{2})(?=[ \t])){4,}?[ \t]{2}")
 
 
 def in_hexdump_column(buf: bytes, p: int) -> bool:

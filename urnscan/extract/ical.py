@@ -14,16 +14,16 @@ the content line (artwork in an RFC indents both).
 """
 from __future__ import annotations
 
-import re
 from typing import List, Optional, Tuple, Union
 
 from .chars import line_start
 from .fold import Overflow
+from ..lazyre import LazyPattern
 
 #: the head of a content line up to the ":" before its value (RFC 5545
 #: section 3.1: name *(";" param) ":"; a parameter value may be quoted)
-_HEAD = re.compile(rb'([ \t]*)[A-Z][A-Z0-9-]*(?:;[A-Za-z0-9-]+=(?:"[^"\r\n]*"|[^";:,\r\n]*)'
-                   rb'(?:,(?:"[^"\r\n]*"|[^";:,\r\n]*))*)*:')
+_HEAD = LazyPattern(rb'([ \t]*)[A-Z][A-Z0-9-]*(?:;[A-Za-z0-9-]+=(?:"[^"\r\n]*"|[^";:,\r\n]*)'
+                    rb'(?:,(?:"[^"\r\n]*"|[^";:,\r\n]*))*)*:')
 #: how far back the head of a content line may start (a 75-octet line and
 #: the indentation of artwork)
 _HEAD_REACH = 160

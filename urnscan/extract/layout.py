@@ -2,22 +2,22 @@
 lists, a sentence's colon before an example, and a QName's separator."""
 from __future__ import annotations
 
-import re
 from typing import Optional
 
 from .chars import ALNUM, ALPHA, INDENT_LIMIT, LOOKBACK, blanks_end, line_break_after, line_start
 from .quoting import marks_of, next_text
 from .rules import Rule
+from ..lazyre import LazyPattern
 
-_YAML_LEAD = re.compile(rb"[ \t]*(?:- )?")
+_YAML_LEAD = LazyPattern(rb"[ \t]*(?:- )?")
 #: YAML 1.2 sections 7.3 and 8.2: "- item", "key:", "'key':", '"key":'
 #: (a plain key may hold ":" not followed by a blank: "sub:key: value")
-_YAML_ENTRY = re.compile(rb"-[ \t\r\n]|[^\s:#'\"](?:[^\s:#]|:(?=[^\s])| (?=[^\s#]))*:(?:[ \t\r\n]|$)"
-                         rb"|(['\"])[^\r\n]*?\1:")
+_YAML_ENTRY = LazyPattern(rb"-[ \t\r\n]|[^\s:#'\"](?:[^\s:#]|:(?=[^\s])| (?=[^\s#]))*:(?:[ \t\r\n]|$)"
+                          rb"|(['\"])[^\r\n]*?\1:")
 #: a word, blanks and more: a definition, not a name broken over lines
-_PROSE = re.compile(rb"[A-Za-z][^\s]*[ \t]+[^\s]")
+_PROSE = LazyPattern(rb"[A-Za-z][^\s]*[ \t]+[^\s]")
 _KEY_LIMIT = 256
-_WHITE = re.compile(rb"[ \t\r\n]*")
+_WHITE = LazyPattern(rb"[ \t\r\n]*")
 
 
 def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
@@ -82,11 +82,11 @@ def key_colon(buf: bytes, p: int, end: int, hi: int) -> Optional[Rule]:
 #: file's do (a lower-case letter, a digit, "_", "$", "@", "."), not a
 #: capitalised word, the field of a registration template or a header
 #: beside prose ("Note: ...", "Contact: ...")
-_ENTRY_WITH_VALUE = re.compile(rb"(?:- )?(?:[Uu][Rr][Nn]:|[a-z0-9_$@.])(?:[^\s:]|:(?=[^\s]))*:[ \t]+[^\s#]")
+_ENTRY_WITH_VALUE = LazyPattern(rb"(?:- )?(?:[Uu][Rr][Nn]:|[a-z0-9_$@.])(?:[^\s:]|:(?=[^\s]))*:[ \t]+[^\s#]")
 #: the value of a data file's entry, after the key's ":" and blanks: a flow
 #: collection, a quoted scalar, or one token to the end of the line (a
 #: sentence, "corresponds to", is prose after a prefix's ":")
-_DATA_VALUE = re.compile(rb"[\[{'\"]|[^\s#]+[ \t]*(?:#|\r|\n|\Z)")
+_DATA_VALUE = LazyPattern(rb"[\[{'\"]|[^\s#]+[ \t]*(?:#|\r|\n|\Z)")
 
 
 def _beside_entry(buf: bytes, ls: int, k: int, end: int, hi: int) -> bool:
@@ -118,7 +118,7 @@ def _entry_at(buf: bytes, at: int, lead: bytes, limit: int) -> bool:
 
 
 #: the start of a definition: a capitalised word ("The", "Used")
-_DEFINITION_START = re.compile(rb"[A-Z][a-z]+[ \t,]")
+_DEFINITION_START = LazyPattern(rb"[A-Z][a-z]+[ \t,]")
 #: how far a hanging list's definition line is looked through for its end
 _LINE_LIMIT = 1024
 
@@ -145,21 +145,21 @@ def _hanging_definition(buf: bytes, w: int, hi: int, indent: int, depth: int) ->
     return q >= hi or buf[q] in b"\r\n" or q - text > indent
 
 
-_EOL = re.compile(rb"\r\n?|\n")
+_EOL = LazyPattern(rb"\r\n?|\n")
 
 #: a name ending in a version number, then ":" (``urn:xmpp:mam:2:``)
-_VERSION_COLON = re.compile(rb":[0-9]+(?:\.[0-9]+)*:\Z")
+_VERSION_COLON = LazyPattern(rb":[0-9]+(?:\.[0-9]+)*:\Z")
 
 
 #: a line break written as an escape in a string literal (JSON, JavaScript,
 #: Python: a notebook's cell, a source map's embedded sources), then the
 #: blanks and further such breaks before the next line's text
-_ESCAPED_BREAKS = re.compile(rb"(?:(?:\\r)?\\n|\\r)(?:[ \t]|\\[rn])*")
+_ESCAPED_BREAKS = LazyPattern(rb"(?:(?:\\r)?\\n|\\r)(?:[ \t]|\\[rn])*")
 
 
 #: the close of a comment whose text ends at the ":" (XML's ``-->``, C's
 #: ``*/``), blanks before it
-_COMMENT_CLOSE = re.compile(rb"[ \t]*(?:-->|\*/)")
+_COMMENT_CLOSE = LazyPattern(rb"[ \t]*(?:-->|\*/)")
 
 
 def _next_line(buf: bytes, end: int, hi: int) -> int:
@@ -228,8 +228,8 @@ def _shown_whole(buf: bytes, name: bytes, q: int, hi: int) -> bool:
 #: a local name in quotes ("accessPoint"), and the quote closing the
 #: namespace before a local name in CamelCase ("Issuer"), as quotes or
 #: their character reference
-_QUOTED_LOCAL = re.compile(rb'(?:"|&quot;)[A-Za-z_][A-Za-z0-9_.-]*(?:"|&quot;)')
-_CLOSED_LOCAL = re.compile(rb'(?:"|&quot;)[A-Z][a-z]')
+_QUOTED_LOCAL = LazyPattern(rb'(?:"|&quot;)[A-Za-z_][A-Za-z0-9_.-]*(?:"|&quot;)')
+_CLOSED_LOCAL = LazyPattern(rb'(?:"|&quot;)[A-Z][a-z]')
 _LOCAL_REACH = 128
 
 

@@ -24,13 +24,14 @@ from __future__ import annotations
 import re
 
 from .chars import LOOKBACK, line_break_after
+from ..lazyre import LazyPattern
 
 #: an attrval-spec's head at a line's start (RFC 2849: AttributeDescription
 #: then ":", "::" before base64, ":<" before a URL), or a comment
-_RECORD_LINE = re.compile(rb"(?:[A-Za-z][A-Za-z0-9-]*|[0-9]+(?:\.[0-9]+)+)(?:;[A-Za-z0-9-]+)*:|#")
+_RECORD_LINE = LazyPattern(rb"(?:[A-Za-z][A-Za-z0-9-]*|[0-9]+(?:\.[0-9]+)+)(?:;[A-Za-z0-9-]+)*:|#")
 #: an attribute every LDIF record names (RFC 2849: dn-spec, changerecord;
 #: RFC 4512 section 2.4.1: every entry's objectClass)
-_RECORD_KEY = re.compile(rb"(?:dn|changetype|objectclass)::?[ <]", re.IGNORECASE)
+_RECORD_KEY = LazyPattern(rb"(?:dn|changetype|objectclass)::?[ <]", re.IGNORECASE)
 
 
 def in_ldif_record(buf: bytes, p: int) -> bool:

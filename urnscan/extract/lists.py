@@ -49,17 +49,16 @@
 """
 from __future__ import annotations
 
-import re
-
 from .entity import REFERENCE_PATTERN
+from ..lazyre import LazyPattern
 
-_LIST_ITEM = re.compile(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|\+(?=[A-Za-z][A-Za-z0-9+.-]{0,30}://)"
-                        rb"|(?:[&;/]|%[0-9A-Fa-f]{2}|#[A-Za-z]{1,32}#)(?=[Uu][Rr][Nn]:)")
+_LIST_ITEM = LazyPattern(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|\+(?=[A-Za-z][A-Za-z0-9+.-]{0,30}://)"
+                         rb"|(?:[&;/]|%[0-9A-Fa-f]{2}|#[A-Za-z]{1,32}#)(?=[Uu][Rr][Nn]:)")
 #: the next entry of OpenSSL's subjectAltName list after a "URI:" entry
-_SAN_ENTRY = re.compile(rb",(?=(?:email|URI|DNS|RID|IP|dirName|otherName):)")
-_URL_QUERY = re.compile(rb"\?(?![+=])")
+_SAN_ENTRY = LazyPattern(rb",(?=(?:email|URI|DNS|RID|IP|dirName|otherName):)")
+_URL_QUERY = LazyPattern(rb"\?(?![+=])")
 #: a character reference ending where the text searched ends (entity.py)
-_REFERENCE_END = re.compile(REFERENCE_PATTERN + rb"\Z")
+_REFERENCE_END = LazyPattern(REFERENCE_PATTERN + rb"\Z")
 
 
 def list_end(buf: bytes, p: int, start: int, end: int) -> int:

@@ -22,6 +22,7 @@ from ..diagnosis import FULLWIDTH_OFFSET, fullwidth_as_ascii
 from .entity import REFERENCE
 from .reading import Candidate
 from .rules import Rule
+from ..lazyre import LazyPattern
 
 _FULLWIDTH_LEAD = (b"\xef\xbc", b"\xef\xbd")  # the first two bytes of U+FF00-U+FF7F in UTF-8
 #: where a suspected prefix is looked for: at a fullwidth "u" (U+FF55, U+FF35),
@@ -44,7 +45,7 @@ def _either(ascii_char: str) -> bytes:
     return b"(?:" + b"|".join(re.escape(f.encode()) + b"|" + re.escape(_fullwidth(f)) for f in sorted(forms)) + b")"
 
 
-_PREFIX = re.compile(_either("u") + _either("r") + _either("n") + _either(":"))
+_PREFIX = LazyPattern(_either("u") + _either("r") + _either("n") + _either(":"))
 _R_FIRST = (b"r", b"R")
 _R_FULLWIDTH = (_fullwidth("r"), _fullwidth("R"))
 

@@ -17,12 +17,12 @@ opener, an apostrophe inside an NSS stays (``urn:example:o'brien:1``).
 """
 from __future__ import annotations
 
-import re
 from enum import Enum
 from typing import Optional, Tuple
 
 from .chars import ALNUM, after_percent
 from .rules import Rule
+from ..lazyre import LazyPattern
 
 
 class Opener(Enum):
@@ -62,17 +62,17 @@ _TYPOGRAPHIC = {o.value[0]: o for o in Opener if len(o.value[0]) == 3}
 #: curls only the opening quote writes it (``xmlns=‘urn:xmpp:mix:0'/>``, XEP-0369):
 #: the straight quote closes it unless a letter or digit follows, an
 #: apostrophe inside the name (``‘urn:example:o'brien:1’``)
-_STRAIGHT_CLOSER = re.compile(rb"'(?![A-Za-z0-9])")
+_STRAIGHT_CLOSER = LazyPattern(rb"'(?![A-Za-z0-9])")
 #: the marks closing Markdown's emphasis: right after a letter or digit,
 #: before none (a mark inside a word, ``access_token``, stays; so does a
 #: wildcard after a separator, ``urn:xmpp:mix:nodes:*``)
-_EMPHASIS = {Opener.STAR: re.compile(rb"(?<=[A-Za-z0-9])\*+(?![A-Za-z0-9])"),
-             Opener.UNDERSCORE: re.compile(rb"(?<=[A-Za-z0-9])_+(?![A-Za-z0-9])"),
-             Opener.TILDE: re.compile(rb"(?<=[A-Za-z0-9])~+(?![A-Za-z0-9])")}
+_EMPHASIS = {Opener.STAR: LazyPattern(rb"(?<=[A-Za-z0-9])\*+(?![A-Za-z0-9])"),
+             Opener.UNDERSCORE: LazyPattern(rb"(?<=[A-Za-z0-9])_+(?![A-Za-z0-9])"),
+             Opener.TILDE: LazyPattern(rb"(?<=[A-Za-z0-9])~+(?![A-Za-z0-9])")}
 #: what ends a URN that a percent-encoding opens: a URL's encoded blank,
 #: quote or bracket (``%20``, ``%22``, ``%3E``...; hex digits in either
 #: case), the URL encoding the text around the URN, not the URN
-_ENCODED_CLOSER = re.compile(rb"%(?:0[9ADad]|2[0278]|29|3[CEce]|5[BDbd]|7[BDbd])")
+_ENCODED_CLOSER = LazyPattern(rb"%(?:0[9ADad]|2[0278]|29|3[CEce]|5[BDbd]|7[BDbd])")
 #: the openers whose closer is looked for in the run, and its pattern
 _CLOSER_IN_RUN = {Opener.LEFT_SINGLE: _STRAIGHT_CLOSER, Opener.PERCENT: _ENCODED_CLOSER, **_EMPHASIS}
 

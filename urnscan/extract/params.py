@@ -19,12 +19,11 @@ so a URN right after an ``nsu=`` that starts a word ends before the
 """
 from __future__ import annotations
 
-import re
-
 from .chars import ALNUM
+from ..lazyre import LazyPattern
 
 #: ";name=" right before the URN (the name of a SIP or XMPP URI parameter)
-_PARAMETER_BEFORE = re.compile(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}=\Z")
+_PARAMETER_BEFORE = LazyPattern(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}=\Z")
 _BEFORE_SPAN = 34
 #: "nsu=" starting a word right before the URN: the namespace of an OPC UA
 #: ExpandedNodeId
@@ -32,7 +31,7 @@ _NODE_ID_NAMESPACE = b"nsu="
 #: what a word may hold before "nsu=" (a name's own letters, "xnsu=")
 _WORD = ALNUM | frozenset(b"_.+-")
 #: the next parameter: ";name" then "=", ";", the end of the URI or of the run
-_NEXT_PARAMETER = re.compile(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}(?=[=;>\s\"']|\Z)")
+_NEXT_PARAMETER = LazyPattern(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}(?=[=;>\s\"']|\Z)")
 
 
 def may_end_at_parameter(buf: bytes, p: int, e: int) -> bool:

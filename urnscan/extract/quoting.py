@@ -5,15 +5,15 @@ on past the marks of its next line when they are the marks its own line
 starts with."""
 from __future__ import annotations
 
-import re
 from typing import Optional, Tuple
 
 from .chars import ESCAPED_GT, EOL, blanks_end, line_break_after, line_start
+from ..lazyre import LazyPattern
 
 #: the marks of a quoted line: ">" repeated, each followed by at most one
 #: blank, after the line's indentation; "&gt;" where a page shows the mail
 #: as text (a mail archive's HTML escapes them, XML section 4.6)
-_MARKS = re.compile(rb"[ \t]*(?:(?:>|&gt;)[ \t]?)+")
+_MARKS = LazyPattern(rb"[ \t]*(?:(?:>|&gt;)[ \t]?)+")
 #: how long the marks of one line may be
 _MARKS_REACH = 32
 

@@ -7,7 +7,6 @@ to this reading.
 """
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import List, NamedTuple, Optional, Tuple, Union
 
@@ -33,6 +32,7 @@ from .escapes import JSON_SLASH, ROFF_HYPHEN, escaped_run, segments_without
 from .rules import JOINING, Rule
 from .trim import TRIMMABLE, trim
 from .wrapper import empty_element_name, escaped_wrapper_at, wrapped
+from ..lazyre import LazyPattern
 
 
 
@@ -324,7 +324,7 @@ def _read_across(buf: bytes, p: int, cut: int, q: int, hi: int, fold: Rule, prof
 #: the first part of a NID that a line break after one of its hyphens cuts
 #: ("urn:schemas-upnp-" then "org:service:WANIPConnection:2": RFC formatters
 #: break after a hyphen)
-_BROKEN_NID = re.compile(rb"([A-Za-z0-9][A-Za-z0-9-]*-)[ \t]*(?:\r\n?|\n)")
+_BROKEN_NID = LazyPattern(rb"([A-Za-z0-9][A-Za-z0-9-]*-)[ \t]*(?:\r\n?|\n)")
 #: the longest NID (RFC 8141 section 2: 2 to 32 characters)
 NID_MAX = 32
 
@@ -346,12 +346,12 @@ def _after_nid_break(buf: bytes, p: int, h: int, hi: int, profile: str, reading:
 
 
 #: a line holding one token (after its indentation)
-_LONE_TOKEN = re.compile(rb"[^ \t\r\n]+[ \t]*(?:\r\n?|\n|\Z)")
+_LONE_TOKEN = LazyPattern(rb"[^ \t\r\n]+[ \t]*(?:\r\n?|\n|\Z)")
 
 #: a NID token whose "-" is written as a character reference, as HTML
 #: attributes escape it ("urn:uddi&#45;org:api_v2:..."): finish() decodes
 #: the references of the text
-_NID_WITH_REFERENCE = re.compile(rb"[A-Za-z0-9](?:[A-Za-z0-9-]|&#0*45;)*:")
+_NID_WITH_REFERENCE = LazyPattern(rb"[A-Za-z0-9](?:[A-Za-z0-9-]|&#0*45;)*:")
 
 #: how far past the cap a URN broken after "urn:" is read on (the fold,
 #: page-break and trimming rules look a little past a URN's end; within
@@ -633,7 +633,7 @@ def _code_literal(buf: bytes, p: int, opener: Optional[Opener], closer_at: int, 
 #: how far back the quote opening a URL is looked for
 _URL_LITERAL_REACH = 2048
 #: a URL's characters up to the URN it holds: none that ends a token
-_IN_TOKEN = re.compile(rb"[^ \t\r\n\"'<>()\[\]{}|\\^`]*")
+_IN_TOKEN = LazyPattern(rb"[^ \t\r\n\"'<>()\[\]{}|\\^`]*")
 
 
 def _url_literal(buf: bytes, p: int, end: int, hi: int) -> bool:

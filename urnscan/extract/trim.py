@@ -3,10 +3,10 @@ urn:isbn:0451450523." means the URN without the period.  Balanced
 parentheses are kept; an unbalanced ")" is dropped."""
 from __future__ import annotations
 
-import re
 from typing import List, Tuple
 
 from .rules import Rule
+from ..lazyre import LazyPattern
 
 _TRAILING = {
     ord("."): Rule.TRIM_PERIOD, ord(","): Rule.TRIM_COMMA, ord(";"): Rule.TRIM_SEMICOLON,
@@ -19,7 +19,7 @@ TRIMMABLE = frozenset(_TRAILING) | {ord(")")}
 TRAILING_RULES = dict(_TRAILING)
 
 
-_BLOCK = re.compile(rb"[.,;'!?*&)]*\Z")
+_BLOCK = LazyPattern(rb"[.,;'!?*&)]*\Z")
 
 
 def trim(text: bytes) -> Tuple[bytes, List[Rule]]:

@@ -17,16 +17,17 @@ from typing import Optional
 
 from .chars import ALPHA, LOOKBACK, TOKEN_STOP
 from .rules import Rule
+from ..lazyre import LazyPattern
 
 #: RFC 3986 section 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ),
 #: read from the first SCHEME_LIMIT bytes of a token
 SCHEME_LIMIT = 64
-_SCHEME = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*:")
+_SCHEME = LazyPattern(rb"[A-Za-z][A-Za-z0-9+.-]*:")
 #: form-encoded parameters (WHATWG URL section 5): name=value&name=value
-_NAME = re.compile(rb"[A-Za-z0-9_.~%+-]*")
-_VALUE = re.compile(rb"[A-Za-z0-9_.~%+:-]*")
+_NAME = LazyPattern(rb"[A-Za-z0-9_.~%+-]*")
+_VALUE = LazyPattern(rb"[A-Za-z0-9_.~%+:-]*")
 #: the last token stop in a span: the token starts after it
-_TOKEN_TAIL = re.compile(rb"(?:.*[" + re.escape(bytes(sorted(TOKEN_STOP))) + rb"])?", re.S)
+_TOKEN_TAIL = LazyPattern(rb"(?:.*[" + re.escape(bytes(sorted(TOKEN_STOP))) + rb"])?", re.S)
 #: a "," or ";" right before "urn:" after a URL with no query ends the URL's
 #: path and starts the next item of a list, as lists.py reads the same
 #: separators after a URN (cut:list): 'value=[http://opcfoundation.org/UA/,
@@ -36,7 +37,7 @@ _TOKEN_TAIL = re.compile(rb"(?:.*[" + re.escape(bytes(sorted(TOKEN_STOP))) + rb"
 #: http path names a URN after one; in a query ('?ids=urn:a,urn:b') the list
 #: is the URL's own, and its items stay embedded
 _LIST_SEPARATORS = b",;"
-_TOKEN_STOP_BYTE = re.compile(rb"[" + re.escape(bytes(sorted(TOKEN_STOP))) + rb"]")
+_TOKEN_STOP_BYTE = LazyPattern(rb"[" + re.escape(bytes(sorted(TOKEN_STOP))) + rb"]")
 
 
 class TokenContext:

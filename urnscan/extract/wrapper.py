@@ -3,11 +3,11 @@ tab, CR, LF) inside is allowed and not significant; ``>`` closes it, but
 for the quote marks starting the lines of a quoted reply (:mod:`.quoting`)."""
 from __future__ import annotations
 
-import re
 from typing import Optional, Tuple
 
 from .chars import ESCAPED_GT, ESCAPED_LT, LITERAL_RUN, NID_TOKEN, WRAPPED_RUNS, line_start
 from .quoting import past_quote_marks
+from ..lazyre import LazyPattern
 
 WRAPPER_LIMIT = 2048  # characters between "<urn:" and ">" for a wrapper
 
@@ -85,7 +85,7 @@ def _white_space_allowed(raw: bytes) -> bool:
 
 
 #: a run of blanks with no line break before or after it
-_BLANKS_IN_LINE = re.compile(rb"(?<![ \t\r\n])[ \t]+(?![ \t\r\n])")
+_BLANKS_IN_LINE = LazyPattern(rb"(?<![ \t\r\n])[ \t]+(?![ \t\r\n])")
 
 
 def literal_of(buf: bytes, p: int, e: int) -> bytes:

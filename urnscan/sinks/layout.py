@@ -7,12 +7,12 @@ workers, before it loads pyarrow.
 from __future__ import annotations
 
 import os
-import re
 import stat
 from typing import List, NamedTuple, Union
 
 from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
 from ..tempfiles import landing
+from ..lazyre import LazyPattern
 
 __all__ = ["OutputLayout", "plan_output", "check_writable", "check_dir_writable", "check_file_target",
            "check_files_writable", "check_name_length", "PART_GLOB", "FILES_TABLE_NAME", "LEGACY_FILES_TABLE_NAME"]
@@ -25,7 +25,7 @@ FILES_TABLE_NAME = "_files.pq"
 #: Its name before schema version 2 (matched by ``**/*.parquet`` globs).
 LEGACY_FILES_TABLE_NAME = "_files.parquet"
 
-_PART_RE = re.compile(r"hits-\d{5,}\.parquet\Z")
+_PART_RE = LazyPattern(r"hits-\d{5,}\.parquet\Z")
 
 
 def _part_name(i: int) -> str:

@@ -76,6 +76,7 @@ from .document import ChunkStream, Document, declared_binary, peek
 from .inputs import STDIN, InputRef, display_name
 from .limits import DecompressionLimit
 from .reader import BINARY_BLOCK_SIZE, DEFAULT_CHUNK_SIZE, ChunkReader, _source_error, looks_binary
+from ..lazyre import LazyPattern
 
 __all__ = ["ContainerKind", "Document", "DocumentReader", "container_kind", "open_documents",
            "declared_binary", "PDF_MISSING"]
@@ -101,7 +102,7 @@ class ContainerKind(str, enum.Enum):
 
 
 #: a header field's line (RFC 5322 section 2.2): its name, printable ASCII
-_FIELD_NAME = re.compile(rb"([!-9;-~]{1,76}):")
+_FIELD_NAME = LazyPattern(rb"([!-9;-~]{1,76}):")
 
 
 def _header_line(line: bytes) -> bool:
@@ -115,7 +116,7 @@ def _header_line(line: bytes) -> bool:
 #: section 4.4), the originator and identification fields (sections 3.6.2
 #: to 3.6.4), MIME's version (RFC 2045 section 4), a news article's path
 #: (RFC 5536 section 3.1.5), or any ``X-`` field
-_MESSAGE_FIRST_FIELD = re.compile(
+_MESSAGE_FIRST_FIELD = LazyPattern(
     rb"(?:[Xx]-[!-9;-~]{0,74}|(?i:return-path|received|delivered-to|envelope-to|from|sender|reply-to|to|date"
     rb"|message-id|subject|mime-version|path|newsgroups)):")
 #: among a message's fields, those only a message has: its date and
@@ -187,10 +188,10 @@ _INFORMATIONAL_NAMES = frozenset(name.lower().encode("ascii") for name in INFORM
 #: what a message's header says must be undone to read it: a transfer
 #: encoding (RFC 2045 section 6), parts (RFC 2046 section 5.1), or an
 #: encoded word in a field whose text is read (RFC 2047 section 2)
-_ENCODING = re.compile(rb"\s*(?:quoted-printable|base64)", re.I)
-_MULTIPART = re.compile(rb"\s*multipart/", re.I)
+_ENCODING = LazyPattern(rb"\s*(?:quoted-printable|base64)", re.I)
+_MULTIPART = LazyPattern(rb"\s*multipart/", re.I)
 #: the type of an MHTML page's aggregate (RFC 2557 section 3)
-_RELATED = re.compile(rb"\s*multipart/related\b", re.I)
+_RELATED = LazyPattern(rb"\s*multipart/related\b", re.I)
 
 
 def _encoded_field(name: bytes, value: bytes) -> bool:
@@ -279,7 +280,7 @@ def separator_line(data: bytes, at: int = 0, reach: int = SEPARATOR_REACH) -> bo
 
 
 #: "From ", then on the same line a time of day (hh:mm)
-_SEPARATOR_LINE = re.compile(rb"From [^\r\n]*?[0-9]:[0-5][0-9]")
+_SEPARATOR_LINE = LazyPattern(rb"From [^\r\n]*?[0-9]:[0-5][0-9]")
 
 
 def container_kind(head: bytes, name: Optional[str] = None) -> Optional[ContainerKind]:

@@ -95,6 +95,7 @@ import stat
 from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from .listing import Entry, EntryStat, list_entries
+from ..lazyre import LazyPattern
 
 #: The PATH that means standard input.
 STDIN = "-"
@@ -201,7 +202,7 @@ _POSIX_CLASSES = {
     "space": " \\t\\n\\r\\f\\v", "blank": " \\t", "xdigit": "0-9A-Fa-f", "cntrl": "\\x00-\\x1f\\x7f",
     "print": "\\x20-\\x7e", "graph": "\\x21-\\x7e", "punct": re.escape("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"),
 }
-_CLASS_NAME = re.compile(r"\[:([a-z]+):\]")
+_CLASS_NAME = LazyPattern(r"\[:([a-z]+):\]")
 
 
 def _bracket(body: str) -> str:
@@ -309,7 +310,7 @@ class _Matcher:
 # ---------------------------------------------------------------------------
 
 
-_MAGIC = re.compile(r"[*?[]")
+_MAGIC = LazyPattern(r"[*?[]")
 
 
 def _has_magic(path: str) -> bool:

@@ -39,6 +39,7 @@ from typing import BinaryIO, Iterable, Iterator, List, Optional, Tuple
 
 from .document import Document, declared_binary
 from .documents import INFORMATIONAL_FIELDS, SEPARATOR_REACH, separator_line
+from ..lazyre import LazyPattern
 
 #: The archive is read this many bytes at a time, cut at the last line end.
 BLOCK_BYTES = 1 << 20
@@ -46,9 +47,9 @@ BLOCK_BYTES = 1 << 20
 MAX_LINE = 1 << 20
 
 #: the ">" that mboxrd quoting put before a "From " line (not at offset 0)
-_QUOTING = re.compile(rb"(?<=\n)>(?=>*From )")
-_QUOTED_FROM = re.compile(rb">+From ")
-_SPACES = re.compile(r"\s+")
+_QUOTING = LazyPattern(rb"(?<=\n)>(?=>*From )")
+_QUOTED_FROM = LazyPattern(rb">+From ")
+_SPACES = LazyPattern(r"\s+")
 
 
 def line_blocks(stream: BinaryIO, block_bytes: int = BLOCK_BYTES,
@@ -182,7 +183,7 @@ def _next_separator(block: bytes, pos: int, starts: bool, blank_before: bool, re
     return -1
 
 
-_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_HEADER_END = LazyPattern(rb"\r?\n\r?\n")
 
 
 def parse_message(data: bytes) -> Message:
@@ -246,7 +247,7 @@ def _parsed(data: bytes, depth: int) -> Optional[Message]:
 
 #: a field's first line as the feed parser tells it (email.feedparser's
 #: headerRE less its other cases): a name of printable ASCII but ":", then ":"
-_FIELD_START = re.compile(r"[\041-\071\073-\176]+:")
+_FIELD_START = LazyPattern(r"[\041-\071\073-\176]+:")
 
 
 def _header(block: bytes) -> Optional[Message]:
@@ -346,7 +347,7 @@ def _without_line_end(piece: bytes) -> bytes:
 _INFORMATIONAL_BY_KEY = {name.lower(): name for name in INFORMATIONAL_FIELDS}  # (field names are case-insensitive)
 #: a line break that folds a field: the white space after it stays (RFC
 #: 5322 section 2.2.3)
-_FOLD = re.compile(r"\r?\n(?=[ \t])")
+_FOLD = LazyPattern(r"\r?\n(?=[ \t])")
 
 
 def header_text(message: Message) -> str:
@@ -376,9 +377,9 @@ def _field_text(value: str) -> str:
 #: section 5), and the white space between two of them, which is not
 #: displayed (RFC 2047 section 6.2)
 _WORD_HEAD = r"=\?([^?*\s]+)(?:\*[^?\s]*)?\?([BbQq])\?"
-_ENCODED_WORD = re.compile(_WORD_HEAD + r"([^?\s]*)\?=")
-_BETWEEN_WORDS = re.compile(r"(?<=\?=)[ \t]+(?=" + _WORD_HEAD + ")")
-_Q_ESCAPE = re.compile(r"=([0-9A-Fa-f]{2})")
+_ENCODED_WORD = LazyPattern(_WORD_HEAD + r"([^?\s]*)\?=")
+_BETWEEN_WORDS = LazyPattern(r"(?<=\?=)[ \t]+(?=" + _WORD_HEAD + ")")
+_Q_ESCAPE = LazyPattern(r"=([0-9A-Fa-f]{2})")
 
 
 def _decoded_word(word: "re.Match[str]") -> str:
@@ -456,7 +457,7 @@ def _flowed_delsp(part: Message) -> bool:
 
 #: the quote marks of a flowed line (RFC 3676 section 4.5); the space after
 #: them or that stuffs it (section 4.4) is taken off by unflow_delsp
-_FLOWED_QUOTE = re.compile(rb">*")
+_FLOWED_QUOTE = LazyPattern(rb">*")
 
 
 def unflow_delsp(payload: bytes) -> bytes:

@@ -65,6 +65,7 @@ import re
 from enum import Enum
 from typing import Iterable, Iterator, List, Optional
 from xml.parsers import expat
+from ..lazyre import LazyPattern
 
 
 class Flavor(Enum):
@@ -119,7 +120,7 @@ _CHARACTER = {
 MAX_SPACES = 256
 #: the most of a member held to hand on as it is, should its XML break
 HELD_BYTES = 4 << 20
-_URN_IN_VALUE = re.compile(r"urn:", re.IGNORECASE)
+_URN_IN_VALUE = LazyPattern(r"urn:", re.IGNORECASE)
 #: what sets a piece of text apart from the text around it: two empty
 #: lines, which no fold of the scanner crosses (:mod:`..extract.fold`: one
 #: empty line stops a fold, except after a ":", where a lone name piece may
