@@ -15,8 +15,8 @@ from functools import lru_cache
 from typing import Callable, Dict, List, Optional, Tuple
 
 from . import _abnf
-from .model import ERROR, WARNING, Finding, Profile, Severity, Urn
 from .lazyre import LazyPattern
+from .model import ERROR, WARNING, Finding, Profile, Severity, Urn
 
 _PCT = LazyPattern(_abnf.PCT_ENCODED)
 _INFORMAL_NID = LazyPattern(_abnf.RFC8141_INFORMAL_NID)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from .lazyre import LazyPattern
 from .model import DEFAULT_PROFILE, canonical_of, key_of, upper_percent
 from .syntax import parse
-from .lazyre import LazyPattern
 
 __all__ = ["canonical", "equivalence_key", "display_form", "confusable_in_display",
            "canonical_of", "key_of", "upper_percent"]

@@ -7,8 +7,8 @@ from collections import namedtuple
 from typing import TYPE_CHECKING, Callable, Dict, List, NamedTuple, Optional
 
 from . import _abnf
-from .lazyre import LazyPattern
 from .equivalence import canonical_of, key_of
+from .lazyre import LazyPattern
 from .model import DEFAULT_PROFILE, URN_FIELD, Finding, Hit, Profile
 from .syntax import _checked, _judge, _nid_has_error, _nid_verdict, _valid, check_profile
 

@@ -14,9 +14,9 @@ from functools import lru_cache
 from typing import Tuple
 
 from . import _abnf
-from .lazyre import LazyPattern
 from .diagnosis import FINDING_CODES, diagnose, finding, nid_notes, nss_error_beyond_grammar, rules_beyond_abnf
 from .errors import ProfileError, UrnError
+from .lazyre import LazyPattern
 from .model import DEFAULT_PROFILE, ERROR, PROFILES, WARNING, Finding, Profile, Urn, Verdict
 
 __all__ = ["FINDING_CODES", "check_profile", "validate", "parse", "is_valid"]

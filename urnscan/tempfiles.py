@@ -16,6 +16,7 @@ import contextlib
 import os
 import re
 from typing import Iterator, Optional
+
 from .lazyre import LazyPattern
 
 #: how the name of every temporary file ends

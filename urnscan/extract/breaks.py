@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from typing import Callable, List, Optional, Tuple
+
 from ..lazyre import LazyPattern
 
 #: the invisible characters a page puts inside a long name where a line

@@ -7,8 +7,8 @@ pieces of a name that the program builds or matches, not as a name.
 """
 from __future__ import annotations
 
-from .chars import ALNUM, LITERAL_PREFIX, line_start
 from ..lazyre import LazyPattern
+from .chars import ALNUM, LITERAL_PREFIX, line_start
 
 
 #: printf and SQL placeholders: "%s", "%5.2f", "%(name)s", "%1$s", "%02d",

@@ -31,11 +31,11 @@ from __future__ import annotations
 import re
 from typing import List, Tuple
 
+from ..lazyre import LazyPattern
 from .chars import ALNUM, next_prefix
 from .code import has_placeholder
 from .reading import Candidate
 from .rules import Rule
-from ..lazyre import LazyPattern
 
 #: the prefix, a NID (RFC 8141 section 2: 2 to 32 letters, digits and
 #: hyphens) and its encoded ":" -- bounded, looked for at each prefix

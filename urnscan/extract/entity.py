@@ -29,8 +29,8 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
-from .breaks import BREAK_CHARACTERS
 from ..lazyre import LazyPattern
+from .breaks import BREAK_CHARACTERS
 
 #: a character reference (XML section 4.1), named or numeric
 REFERENCE_PATTERN = rb"&(?:[A-Za-z][A-Za-z0-9]{1,7}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});"

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
+from ..lazyre import LazyPattern
 from .chars import ALNUM, next_prefix
 from .code import has_placeholder
 from .reading import Candidate
 from .rules import Rule
-from ..lazyre import LazyPattern
 
 #: the prefix, a NID and its escaped ":", then a letter or digit -- bounded
 _START = LazyPattern(rb"[uU][rR][nN]\\:[A-Za-z0-9][A-Za-z0-9-]{0,31}\\:[A-Za-z0-9]")

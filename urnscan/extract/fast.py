@@ -24,6 +24,7 @@ from functools import lru_cache
 
 from ..accel import COMPILED
 
+from ..lazyre import LazyPattern
 from .breaks import WORD_CLOSED_BEFORE_COLON as _WORD_CLOSED
 from .chars import ALNUM, EOL, LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body, one_line_indent
 from .code import MAY_HOLD_PLACEHOLDER
@@ -37,7 +38,6 @@ from .reading import Candidate, OverLong, Rejected, finish, read_at, without_nid
 from .rules import Rule
 from .trim import TRAILING_RULES, TRIMMABLE
 from .wrapper import WRAPPER_LIMIT, escaped_wrapper_at
-from ..lazyre import LazyPattern
 
 #: the characters before "urn:" the plain path takes: no opener whose
 #: closer a URN may hold, no pattern syntax, no "<" wrapper

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import List, NamedTuple, Optional, Tuple, Union
 
+from ..lazyre import LazyPattern
 from .chars import (ALNUM, ALPHA, EOL, ESCAPED_GT, ESCAPED_LT, HSPACE, INDENT_LIMIT, LITERAL_PREFIX, LOOKBACK,
                     ONE_LINE_CLOSE, URL_START, blanks_end, line_break_after, line_start, one_line_indent)
 from .pairing import Opener, pair_rule, paired_run
 from .quoting import marks_of, past_quote_marks
 from .rules import Rule
-from ..lazyre import LazyPattern
 
 Segment = Tuple[int, int]
 

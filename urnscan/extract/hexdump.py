@@ -13,8 +13,8 @@ twin (``in_hexdump_column``); tests/test_accel.py holds them equal.
 """
 from __future__ import annotations
 
-from .chars import line_start
 from ..lazyre import LazyPattern
+from .chars import line_start
 
 #: how far after its line's start a dump's text column may begin
 HEXDUMP_REACH = 128

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import List, Optional, Tuple, Union
 
+from ..lazyre import LazyPattern
 from .chars import line_start
 from .fold import Overflow
-from ..lazyre import LazyPattern
 
 #: the head of a content line up to the ":" before its value (RFC 5545
 #: section 3.1: name *(";" param) ":"; a parameter value may be quoted)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..lazyre import LazyPattern
 from .chars import ALNUM, ALPHA, INDENT_LIMIT, LOOKBACK, blanks_end, line_break_after, line_start
 from .quoting import marks_of, next_text
 from .rules import Rule
-from ..lazyre import LazyPattern
 
 _YAML_LEAD = LazyPattern(rb"[ \t]*(?:- )?")
 #: YAML 1.2 sections 7.3 and 8.2: "- item", "key:", "'key':", '"key":'

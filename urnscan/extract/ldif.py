@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from .chars import LOOKBACK, line_break_after
 from ..lazyre import LazyPattern
+from .chars import LOOKBACK, line_break_after
 
 #: an attrval-spec's head at a line's start (RFC 2849: AttributeDescription
 #: then ":", "::" before base64, ":<" before a URL), or a comment

@@ -49,8 +49,8 @@
 """
 from __future__ import annotations
 
-from .entity import REFERENCE_PATTERN
 from ..lazyre import LazyPattern
+from .entity import REFERENCE_PATTERN
 
 _LIST_ITEM = LazyPattern(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|\+(?=[A-Za-z][A-Za-z0-9+.-]{0,30}://)"
                          rb"|(?:[&;/]|%[0-9A-Fa-f]{2}|#[A-Za-z]{1,32}#)(?=[Uu][Rr][Nn]:)")

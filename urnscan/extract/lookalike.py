@@ -19,10 +19,10 @@ import re
 from typing import Iterator, List, Optional
 
 from ..diagnosis import FULLWIDTH_OFFSET, fullwidth_as_ascii
+from ..lazyre import LazyPattern
 from .entity import REFERENCE
 from .reading import Candidate
 from .rules import Rule
-from ..lazyre import LazyPattern
 
 _FULLWIDTH_LEAD = (b"\xef\xbc", b"\xef\xbd")  # the first two bytes of U+FF00-U+FF7F in UTF-8
 #: where a suspected prefix is looked for: at a fullwidth "u" (U+FF55, U+FF35),

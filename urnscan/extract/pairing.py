@@ -20,9 +20,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import Optional, Tuple
 
+from ..lazyre import LazyPattern
 from .chars import ALNUM, after_percent
 from .rules import Rule
-from ..lazyre import LazyPattern
 
 
 class Opener(Enum):

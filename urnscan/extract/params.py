@@ -19,8 +19,8 @@ so a URN right after an ``nsu=`` that starts a word ends before the
 """
 from __future__ import annotations
 
-from .chars import ALNUM
 from ..lazyre import LazyPattern
+from .chars import ALNUM
 
 #: ";name=" right before the URN (the name of a SIP or XMPP URI parameter)
 _PARAMETER_BEFORE = LazyPattern(rb";[A-Za-z][A-Za-z0-9.+-]{0,31}=\Z")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
-from .chars import ESCAPED_GT, EOL, blanks_end, line_break_after, line_start
 from ..lazyre import LazyPattern
+from .chars import ESCAPED_GT, EOL, blanks_end, line_break_after, line_start
 
 #: the marks of a quoted line: ">" repeated, each followed by at most one
 #: blank, after the line's indentation; "&gt;" where a page shows the mail

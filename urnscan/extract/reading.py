@@ -11,6 +11,7 @@ import unicodedata
 from typing import List, NamedTuple, Optional, Tuple, Union
 
 from ..diagnosis import FULLWIDTH_FIRST, FULLWIDTH_LAST
+from ..lazyre import LazyPattern
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
                     NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_code, blanks_end, line_break_after,
                     mnemonic_subfield_at)
@@ -32,7 +33,6 @@ from .escapes import JSON_SLASH, ROFF_HYPHEN, escaped_run, segments_without
 from .rules import JOINING, Rule
 from .trim import TRIMMABLE, trim
 from .wrapper import empty_element_name, escaped_wrapper_at, wrapped
-from ..lazyre import LazyPattern
 
 
 

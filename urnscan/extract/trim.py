@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import List, Tuple
 
-from .rules import Rule
 from ..lazyre import LazyPattern
+from .rules import Rule
 
 _TRAILING = {
     ord("."): Rule.TRIM_PERIOD, ord(","): Rule.TRIM_COMMA, ord(";"): Rule.TRIM_SEMICOLON,

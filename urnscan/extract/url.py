@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from ..lazyre import LazyPattern
 from .chars import ALPHA, LOOKBACK, TOKEN_STOP
 from .rules import Rule
-from ..lazyre import LazyPattern
 
 #: RFC 3986 section 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ),
 #: read from the first SCHEME_LIMIT bytes of a token

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Optional, Tuple
 
+from ..lazyre import LazyPattern
 from .chars import ESCAPED_GT, ESCAPED_LT, LITERAL_RUN, NID_TOKEN, WRAPPED_RUNS, line_start
 from .quoting import past_quote_marks
-from ..lazyre import LazyPattern
 
 WRAPPER_LIMIT = 2048  # characters between "<urn:" and ">" for a wrapper
 

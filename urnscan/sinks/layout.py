@@ -11,8 +11,8 @@ import stat
 from typing import List, NamedTuple, Union
 
 from ..errors import OutputExists, OutputIsSpecial, OutputRefused, SinkError
-from ..tempfiles import landing
 from ..lazyre import LazyPattern
+from ..tempfiles import landing
 
 __all__ = ["OutputLayout", "plan_output", "check_writable", "check_dir_writable", "check_file_target",
            "check_files_writable", "check_name_length", "PART_GLOB", "FILES_TABLE_NAME", "LEGACY_FILES_TABLE_NAME"]

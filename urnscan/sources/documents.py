@@ -71,12 +71,12 @@ from collections import Counter
 from typing import BinaryIO, Iterable, Iterator, Optional, Tuple, Union
 
 from ..errors import LimitError, SourceError
+from ..lazyre import LazyPattern
 from .charsets import as_utf8, bom_encoding
 from .document import ChunkStream, Document, declared_binary, peek
 from .inputs import STDIN, InputRef, display_name
 from .limits import DecompressionLimit
 from .reader import BINARY_BLOCK_SIZE, DEFAULT_CHUNK_SIZE, ChunkReader, _source_error, looks_binary
-from ..lazyre import LazyPattern
 
 __all__ = ["ContainerKind", "Document", "DocumentReader", "container_kind", "open_documents",
            "declared_binary", "PDF_MISSING"]

@@ -94,8 +94,8 @@ import re
 import stat
 from typing import Callable, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from .listing import Entry, EntryStat, list_entries
 from ..lazyre import LazyPattern
+from .listing import Entry, EntryStat, list_entries
 
 #: The PATH that means standard input.
 STDIN = "-"

@@ -37,9 +37,9 @@ from email.parser import BytesHeaderParser, BytesParser
 from email.policy import compat32
 from typing import BinaryIO, Iterable, Iterator, List, Optional, Tuple
 
+from ..lazyre import LazyPattern
 from .document import Document, declared_binary
 from .documents import INFORMATIONAL_FIELDS, SEPARATOR_REACH, separator_line
-from ..lazyre import LazyPattern
 
 #: The archive is read this many bytes at a time, cut at the last line end.
 BLOCK_BYTES = 1 << 20

@@ -65,6 +65,7 @@ import re
 from enum import Enum
 from typing import Iterable, Iterator, List, Optional
 from xml.parsers import expat
+
 from ..lazyre import LazyPattern
 
 
