@@ -611,6 +611,37 @@ def test_json_escaped_slashes(text, expected):
     assert rules_of(text) == expected
 
 
+# --- Markdown and TeX: "\\_" is "_" (CommonMark section 2.4) -------------------------
+@pytest.mark.parametrize("text, expected", [
+    # a word processor's Markdown export escapes every "_"
+    ("| subject\\_token\\_type | urn:ietf:params:oauth:token-type:access\\_token |\n",
+     [("urn:ietf:params:oauth:token-type:access_token", ("decode:escaped-underscore",))]),
+    ("Set `urn:ietf:params:oauth:token-type:refresh\\_token` as the type.\n",
+     [("urn:ietf:params:oauth:token-type:refresh_token", ("decode:escaped-underscore",))]),
+    ('**"urn:ietf:params:oauth:grant-type:device\\_code"**.',
+     [("urn:ietf:params:oauth:grant-type:device_code", ("decode:escaped-underscore",))]),
+    ("\\texttt{urn:ietf:params:oauth:token-type:id\\_token}\n",
+     [("urn:ietf:params:oauth:token-type:id_token", ("decode:escaped-underscore",))]),
+    ('    "requestedTokenType": "urn:example:access\\_token\\-x",\n',
+     [("urn:example:access_token-x", ("decode:roff-hyphen", "decode:escaped-underscore"))]),
+    ("urn:example:a\\_b\\_c.", [("urn:example:a_b_c", ("decode:escaped-underscore", "trim:period"))]),
+    # with no letter or digit after it, the backslash ends the name
+    ("urn:example:a\\_ b", [("urn:example:a", ())]),
+    ("urn:example:a\\_\\_b", [("urn:example:a", ())]),
+    ("urn:example:a\\_.", [("urn:example:a", ())]),
+])
+def test_escaped_underscores(text, expected):
+    assert rules_of(text) == expected
+
+
+def test_an_escaped_underscore_keeps_its_raw_text_and_is_off_without_folding():
+    (hit,) = scan_text("see urn:example:access\\_token here")
+    assert (hit.urn, hit.raw, hit.literal) == ("urn:example:access_token", "urn:example:access\\_token",
+                                               "urn:example:access")
+    assert (hit.start, hit.end) == (4, 4 + len(hit.raw))
+    assert urns("see urn:example:access\\_token here", fold=False) == ["urn:example:access"]
+
+
 def test_a_roff_hyphen_keeps_its_raw_text_and_is_no_fold():
     (hit,) = scan_text("see urn:example:token\\-type:jwt\n")
     assert (hit.urn, hit.raw, hit.literal, hit.folded) == ("urn:example:token-type:jwt",

@@ -9,6 +9,14 @@ out its line break (``raw`` keeps them).
   write every ``/`` that way (PHP's ``json_encode`` by default):
   ``"urn:doi:10.1000\\/182"`` is ``urn:doi:10.1000/182``.  Only inside
   double quotes, where a JSON string is.
+* Markdown and TeX: ``\\_`` is ``_``.  CommonMark lets a backslash escape
+  any ASCII punctuation (CommonMark 0.31, section 2.4, "Backslash
+  escapes"), and editors that export Markdown (a word processor's "download
+  as Markdown") escape every ``_`` so that none opens emphasis; TeX prints
+  ``\\_`` as an underscore (``\\texttt{...access\\_token}``).  A URN in a
+  Markdown table reads ``urn:ietf:params:oauth:token-type:access\\_token``
+  for ``urn:ietf:params:oauth:token-type:access_token``.  No format gives
+  ``\\_`` another meaning (a regular expression's ``\\_`` is ``_`` too).
 """
 from __future__ import annotations
 
@@ -16,9 +24,10 @@ from typing import Callable, List, Tuple
 
 from .chars import ALNUM
 
-#: what roff and JSON escape, read as the character after the backslash
+#: what roff, JSON, Markdown and TeX escape, read as the character after the backslash
 ROFF_HYPHEN = 0x2D
 JSON_SLASH = 0x2F
+ESCAPED_UNDERSCORE = 0x5F
 
 
 def escaped_run(buf: bytes, e: int, limit: int, run_from: Callable[[int], Tuple[int, bool]],

@@ -29,7 +29,7 @@ from .lists import list_end, url_query_start
 from .url import url_quoted
 from .options import Reading
 from .pairing import Opener, closed_at, delimiter_closer, opener_before, pair_rule, paired_run
-from .escapes import JSON_SLASH, ROFF_HYPHEN, escaped_run, segments_without
+from .escapes import ESCAPED_UNDERSCORE, JSON_SLASH, ROFF_HYPHEN, escaped_run, segments_without
 from .rules import JOINING, Rule
 from .trim import TRIMMABLE, trim
 from .wrapper import empty_element_name, escaped_wrapper_at, wrapped
@@ -358,10 +358,10 @@ _NID_WITH_REFERENCE = LazyPattern(rb"[A-Za-z0-9](?:[A-Za-z0-9-]|&#0*45;)*:")
 #: the scanner's look-ahead window, 2 caps and 3 KiB, whatever the cap)
 _FOLD_SLACK = 2048
 #: the escapes a name goes on over (urnscan.extract.escapes): roff's "\\-"
-#: anywhere, a JSON string's "\\/" inside double quotes (man pages quote
-#: their headings, so both there)
-_ROFF_ESCAPES = bytes((ROFF_HYPHEN,))
-_JSON_ESCAPES = bytes((ROFF_HYPHEN, JSON_SLASH))
+#: and Markdown's and TeX's "\\_" anywhere, a JSON string's "\\/" inside
+#: double quotes (man pages quote their headings, so all three there)
+_ROFF_ESCAPES = bytes((ROFF_HYPHEN, ESCAPED_UNDERSCORE))
+_JSON_ESCAPES = bytes((ROFF_HYPHEN, JSON_SLASH, ESCAPED_UNDERSCORE))
 
 
 def _literal(buf: bytes, p: int, e: int) -> str:
@@ -393,6 +393,8 @@ def _bare(buf: bytes, p: int, hi: int, nss_start: int, e: int, cut: bool, opener
             rules.append(Rule.DECODE_ROFF)
         if JSON_SLASH in escaped:
             rules.append(Rule.DECODE_JSON)
+        if ESCAPED_UNDERSCORE in escaped:
+            rules.append(Rule.DECODE_UNDERSCORE)
     else:
         if reading.fold and not closed:
             markup: List[bool] = []

@@ -35,6 +35,7 @@ class Rule(str, Enum):
     DECODE_ENTITY = "decode:entity"  # "&amp;" in a q-component, "&#45;": URN characters
     DECODE_ROFF = "decode:roff-hyphen"  # roff's "\-" (a man page's hyphen) read as "-"
     DECODE_JSON = "decode:json-slash"  # a JSON string's "\/" read as "/"
+    DECODE_UNDERSCORE = "decode:escaped-underscore"  # Markdown's and TeX's "\_" read as "_"
     DECODE_ESCAPED_COLON = "decode:escaped-colon"  # "urn\:x\:y" (Java properties, Lucene queries) read as "urn:x:y"
     DECODE_BREAK = "decode:break"  # "<wbr>", U+200B, U+00AD inside a name: a break opportunity, nothing
     DECODE_MARKUP = "decode:markup"  # inline tags after a ":" inside a name ("</span><span lang=x>"), or closing a word before one: nothing
@@ -69,5 +70,6 @@ class Rule(str, Enum):
 JOINING = frozenset({
     Rule.FOLD_RFC, Rule.FOLD_BLANK, Rule.FOLD_COLON, Rule.FOLD_RFC8792, Rule.FOLD_TABLE, Rule.FOLD_QUERY,
     Rule.FOLD_CONTENT_LINE, Rule.FOLD_LDIF, Rule.FOLD_ONE_LINE, Rule.FOLD_LITERAL, Rule.FOLD_STRAY_BLANK,
-    Rule.DECODE_ROFF, Rule.DECODE_JSON, Rule.DECODE_ESCAPED_COLON, Rule.DECODE_BREAK, Rule.DECODE_MARKUP,
+    Rule.DECODE_ROFF, Rule.DECODE_JSON, Rule.DECODE_UNDERSCORE, Rule.DECODE_ESCAPED_COLON, Rule.DECODE_BREAK,
+    Rule.DECODE_MARKUP,
 })
