@@ -1285,6 +1285,22 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
      [("urn:li:activity:7016901149999955968", ("embedded:url", "cut:url-query", "trim:url-slash"))]),
     ("'https://h.example/episode/urn:ard:episode:eabead1add170e93/'",
      [("urn:ard:episode:eabead1add170e93", ("embedded:url", "trim:url-slash"))]),
+    # a repository's file URL (DSpace: /bitstream/<identifier>/<sequence>/<file name>)
+    ("[pdf](https://h.example/bitstream/urn:nbn:de:gbv:700-2017021015476/6/thesis_arndt.pdf), x",
+     [("urn:nbn:de:gbv:700-2017021015476", ("embedded:url", "cut:url-path"))]),
+    ("<http://h.example/BitStream/urn:nbn:de:gbv:700-201001304634/1/ELibD27_normdateien.pdf>",
+     [("urn:nbn:de:gbv:700-201001304634", ("embedded:url", "cut:url-path"))]),
+    ("| https://h.example/jspui/bitstream/urn:nbn:de:0221-2024042443254/5/SL_2024.pdf | WHO",
+     [("urn:nbn:de:0221-2024042443254", ("embedded:url", "cut:url-path"))]),
+    ("(http://h.example/nhh/bitstream/URN:NBN:no-bibsys_brage_22301/1/bjerksund%20petter.pdf)",
+     [("URN:NBN:no-bibsys_brage_22301", ("embedded:url", "cut:url-path"))]),
+    ("https://h.example/bitstream/urn:nbn:de:gbv:700-201001304634 x",
+     [("urn:nbn:de:gbv:700-201001304634", ("embedded:url",))]),
+    ('<a href="/bitstream/urn:nbn:de:gbv:700-201001304634/1/x.pdf">',
+     [("urn:nbn:de:gbv:700-201001304634", ("embedded:url", "cut:url-path"))]),
+    # ... under another path segment a "/" stays
+    ("https://h.example/files/urn:example:a/b/c x", [("urn:example:a/b/c", ("embedded:url",))]),
+    ("https://h.example/xbitstream/urn:example:a/b x", [("urn:example:a/b", ("embedded:url",))]),
     # the value of a URI's ";name=" parameter ends at the next parameter (SIP's GRUU, an XMPP URI's node)
     ("Route: <sip:bob@example.com;gr=urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6;lr>",
      [("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6", ("cut:parameter",))]),

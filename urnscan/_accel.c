@@ -1194,6 +1194,21 @@ has_url_query(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
     return 0;
 }
 
+/* lists.py file_url_path_end(): the URN at p follows "/bitstream/" (any
+   case), a repository's file URL, and its run s[nss_start:e] holds a "/" */
+static int
+in_file_url(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_ssize_t e)
+{
+    static const char segment[] = "/bitstream/";
+    const Py_ssize_t n = (Py_ssize_t)sizeof(segment) - 1;
+    if (p < n)
+        return 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if ((s[p - n + k] | 0x20) != (unsigned char)segment[k])
+            return 0;
+    return memchr(s + nss_start, '/', (size_t)(e - nss_start)) != NULL;
+}
+
 /* whether text s[a:b] holds the two bytes x y in a row */
 static int
 has_pair(const unsigned char *s, Py_ssize_t a, Py_ssize_t b, unsigned char x, unsigned char y)
@@ -1764,6 +1779,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
         /* inside a URL the run ends at "&" (or at the URL's query) */
         if (e - p > cap || e <= nss_start || has_url_query(s, nss_start, e))
             return 0;
+        if (in_file_url(s, p, nss_start, e))
+            return 0;  /* reading.py finish(): cut:url-path */
         if ((flags & READ_FOLD) && may_fold_in_url(s, e, hi))
             return 0;  /* reading.py _url_fold() */
         if (memchr(s + nss_start, '\'', (size_t)(e - nss_start)) != NULL)

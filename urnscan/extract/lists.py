@@ -78,6 +78,25 @@ def list_end(buf: bytes, p: int, start: int, end: int) -> int:
     return cut
 
 
+#: the path segment of a repository's file URL before its identifier:
+#: DSpace's ``/bitstream/<identifier>/<sequence>/<file name>`` (its
+#: "bitstream" servlet; repositories that register URNs as identifiers
+#: serve ``.../bitstream/urn:nbn:de:gbv:700-2017021015476/6/thesis.pdf``)
+_FILE_URL_SEGMENT = b"/bitstream/"
+
+
+def file_url_path_end(buf: bytes, p: int, text: bytes, start: int) -> int:
+    """For a URN at ``buf[p]`` inside a URL, whose text is ``text``: the
+    index in ``text`` of the "/" that ends it when the URL is a
+    repository's file URL (:data:`_FILE_URL_SEGMENT` right before it; the
+    sequence number and file name follow), looked for from ``start``; -1
+    otherwise."""
+    n = len(_FILE_URL_SEGMENT)
+    if p < n or buf[p - n:p].lower() != _FILE_URL_SEGMENT:
+        return -1
+    return text.find(b"/", start)
+
+
 def url_query_start(text: bytes, start: int) -> int:
     """The index in ``text`` of a "?" from ``start`` on that starts a URL's
     query rather than an RFC 8141 component, or -1."""

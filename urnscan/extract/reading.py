@@ -25,7 +25,7 @@ from .breaks import joined_over_breaks
 from .entity import cut_by_reference, entity_read, written_length
 from .fold import Overflow, fold, literal_closer, literals, literals_inside, next_literal
 from .layout import example_colon, key_colon, qname_colon
-from .lists import list_end, url_query_start
+from .lists import file_url_path_end, list_end, url_query_start
 from .url import url_quoted
 from .options import Reading
 from .pairing import Opener, closed_at, delimiter_closer, opener_before, pair_rule, paired_run
@@ -523,6 +523,10 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
         if query >= 0:
             segments, end, text = _cut_short(segments, end, text, query)
             rules.append(Rule.CUT_URL_QUERY)
+        cut = file_url_path_end(buf, p, text, nss_start - p)
+        if cut >= 0:
+            segments, end, text = _cut_short(segments, end, text, cut)
+            rules.append(Rule.CUT_URL_PATH)
         if text.endswith(b"/*") and len(text) - 2 > nss_start - p:
             # ".../urn:x:calendar-query/*": a path's wildcard step
             segments, end, text = _cut_short(segments, end, text, len(text) - 2)

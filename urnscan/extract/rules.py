@@ -42,6 +42,7 @@ class Rule(str, Enum):
     DECODE_PERCENT = "decode:percent"  # percent-encoded in a URL ("?urn=urn%3Anbn%3A..."), decoded once
     CUT_LIST = "cut:list"  # ended at a ",", ";", "&", "/" or "#word#" before another URN (a "," before a URL or an OpenSSL subjectAltName entry): a list
     CUT_URL_QUERY = "cut:url-query"  # inside a URL: ended at its query's "?"
+    CUT_URL_PATH = "cut:url-path"  # a repository's file URL (".../bitstream/urn:.../1/x.pdf"): ended at the "/" after it
     CUT_SUBFIELD = "cut:subfield"  # ended at a MARC record's subfield delimiter ("$$", "$" in mnemonic text)
     CUT_PARAMETER = "cut:parameter"  # the value of ";name=" (or of an ExpandedNodeId's "nsu="): ended at the next ";name"
     TRIM_URL_SLASH = "trim:url-slash"  # inside a URL path: its "/" after the URN
