@@ -803,6 +803,10 @@ FOLDS = [
      ["urn:example:ac:classes:PasswordProtected:Ext"]),
     ("   | urn:example:ac:classes:a | RFC 9999 |\n   | Note                     |          |\n",
      ["urn:example:ac:classes:a"]),
+    ("   | urn:example:oauth:token-type:a | [RFC8693] |\n   | ccess_token                    |           |\n",
+     ["urn:example:oauth:token-type:access_token"]),
+    ("   | urn:example:oauth:token-type:a | [RFC8693] |\n   | See-also                       |           |\n",
+     ["urn:example:oauth:token-type:a"]),
     # ... and the cells right of a folded one are read too
     ("   | urn:example:yang:ietf- | urn:example:yang:ietf-ip-2 |\n   | ip                     |                           |\n",
      ["urn:example:yang:ietf-ip", "urn:example:yang:ietf-ip-2"]),

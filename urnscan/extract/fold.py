@@ -50,8 +50,9 @@ CLOSERS = frozenset(b"\"'<>)]}`|\\")
 _TABLE_LAST = frozenset(b":-./")
 _TABLE_ROW_LIMIT = 512
 #: what the rest of a name broken inside a word holds, and a word alone in
-#: the next row of its cell does not
-_HARD_BREAK_REST = frozenset(b":./")
+#: the next row of its cell does not: a separator, or an underscore, which
+#: no word of prose holds (``| ...:token-type:a |`` over ``| ccess_token |``)
+_HARD_BREAK_REST = frozenset(b":./_")
 _LIST_NUMBER = LazyPattern(rb"[0-9]{1,3}[.)]")
 #: a capitalised word and its colon at the start of a line: the label of a
 #: field (an IANA registration template's "Description:", "Reference:",
@@ -688,7 +689,7 @@ def _table(buf: bytes, a: int, e: int, w: int, hi: int, run, after_name: bool):
     next row's cell starting with it (``| ...:confirmed |`` over
     ``| -commit:1.0 |``), or anywhere when the text fills its cell, one
     blank at most before the border, as a formatter breaks a word longer
-    than its column, and the rest holds a separator (``| classes:Password
+    than its column, and the rest holds a separator or ``_`` (``| classes:Password
     ProtectedTransp |`` over ``| ort:Extension |``; a name as wide as its
     column fills its cell too, and a word may be alone under it)."""
     ls = line_start(buf, a)
