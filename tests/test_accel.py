@@ -434,6 +434,12 @@ PLAIN_TABLE = [
     (b"&quot;urn:a:b&amp;</b> &quot;urn:a:b&#45;c&quot;</b> &quot;urn:a:&lt;x&gt;</b>", 0),
     (b"&quot;urn:a:b&quot;?q=1&\nx=2 &quot;urn:a:b&quot;:\nkey", 0),  # a query, a key's ":" after it
     (b"&quot;urn:a:b&quot;:Name. &quot;urn:a:b&quot;,</span>", 2),  # gSOAP's QNames; a list
+    # a later item of a list in a field of CSV, the comma ending it: left to reading.py
+    (b"3,urn:isbn:0451450523;urn:isbn:0140289208,Title\n", 0),
+    (b"see urn:a:b;urn:c:d,e:f x", 1),
+    # a repository's file URL (lists.py file_url_path_end()): left to reading.py; without "/" after it, taken
+    (b"<https://h.example/bitstream/urn:nbn:de:gbv:700-201001304634/1/x.pdf> and https://h.example/bitstream/urn:a:b x",
+     1),
     (b"http://h/?id=urn:a:b:</p> http://h/?id=urn:a:b/*", 0),  # a colon or a path's wildcard after it
     (b" urn:a:(b/ + y\n) urn:uuid:(Alice's UA's bits)", 0),  # a placeholder in parentheses
     (b"URN:URN:dns:a:1 <urn:urn:x:y> 'URN:urn:a:b' urn:urn:NSS", 0),  # the NID "urn": maybe a label

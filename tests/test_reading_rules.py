@@ -1279,6 +1279,15 @@ def test_scan_options_and_the_rules_column(tmp_path, option, text, expected):
     ("2,urn:example:a,b:c\n", [("urn:example:a", ("cut:list",))]),
     ('2,"urn:example:a,b:c",d\n', [("urn:example:a,b:c", ())]),
     ("x,urn:example:a\n", [("urn:example:a", ())]),
+    # ... and a field holding a list: its separators end its items first, the comma the last
+    ("3,urn:isbn:0451450523;urn:isbn:0140289208,Title\n",
+     [("urn:isbn:0451450523", ("cut:list",)), ("urn:isbn:0140289208", ("cut:list",))]),
+    ("3,urn:isbn:0451450523;urn:isbn:0140289208\n",
+     [("urn:isbn:0451450523", ("cut:list",)), ("urn:isbn:0140289208", ())]),
+    ("3,urn:example:a%20urn:example:b,c:d\n", [("urn:example:a", ("cut:list",)), ("urn:example:b", ("cut:list",))]),
+    # ... not where no comma starts the list's first item
+    ("see urn:example:a;urn:example:b,c:d\n", [("urn:example:a", ("cut:list",)), ("urn:example:b,c:d", ())]),
+    ("3, urn:example:a;urn:example:b,c:d\n", [("urn:example:a", ("cut:list",)), ("urn:example:b,c:d", ())]),
     # inside a URL a "?" that starts no RFC 8141 component starts the query
     ("https://h.example/images/urn:ard:image:aee7cbf8f06de976?w=960&ch=1",
      [("urn:ard:image:aee7cbf8f06de976", ("embedded:url", "cut:url-query"))]),

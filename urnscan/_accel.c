@@ -1209,6 +1209,27 @@ in_file_url(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_ssize
     return memchr(s + nss_start, '/', (size_t)(e - nss_start)) != NULL;
 }
 
+/* lists.py _later_item_of_a_field(): the URN at p (p >= 1) follows a list
+   separator, and the list's first item starts right after the last ","
+   within LOOKBACK bytes before it, URN characters from there to p */
+static int
+later_item_of_field(const unsigned char *s, Py_ssize_t p)
+{
+    if (!in_set(s[p - 1], ";&/#") && !(p >= 3 && s[p - 3] == '%'))
+        return 0;
+    Py_ssize_t lo = p > LOOKBACK ? p - LOOKBACK : 0;
+    Py_ssize_t c = p - 1;
+    while (c >= lo && s[c] != ',')
+        c--;
+    if (c < lo || c + 5 > p || (s[c + 1] | 0x20) != 'u' || (s[c + 2] | 0x20) != 'r' || (s[c + 3] | 0x20) != 'n'
+            || s[c + 4] != ':')
+        return 0;
+    for (Py_ssize_t k = c + 5; k < p; k++)
+        if (!is_alnum[s[k]] && !in_set(s[k], "()+,-.:=@;$_!*'%/?#&~"))
+            return 0;
+    return 1;
+}
+
 /* whether text s[a:b] holds the two bytes x y in a row */
 static int
 has_pair(const unsigned char *s, Py_ssize_t a, Py_ssize_t b, unsigned char x, unsigned char y)
@@ -1770,8 +1791,10 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
     if ((flags & READ_EMBEDDED) && before == '=' && memchr(s + p + 4, ';', (size_t)(e - p - 4)) != NULL)
         return 0;  /* maybe the value of a ";name=" parameter: params.py */
     if (has_list_separator(s, nss_start, run_end)
-        || (before == ',' && memchr(s + nss_start, ',', (size_t)(run_end - nss_start)) != NULL))
-        return 0;  /* reading.py finish(): the rule of lists (lists.py list_end(): a field of CSV) */
+        || ((before == ',' || later_item_of_field(s, p))
+            && memchr(s + nss_start, ',', (size_t)(run_end - nss_start)) != NULL))
+        return 0;  /* reading.py finish(): the rule of lists (lists.py list_end(): a field of CSV,
+                      and a later item of a list in one) */
     for (Py_ssize_t k = nss_start; k + 1 < run_end; k++)
         if (s[k] == '$' && (s[k + 1] == '$' || (s[k + 1] < 0x80 && is_alnum[s[k + 1]])))
             return 0;  /* reading.py finish(): cut:subfield ("$$", and "$a" in MARC mnemonic text) */

@@ -41,7 +41,9 @@
   ``URI:`` opens.
 * A URN right after a comma is a field of comma-separated values (RFC
   4180 section 2: a field holding a comma is quoted), and the next comma
-  ends it: ``2,urn:isbn:0451450524,Title``.
+  ends it: ``2,urn:isbn:0451450524,Title``; the separators above end it
+  before that (``2,urn:isbn:0451450524;urn:isbn:0140289208,Title``, a
+  field holding a list).
 * Inside a URL (``https://h/images/urn:ard:image:aee7?w=960``), a ``?``
   that starts no RFC 8141 component (``?+``, ``?=``, section 2.3) starts the
   URL's query, and a ``/`` after the URN is the next path separator
@@ -50,6 +52,7 @@
 from __future__ import annotations
 
 from ..lazyre import LazyPattern
+from .chars import LOOKBACK
 from .entity import REFERENCE_PATTERN
 
 _LIST_ITEM = LazyPattern(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|\+(?=[A-Za-z][A-Za-z0-9+.-]{0,30}://)"
@@ -61,16 +64,42 @@ _URL_QUERY = LazyPattern(rb"\?(?![+=])")
 _REFERENCE_END = LazyPattern(REFERENCE_PATTERN + rb"\Z")
 
 
+#: how far back the comma that starts a field of comma-separated values
+#: is looked for, from a later item of a list in it: within the bytes a
+#: scanner keeps before a candidate, so that chunks change nothing
+_FIELD_REACH = LOOKBACK
+#: a URN right after a comma (the start of a field), then URN characters:
+#: the first item of a list up to a later one
+_FIELD_START = LazyPattern(rb",[Uu][Rr][Nn]:[A-Za-z0-9()+,\-.:=@;$_!*'%/?#&~]*\Z")
+
+
+def _later_item_of_a_field(buf: bytes, p: int) -> bool:
+    """Whether the URN at p follows a list separator (``;``, ``&``, ``/``,
+    ...) in a field of comma-separated values: the list's first item
+    starts right after a comma, within :data:`_FIELD_REACH` bytes on the
+    same line (``3,urn:isbn:0451450523;urn:isbn:0140289208,Title``)."""
+    if buf[p - 1] not in b";&/#" and not (p >= 3 and buf[p - 3] == 0x25):
+        return False
+    lo = max(0, p - _FIELD_REACH)
+    comma = buf.rfind(b",", lo, p)
+    return comma >= 0 and _FIELD_START.match(buf, comma, p) is not None
+
+
 def list_end(buf: bytes, p: int, start: int, end: int) -> int:
     """Where the first item of a list in ``buf[start:end]`` (the NSS of the
     candidate at p on) ends, or -1."""
-    if p and buf[p - 1] == 0x2C:
-        return buf.find(b",", start, end)
+    if p and (buf[p - 1] == 0x2C or _later_item_of_a_field(buf, p)):
+        # a field of comma-separated values: its items end before the next comma
+        field_end = buf.find(b",", start, end)
+        if field_end >= 0:
+            end = field_end
+    else:
+        field_end = -1
     m = _LIST_ITEM.search(buf, start, end)
     while m is not None and buf[m.start()] == 0x3B and _REFERENCE_END.search(buf, max(start, m.start() - 10),
                                                                                 m.start() + 1) is not None:
         m = _LIST_ITEM.search(buf, m.end(), end)  # the ";" of a character reference ("&amp;urn:"): entity.py reads it
-    cut = -1 if m is None else m.start()
+    cut = field_end if m is None else m.start()
     if p >= 4 and buf[p - 4:p] == b"URI:":
         san = _SAN_ENTRY.search(buf, start, end if cut < 0 else cut)
         if san is not None:
