@@ -1497,6 +1497,10 @@ def test_code_literals_and_wrapped_names(text, expected):
     ("urn:isbn:0451450523\u0e01\u0e02", [("urn:isbn:0451450523", True)]),
     ("urn:example:100\u2126 x", [("urn:example:100", True)]),
     ("urn:isbn:0451450523\u0531", [("urn:isbn:0451450523", True)]),
+    # ... nor numbers of another kind: a footnote's superscript, a fraction
+    ("The book urn:isbn:0451450523\u00b9 is cited.", [("urn:isbn:0451450523", True)]),
+    ("see urn:example:a\u00b2 and urn:example:b\u00bd", [("urn:example:a", True), ("urn:example:b", True)]),
+    ("urn:example:caf\u00e9\u00b3 x", [("urn:example:caf\u00e9", False)]),
     # punctuation outside ASCII ends it
     ("urn:isbn:0451450523\u2014next", [("urn:isbn:0451450523", True)]),
     ("\u201curn:isbn:0451450523\u201d", [("urn:isbn:0451450523", True)]),

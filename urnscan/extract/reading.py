@@ -266,9 +266,10 @@ def _goes_on_a_word(char: str) -> bool:
     """Whether ``char``, outside ASCII, goes on the word it follows
     (:func:`letters_on`): a letter or digit of the scripts written with
     spaces between words, a combining mark of theirs, or a fullwidth
-    letter or digit."""
+    letter or digit -- not a number of another kind (Unicode's category
+    No: a footnote's superscript, ``urn:isbn:0451450523¹``, a fraction)."""
     code = ord(char)
-    if char.isalnum():
+    if char.isalnum() and unicodedata.category(char) != "No":
         return (code < _WORD_SCRIPTS_END or FULLWIDTH_FIRST <= code <= FULLWIDTH_LAST
                 or unicodedata.name(char, "").startswith(_WORD_SCRIPTS))
     return any(lo <= code < hi for lo, hi in _DIACRITICS)
