@@ -231,6 +231,22 @@ def test_code_is_not_a_urn(text):
     assert urns(text) == []
 
 
+# --- RFC 5134's patterns of EPCs: "*" is a component (GS1's EPC Tag Data Standard) ---
+@pytest.mark.parametrize("text, expected", [
+    ("The pattern urn:epc:idpat:sgtin:0614141.112345.* matches all serials.",
+     [("urn:epc:idpat:sgtin:0614141.112345.*", ())]),
+    ("Filter: urn:epc:idpat:sgtin:0614141.*.* and urn:epc:id:sgtin:0614141.112345.400.",
+     [("urn:epc:idpat:sgtin:0614141.*.*", ()), ("urn:epc:id:sgtin:0614141.112345.400", ("trim:period",))]),
+    ('"urn:epc:pat:sgtin-96:3.0614141.112345.*"', [("urn:epc:pat:sgtin-96:3.0614141.112345.*", ())]),
+    ("(urn:epc:idpat:sgtin:0614141.112345.*).", [("urn:epc:idpat:sgtin:0614141.112345.*", ("pair:paren",))]),
+    # ... elsewhere a "*" after a separator is a wildcard, and ".*" a regular expression's
+    ("see urn:epc:id:sgtin:0614141.112345.* here", []),
+    ("see urn:example:idpat:a.* here", []),
+])
+def test_patterns_of_epcs(text, expected):
+    assert rules_of(text) == expected
+
+
 @pytest.mark.parametrize("text, expected", [
     # a name written as a pattern, its parts words that stand for others, is
     # reported as written: nothing in its syntax marks a placeholder (XEP-0053's

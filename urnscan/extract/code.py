@@ -40,6 +40,11 @@ _POINTER_START = b"#/"
 _STARRED_WORD = LazyPattern(rb"(?<![^:/.=])\*[A-Za-z][A-Za-z0-9_-]*\*(?![^:/.])")
 #: regular-expression syntax inside the run: ".*", ".+", "(?P<", "(?:"
 _REGEX_INSIDE = LazyPattern(rb"\.[*+]|\(\?")
+#: a pattern of EPCs, a name of RFC 5134's namespace: GS1's EPC Tag Data
+#: Standard writes "*" for any value of a component in its EPC Pure
+#: Identity Pattern URI (``urn:epc:idpat:sgtin:0614141.112345.*``) and its
+#: EPC Tag Pattern URI (``urn:epc:pat:sgtin-96:3.0614141.112345.*``)
+_EPC_PATTERN = LazyPattern(rb"[Uu][Rr][Nn]:[Ee][Pp][Cc]:(?:idpat|pat):")
 #: an escape right after the run: "\d", "\w", "\S", "\.", "\(" ...
 _REGEX_ESCAPE = frozenset(b"dDwWsSbB.*+?|^$")  # not brackets: troff's "\\[dq]", "\\(lq" are quotes
 #: ... but "\(" before what no troff character name starts with (its
@@ -159,6 +164,13 @@ def has_placeholder(text: bytes) -> bool:
     return False
 
 
+def epc_pattern(text: bytes) -> bool:
+    """Whether ``text`` is a pattern of EPCs (:data:`_EPC_PATTERN`), whose
+    ``*`` components are its registered syntax, neither a wildcard of a
+    pattern of names nor a regular expression's ``.*``."""
+    return text[:4].lower() == b"urn:" and _EPC_PATTERN.match(text) is not None
+
+
 def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> bool:
     """Regular-expression syntax in or around the candidate at p whose text
     ends at ``end``: an anchor "^" before it, ".*", "(?" inside, an escape
@@ -174,7 +186,7 @@ def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> b
             return True  # "s/urn:ietf:params:xml:/ietf:/", "$ns =~ /urn:.../"
         if before == 0x2F and regex_literal_at(buf, p, lo, end, hi):
             return True  # "/urn:uuid:/i.test(s)", "{P: /urn:mpeg:dash:state:/,"
-    if (b".*" in text or b".+" in text or b"(?" in text) and _REGEX_INSIDE.search(text):
+    if (b".*" in text or b".+" in text or b"(?" in text) and _REGEX_INSIDE.search(text) and not epc_pattern(text):
         return True
     if end + 1 < hi and buf[end] == 0x5C:
         k = end + 2 if buf[end + 1] == 0x5C else end + 1  # "\\." as a string literal writes the escape "\."

@@ -15,7 +15,8 @@ from ..lazyre import LazyPattern
 from .chars import (ALNUM, BOUNDARY_BYTES, EOL, HSPACE, INDENT_LIMIT, LITERAL_RUN, LOOKBACK, NID_SCAN_LIMIT,
                     NID_TOKEN, RUNS, SENTENCE_MARKS, URL_START, after_code, blanks_end, line_break_after,
                     mnemonic_subfield_at)
-from .code import MAY_HOLD_PLACEHOLDER, concatenated, continued_prefix, has_placeholder, is_pattern, is_template
+from .code import (MAY_HOLD_PLACEHOLDER, concatenated, continued_prefix, epc_pattern, has_placeholder, is_pattern,
+                   is_template)
 from .elision import elided, elided_before_closer
 from .hexdump import in_hexdump_column
 from .ical import content_line_indent, unfold
@@ -562,6 +563,9 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     if (trimming and text[-1] in TRIMMABLE and not (closer_at == end and _code_literal(buf, p, opener, end, hi))
             and not (context is not None and _url_literal(buf, p, end, hi))):
         trimmed, cut_by = trim(text)
+        if len(trimmed) < len(text) and text.rfind(b"*") >= len(trimmed) and epc_pattern(text):
+            star = text.rfind(b"*") + 1  # a pattern of EPCs ends with its "*" component, not a mark
+            trimmed, cut_by = text[:star], trim(text[star:])[1]
         if code and trimmed.endswith(b"("):
             return Rejected(end)  # a pattern such as "urn:ietf:id:(\\S+)"
         end -= len(text) - len(trimmed)
@@ -705,7 +709,7 @@ def _code(buf: bytes, p: int, hi: int, text: bytes, end: int, opener: Optional[O
         return True  # "(DAV:|urn:ietf:params:xml:ns:ca(rd|l)dav)": alternatives of a pattern
     if 0x2A in text[-3:] and (closer_at < 0 or not _code_literal(buf, p, opener, closer_at, hi)):
         core = text.rstrip(SENTENCE_MARKS)
-        if core[-1] == 0x2A and core[-2] in _WILDCARD_AFTER:
+        if core[-1] == 0x2A and core[-2] in _WILDCARD_AFTER and not epc_pattern(text):
             return True  # "urn:xmpp:mix:nodes:*" in prose, quoted or not: a wildcard, a pattern of names
     if after == 0x20 and _placeholder_in_parentheses(buf, text, end, hi):
         return True
