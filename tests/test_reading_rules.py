@@ -683,6 +683,13 @@ def test_a_roff_hyphen_keeps_its_raw_text_and_is_no_fold():
     ("URN:~urn:nbn:de:gbv:7-1234~(TeX)", [("urn:nbn:de:gbv:7-1234", ("pair:emphasis",))]),
     ("see urn:example:a~ and ~~urn:example:b:~~", [("urn:example:a~", ()), ("urn:example:b:~~", ())]),
     ("'~urn:example:a~'", [("urn:example:a", ("pair:delimiter",))]),
+    # ... and Org's verbatim ("=...=") and code ("~...~")
+    ("In Org: =urn:example:verbatim= and ~urn:example:code~ here.",
+     [("urn:example:verbatim", ("pair:emphasis",)), ("urn:example:code", ("pair:emphasis",))]),
+    ("=urn:example:a=b= x", [("urn:example:a=b", ("pair:emphasis",))]),
+    # ... but not an "=" after a letter or digit (a key's), nor an "=" inside the name
+    ("key=urn:example:a=b= x", [("urn:example:a=b=", ("embedded:form",))]),
+    (" =urn:example:a?=q", [("urn:example:a?=q", ())]),
     # a URL's percent-encoding before "urn:" (RFC 3986 section 2.1) is no
     # word the URN ends: the URN ends at an encoded blank, quote or bracket
     ("curl -d 'q=controlledAsset==%22urn:ngsi-ld:Building:farm001%22' -d 'attrs=x'",

@@ -1761,6 +1761,8 @@ read_one(const unsigned char *s, Py_ssize_t p, Py_ssize_t hi, const unsigned cha
             return 0;
         pair = before == '(' ? PAIR_PAREN : PAIR_QUOTE;
     }
+    else if (before == '=' && (flags & READ_PAIR) && !(p >= 2 && is_alnum[s[p - 2]]))
+        return 0;  /* pairing.py opener_before(): maybe Org's verbatim, "=urn:...=" */
     else if (is_blank(before) || before == '\n' || before == '\r' || before == '>' || before == '"'
              || before == '=' || before == ',' || before == ';' || before == '{')
         pair = NO_PAIR;  /* "{": Clark notation, "{urn:x:ns}name" (reading.py: a brace pairs no run) */

@@ -230,7 +230,10 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                         continue
             elif url is None and before >= 0:
                 m = None
-                if before in plain_before and not escaped:
+                # (an "=" that no letter or digit precedes may open Org's
+                # verbatim, pairing.opener_before: read_at reads it)
+                if before in plain_before and not escaped and not (
+                        before == 0x3D and pairs and not (p >= 2 and buf[p - 2] in ALNUM)):
                     # what follows the run is looked at past the cap, so
                     # the run is measured first (one of thousands of list
                     # items on a line was read up to the window, each)

@@ -5,9 +5,11 @@ Only closers that a URN may contain need a rule: ``'`` (RFC 2141 section
 2.2 and RFC 8141's sub-delims), also as the closer of a ``‘`` typed with a
 straight quote, ``)``, and the emphasis of Markdown (CommonMark section
 6.2), ``*`` and ``_``, and its strikethrough (GitHub Flavored Markdown's
-extension, section 6.5), ``~~`` or ``~``, closed by the same marks after
-a letter or digit and before none (``**urn:xmpp:mam:2**:``,
-``_urn:x:access_token_``, ``~~urn:xmpp:mix:0~~``), and a URL's
+extension, section 6.5), ``~~`` or ``~``, and Org's verbatim and code,
+``=`` and ``~``, closed by the same marks after a letter or digit and
+before none (``**urn:xmpp:mam:2**:``, ``_urn:x:access_token_``,
+``~~urn:xmpp:mix:0~~``, ``=urn:x:y=``; a mark after a letter or digit
+opens nothing: ``key=urn:x:y``), and a URL's
 percent-encoding (RFC 3986 section 2.1), closed by an encoded blank,
 quote or bracket (``q=asset==%22urn:ngsi-ld:Building:1%22``);
 every other closer (``"``, ``>``, ``]``, ``}``, a backtick, typographic
@@ -40,6 +42,8 @@ class Opener(Enum):
     STAR = (b"*", b"*")
     UNDERSCORE = (b"_", b"_")
     TILDE = (b"~", b"~")
+    #: Org's verbatim (Org manual, "Emphasis and Monospace": ``=verbatim=``)
+    EQUALS = (b"=", b"=")
     #: a URL's percent-encoding (RFC 3986 section 2.1, ``%XX``) in a URL
     #: that holds the URN as it is: ``q=asset==%22urn:ngsi-ld:Building:1%22``
     PERCENT = (b"%", b"%")
@@ -68,7 +72,8 @@ _STRAIGHT_CLOSER = LazyPattern(rb"'(?![A-Za-z0-9])")
 #: wildcard after a separator, ``urn:xmpp:mix:nodes:*``)
 _EMPHASIS = {Opener.STAR: LazyPattern(rb"(?<=[A-Za-z0-9])\*+(?![A-Za-z0-9])"),
              Opener.UNDERSCORE: LazyPattern(rb"(?<=[A-Za-z0-9])_+(?![A-Za-z0-9])"),
-             Opener.TILDE: LazyPattern(rb"(?<=[A-Za-z0-9])~+(?![A-Za-z0-9])")}
+             Opener.TILDE: LazyPattern(rb"(?<=[A-Za-z0-9])~+(?![A-Za-z0-9])"),
+             Opener.EQUALS: LazyPattern(rb"(?<=[A-Za-z0-9])=+(?![A-Za-z0-9])")}
 #: what ends a URN that a percent-encoding opens: a URL's encoded blank,
 #: quote or bracket (``%20``, ``%22``, ``%3E``...; hex digits in either
 #: case), the URL encoding the text around the URN, not the URN
