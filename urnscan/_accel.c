@@ -1211,7 +1211,8 @@ in_file_url(const unsigned char *s, Py_ssize_t p, Py_ssize_t nss_start, Py_ssize
 
 /* lists.py _later_item_of_a_field(): the URN at p (p >= 1) follows a list
    separator, and the list's first item starts right after the last ","
-   within LOOKBACK bytes before it, URN characters from there to p */
+   within LOOKBACK bytes before it, URN characters from there to p (RFC
+   8141's repertoire, _abnf.RFC8141_REPERTOIRE, as lists.py _FIELD_START) */
 static int
 later_item_of_field(const unsigned char *s, Py_ssize_t p)
 {

@@ -168,7 +168,7 @@ def epc_pattern(text: bytes) -> bool:
     """Whether ``text`` is a pattern of EPCs (:data:`_EPC_PATTERN`), whose
     ``*`` components are its registered syntax, neither a wildcard of a
     pattern of names nor a regular expression's ``.*``."""
-    return text[:4].lower() == b"urn:" and _EPC_PATTERN.match(text) is not None
+    return _EPC_PATTERN.match(text) is not None
 
 
 def is_pattern(buf: bytes, p: int, lo: int, text: bytes, end: int, hi: int) -> bool:

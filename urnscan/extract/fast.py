@@ -29,7 +29,7 @@ from .breaks import WORD_CLOSED_BEFORE_COLON as _WORD_CLOSED
 from .chars import ALNUM, EOL, LITERAL_RUN, NID_SCAN_LIMIT, RUNS, TOKEN_STOP, class_body, one_line_indent
 from .code import MAY_HOLD_PLACEHOLDER
 from .options import Reading
-from .pairing import Opener
+from .pairing import Opener, opener_before
 from .fold import (BROKEN_STRING_LAST, PAGE_BREAK_LIMIT, adjacent_literal, escaped_quote, literal_closer, next_literal,
                    resume_at)
 from .hexdump import in_hexdump_column
@@ -230,10 +230,9 @@ def make_batch(profile: str, reading: Reading, cap: int, plain_reads=None):
                         continue
             elif url is None and before >= 0:
                 m = None
-                # (an "=" that no letter or digit precedes may open Org's
-                # verbatim, pairing.opener_before: read_at reads it)
+                # (an "=" that opens Org's verbatim: read_at reads it)
                 if before in plain_before and not escaped and not (
-                        before == 0x3D and pairs and not (p >= 2 and buf[p - 2] in ALNUM)):
+                        before == 0x3D and pairs and opener_before(buf, p, 0) is Opener.EQUALS):
                     # what follows the run is looked at past the cap, so
                     # the run is measured first (one of thousands of list
                     # items on a line was read up to the window, each)

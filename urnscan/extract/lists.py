@@ -52,7 +52,7 @@
 from __future__ import annotations
 
 from ..lazyre import LazyPattern
-from .chars import LOOKBACK
+from .chars import LOOKBACK, RUNS, class_body
 from .entity import REFERENCE_PATTERN
 
 _LIST_ITEM = LazyPattern(rb",(?=[Uu][Rr][Nn]:|[A-Za-z][A-Za-z0-9+.-]{0,30}://)|\+(?=[A-Za-z][A-Za-z0-9+.-]{0,30}://)"
@@ -68,9 +68,10 @@ _REFERENCE_END = LazyPattern(REFERENCE_PATTERN + rb"\Z")
 #: is looked for, from a later item of a list in it: within the bytes a
 #: scanner keeps before a candidate, so that chunks change nothing
 _FIELD_REACH = LOOKBACK
-#: a URN right after a comma (the start of a field), then URN characters:
-#: the first item of a list up to a later one
-_FIELD_START = LazyPattern(rb",[Uu][Rr][Nn]:[A-Za-z0-9()+,\-.:=@;$_!*'%/?#&~]*\Z")
+#: a URN right after a comma (the start of a field), then URN characters
+#: (RFC 8141's, the widest repertoire): the first item of a list up to a
+#: later one
+_FIELD_START = LazyPattern(rb",[Uu][Rr][Nn]:[" + class_body(RUNS["rfc8141"]) + rb"]*\Z")
 
 
 def _later_item_of_a_field(buf: bytes, p: int) -> bool:

@@ -563,8 +563,8 @@ def finish(buf: bytes, p: int, hi: int, nss_start: int, segments, opener: Option
     if (trimming and text[-1] in TRIMMABLE and not (closer_at == end and _code_literal(buf, p, opener, end, hi))
             and not (context is not None and _url_literal(buf, p, end, hi))):
         trimmed, cut_by = trim(text)
-        if len(trimmed) < len(text) and text.rfind(b"*") >= len(trimmed) and epc_pattern(text):
-            star = text.rfind(b"*") + 1  # a pattern of EPCs ends with its "*" component, not a mark
+        star = text.rfind(b"*", len(trimmed)) + 1
+        if star and epc_pattern(text):  # a pattern of EPCs ends with its "*" component, not a mark
             trimmed, cut_by = text[:star], trim(text[star:])[1]
         if code and trimmed.endswith(b"("):
             return Rejected(end)  # a pattern such as "urn:ietf:id:(\\S+)"
